@@ -1,0 +1,353 @@
+//! The BN254 scalar field codec: canonical parsing and printing of field elements.
+//!
+//! Aztec's TypeScript `Fr` *rejects* values at or above the modulus p, while barretenberg's
+//! `bb::fr(std::string)` silently reduces them (SPEC.md §2.1). A value that arrives from another
+//! machine and is not canonical is a malformed input, so every parser here follows TypeScript:
+//! a value `>= p` is a [`FieldError::NotCanonical`], never reduced.
+//!
+//! The printed form is TypeScript's `Fr.toString()`: `0x` followed by 64 lowercase hex digits.
+
+use ark_bn254::Fr;
+use ark_ff::{BigInt, BigInteger, PrimeField};
+
+/// The modulus p of the BN254 scalar field, as printed by [`fr_to_hex`].
+pub const MODULUS_HEX: &str = "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001";
+
+/// The longest hex number [`parse_fr`] accepts after `0x` (32 bytes).
+pub const MAX_HEX_DIGITS: usize = 64;
+
+/// The longest decimal number [`parse_fr`] accepts; p has 77 decimal digits, leading zeros aside.
+pub const MAX_DECIMAL_DIGITS: usize = 78;
+
+/// Why a string or byte string is not a canonical BN254 scalar field element.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FieldError {
+    /// The input was empty, or `0x` with no digits.
+    #[error("empty field element")]
+    Empty,
+    /// A character that is not a digit of the number's base.
+    #[error("invalid {base} digit {character:?} at position {position}")]
+    InvalidDigit {
+        /// `"hex"` or `"decimal"`.
+        base: &'static str,
+        /// The offending character.
+        character: char,
+        /// Its byte position in the input string.
+        position: usize,
+    },
+    /// More digits than a 32-byte field element can have.
+    #[error("{digits} {base} digits, at most {max} allowed")]
+    TooManyDigits {
+        /// `"hex"` or `"decimal"`.
+        base: &'static str,
+        /// How many digits were given.
+        digits: usize,
+        /// How many are allowed.
+        max: usize,
+    },
+    /// The value is at least the field modulus p; it is rejected rather than reduced.
+    #[error("value is not below the field modulus {MODULUS_HEX}")]
+    NotCanonical,
+    /// A byte string of the wrong length.
+    #[error("expected {expected} bytes, got {actual}")]
+    WrongLength {
+        /// Bytes expected.
+        expected: usize,
+        /// Bytes given.
+        actual: usize,
+    },
+}
+
+/// Parses a field element from `0x`-prefixed hex (1 to 64 digits, either case) or from decimal.
+///
+/// # Errors
+/// [`FieldError`] for an empty string, a bad digit, too many digits, or a value `>= p`.
+///
+/// # Example
+/// ```
+/// use txfx_poseidon::field::{fr_to_hex, parse_fr};
+/// let x = parse_fr("0x2a")?;
+/// assert_eq!(x, parse_fr("42")?);
+/// assert_eq!(fr_to_hex(&x), format!("0x{:064x}", 42));
+/// assert!(parse_fr("0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001").is_err());
+/// # Ok::<(), txfx_poseidon::field::FieldError>(())
+/// ```
+pub fn parse_fr(text: &str) -> Result<Fr, FieldError> {
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(digits) => parse_hex_digits(digits, 2),
+        None => parse_decimal_digits(text),
+    }
+}
+
+/// Parses a field element from `0x`-prefixed hex only (the JSON form); decimal is refused.
+///
+/// # Errors
+/// [`FieldError::InvalidDigit`] if the `0x` prefix is missing, and everything [`parse_fr`] reports.
+pub fn parse_fr_hex(text: &str) -> Result<Fr, FieldError> {
+    match text.strip_prefix("0x") {
+        Some(digits) => parse_hex_digits(digits, 2),
+        None if text.is_empty() => Err(FieldError::Empty),
+        None => Err(FieldError::InvalidDigit {
+            base: "hex",
+            character: text.chars().next().unwrap_or('\0'),
+            position: 0,
+        }),
+    }
+}
+
+fn parse_hex_digits(digits: &str, offset: usize) -> Result<Fr, FieldError> {
+    if digits.is_empty() {
+        return Err(FieldError::Empty);
+    }
+    // Validate every character before the length so that the error names the first bad one.
+    let mut limbs = [0u64; 4];
+    let count = digits.len();
+    for (position, character) in digits.char_indices() {
+        let value = character.to_digit(16).ok_or(FieldError::InvalidDigit {
+            base: "hex",
+            character,
+            position: position + offset,
+        })?;
+        if count > MAX_HEX_DIGITS {
+            continue;
+        }
+        // Digit `position` from the left has weight 16^(count - 1 - position).
+        let nibble = count - 1 - position;
+        if let Some(limb) = limbs.get_mut(nibble / 16) {
+            *limb |= u64::from(value) << (4 * (nibble % 16));
+        }
+    }
+    if count > MAX_HEX_DIGITS {
+        return Err(FieldError::TooManyDigits { base: "hex", digits: count, max: MAX_HEX_DIGITS });
+    }
+    from_limbs(limbs)
+}
+
+fn parse_decimal_digits(digits: &str) -> Result<Fr, FieldError> {
+    if digits.is_empty() {
+        return Err(FieldError::Empty);
+    }
+    let mut limbs = [0u64; 4];
+    let mut overflow = false;
+    for (position, character) in digits.char_indices() {
+        let value = character.to_digit(10).ok_or(FieldError::InvalidDigit {
+            base: "decimal",
+            character,
+            position,
+        })?;
+        // limbs = limbs * 10 + value, with the carry out of the top limb remembered as overflow.
+        let mut carry = u128::from(value);
+        for limb in &mut limbs {
+            let wide = u128::from(*limb) * 10 + carry;
+            *limb = wide as u64;
+            carry = wide >> 64;
+        }
+        overflow |= carry != 0;
+    }
+    if digits.len() > MAX_DECIMAL_DIGITS {
+        return Err(FieldError::TooManyDigits {
+            base: "decimal",
+            digits: digits.len(),
+            max: MAX_DECIMAL_DIGITS,
+        });
+    }
+    if overflow {
+        return Err(FieldError::NotCanonical);
+    }
+    from_limbs(limbs)
+}
+
+fn from_limbs(limbs: [u64; 4]) -> Result<Fr, FieldError> {
+    Fr::from_bigint(BigInt::new(limbs)).ok_or(FieldError::NotCanonical)
+}
+
+/// Reads a field element from 32 big-endian bytes (TypeScript `Fr.fromBuffer`).
+///
+/// # Errors
+/// [`FieldError::NotCanonical`] if the value is `>= p`.
+pub fn fr_from_be_bytes(bytes: &[u8; 32]) -> Result<Fr, FieldError> {
+    let mut limbs = [0u64; 4];
+    for (limb, chunk) in limbs.iter_mut().rev().zip(bytes.chunks_exact(8)) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        *limb = u64::from_be_bytes(word);
+    }
+    from_limbs(limbs)
+}
+
+/// Reads a field element from a big-endian byte slice that must be exactly 32 bytes long.
+///
+/// # Errors
+/// [`FieldError::WrongLength`] for any other length, [`FieldError::NotCanonical`] for `>= p`.
+pub fn fr_from_be_slice(bytes: &[u8]) -> Result<Fr, FieldError> {
+    let array: &[u8; 32] = bytes
+        .try_into()
+        .map_err(|_| FieldError::WrongLength { expected: 32, actual: bytes.len() })?;
+    fr_from_be_bytes(array)
+}
+
+/// The 32 big-endian bytes of a field element (TypeScript `Fr.toBuffer`).
+pub fn fr_to_be_bytes(value: &Fr) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    out.copy_from_slice(&value.into_bigint().to_bytes_be());
+    out
+}
+
+/// `0x` followed by 64 lowercase hex digits (TypeScript `Fr.toString`).
+pub fn fr_to_hex(value: &Fr) -> String {
+    let limbs = value.into_bigint().0;
+    format!("0x{:016x}{:016x}{:016x}{:016x}", limbs[3], limbs[2], limbs[1], limbs[0])
+}
+
+/// The low 64 bits of a field element's canonical integer value.
+pub fn fr_low_u64(value: &Fr) -> u64 {
+    value.into_bigint().0[0]
+}
+
+/// Whether a field element's canonical integer value fits in `bits` bits.
+pub fn fr_fits_bits(value: &Fr, bits: u32) -> bool {
+    value.into_bigint().num_bits() <= bits
+}
+
+/// Serde support for field elements as `0x`-hex strings, for `#[serde(with = ...)]`.
+///
+/// Serialization prints [`fr_to_hex`]; deserialization is [`parse_fr_hex`], so a value `>= p`,
+/// a decimal string or a number is an error rather than a silently different element.
+pub mod serde_hex {
+    use super::{Fr, fr_to_hex, parse_fr_hex};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Serializes one field element as a `0x`-hex string.
+    ///
+    /// # Errors
+    /// Whatever the serializer reports.
+    pub fn serialize<S: Serializer>(value: &Fr, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&fr_to_hex(value))
+    }
+
+    /// Deserializes one field element from a `0x`-hex string.
+    ///
+    /// # Errors
+    /// A non-string, a string that is not `0x`-hex, or a value `>= p`.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Fr, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        parse_fr_hex(&text).map_err(|error| serde::de::Error::custom(format!("{text:?}: {error}")))
+    }
+
+    /// Serde support for `Vec<Fr>` as an array of `0x`-hex strings.
+    pub mod vec {
+        use super::{Fr, fr_to_hex, parse_fr_hex};
+        use serde::de::{SeqAccess, Visitor};
+        use serde::ser::SerializeSeq;
+        use serde::{Deserializer, Serializer};
+
+        /// Serializes a list of field elements.
+        ///
+        /// # Errors
+        /// Whatever the serializer reports.
+        pub fn serialize<S: Serializer>(values: &[Fr], serializer: S) -> Result<S::Ok, S::Error> {
+            let mut seq = serializer.serialize_seq(Some(values.len()))?;
+            for value in values {
+                seq.serialize_element(&fr_to_hex(value))?;
+            }
+            seq.end()
+        }
+
+        /// Deserializes a list of field elements; the error names the index of a bad element.
+        ///
+        /// # Errors
+        /// A non-array, or any element [`parse_fr_hex`] rejects.
+        pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Fr>, D::Error> {
+            struct FieldList;
+            impl<'de> Visitor<'de> for FieldList {
+                type Value = Vec<Fr>;
+                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str("an array of 0x-hex field elements")
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Fr>, A::Error> {
+                    // Never trust a size hint from the input for the allocation.
+                    let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+                    while let Some(text) = seq.next_element::<std::borrow::Cow<'de, str>>()? {
+                        let value = parse_fr_hex(&text).map_err(|error| {
+                            serde::de::Error::custom(format!("element {}: {text:?}: {error}", out.len()))
+                        })?;
+                        out.push(value);
+                    }
+                    Ok(out)
+                }
+            }
+            deserializer.deserialize_seq(FieldList)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_and_decimal_agree_and_print_canonically() {
+        let from_hex = parse_fr("0x1234").unwrap();
+        let from_dec = parse_fr("4660").unwrap();
+        assert_eq!(from_hex, from_dec);
+        assert_eq!(fr_to_hex(&from_hex), format!("0x{:064x}", 0x1234));
+        assert_eq!(parse_fr("0X00FF"), parse_fr("255"));
+    }
+
+    #[test]
+    fn the_modulus_and_above_are_rejected_not_reduced() {
+        assert_eq!(parse_fr(MODULUS_HEX), Err(FieldError::NotCanonical));
+        let p_dec = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+        assert_eq!(parse_fr(p_dec), Err(FieldError::NotCanonical));
+        let p_minus_one = "21888242871839275222246405745257275088548364400416034343698204186575808495616";
+        let max = parse_fr(p_minus_one).map(|x| fr_to_hex(&x));
+        assert_eq!(max.as_deref(), Ok("0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000000"));
+        assert_eq!(parse_fr(&format!("0x{}", "f".repeat(64))), Err(FieldError::NotCanonical));
+        // 2^256 overflows the four limbs: it must not wrap around to a small value.
+        let two_pow_256 = "115792089237316195423570985008687907853269984665640564039457584007913129639936";
+        assert_eq!(parse_fr(two_pow_256), Err(FieldError::NotCanonical));
+        let mut bytes = [0xffu8; 32];
+        assert_eq!(fr_from_be_bytes(&bytes), Err(FieldError::NotCanonical));
+        bytes[0] = 0x30;
+        bytes[1] = 0x64;
+        bytes[2] = 0x4d;
+        assert!(fr_from_be_bytes(&bytes).is_ok());
+    }
+
+    #[test]
+    fn malformed_strings_name_the_problem() {
+        assert_eq!(parse_fr(""), Err(FieldError::Empty));
+        assert_eq!(parse_fr("0x"), Err(FieldError::Empty));
+        assert_eq!(
+            parse_fr("0x12g4"),
+            Err(FieldError::InvalidDigit { base: "hex", character: 'g', position: 4 })
+        );
+        assert_eq!(
+            parse_fr("12a"),
+            Err(FieldError::InvalidDigit { base: "decimal", character: 'a', position: 2 })
+        );
+        assert_eq!(parse_fr("-1"), Err(FieldError::InvalidDigit { base: "decimal", character: '-', position: 0 }));
+        assert_eq!(
+            parse_fr(&format!("0x{}", "0".repeat(65))),
+            Err(FieldError::TooManyDigits { base: "hex", digits: 65, max: 64 })
+        );
+        assert_eq!(
+            parse_fr(&"0".repeat(79)),
+            Err(FieldError::TooManyDigits { base: "decimal", digits: 79, max: 78 })
+        );
+        assert_eq!(parse_fr_hex("42"), Err(FieldError::InvalidDigit { base: "hex", character: '4', position: 0 }));
+        assert_eq!(fr_from_be_slice(&[0u8; 31]), Err(FieldError::WrongLength { expected: 32, actual: 31 }));
+    }
+
+    #[test]
+    fn bytes_round_trip_big_endian() {
+        let value = parse_fr("0x0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20").unwrap();
+        let bytes = fr_to_be_bytes(&value);
+        assert_eq!(bytes[0], 0x01);
+        assert_eq!(bytes[31], 0x20);
+        assert_eq!(fr_from_be_bytes(&bytes), Ok(value));
+        assert_eq!(fr_low_u64(&value), 0x191a1b1c1d1e1f20);
+        assert!(fr_fits_bits(&parse_fr("255").unwrap(), 8));
+        assert!(!fr_fits_bits(&parse_fr("256").unwrap(), 8));
+    }
+}

@@ -1,0 +1,112 @@
+//! The Aztec Poseidon2 sponge: `poseidon2_hash`, the separator hash and the byte hash.
+//!
+//! One construction is shared by barretenberg's `FieldSponge::hash_internal`, Noir's
+//! `Poseidon2::hash` and TypeScript's `poseidon2Hash` (SPEC.md §2.3):
+//!
+//! ```text
+//!         x0 x1 x2        x3 x4 x5              (inputs, zero padded to a multiple of 3)
+//!          |  |  |         |  |  |
+//!   0 ─────+──┼──┼──┐ ┌────+──┼──┼──┐ ┌──
+//!   0 ────────+──┼──┤P├───────+──┼──┤P├── ... → lane 0 is the output
+//!   0 ───────────+──┤ ├──────────+──┤ ├──
+//!   L·2^64 ─────────┘ └─────────────┘ └──   (capacity lane: the input length)
+//! ```
+//!
+//! An empty input still runs one permutation; a length that is a positive multiple of 3 does not
+//! run an extra one. `poseidon2_hash_with_separator(x, d)` is `poseidon2_hash([d, ...x])`
+//! (SPEC.md §2.4).
+
+use ark_bn254::Fr;
+use ark_ff::{AdditiveGroup, PrimeField};
+
+use crate::permutation::{State, permute};
+use crate::separator::DomainSeparator;
+
+/// Elements absorbed per permutation.
+pub const RATE: usize = 3;
+
+/// The capacity-lane initial value for an input of `len` elements: `len · 2^64`.
+fn initial_state(len: usize) -> State {
+    [Fr::ZERO, Fr::ZERO, Fr::ZERO, Fr::from(len as u64) * Fr::from(u128::from(u64::MAX) + 1)]
+}
+
+/// Absorbs exactly `len` elements from `inputs` and squeezes one. `inputs` must yield `len`
+/// elements; every caller in this crate builds it from slices whose lengths add up to `len`.
+fn sponge(len: usize, inputs: impl Iterator<Item = Fr>) -> Fr {
+    let mut state = initial_state(len);
+    let mut lane = 0;
+    let mut absorbed_since_permute = false;
+    for value in inputs {
+        state[lane] += value;
+        lane += 1;
+        absorbed_since_permute = true;
+        if lane == RATE {
+            permute(&mut state);
+            lane = 0;
+            absorbed_since_permute = false;
+        }
+    }
+    if absorbed_since_permute || len == 0 {
+        permute(&mut state);
+    }
+    state[0]
+}
+
+/// `poseidon2_hash(inputs)`: the sponge with the input length in the capacity lane.
+///
+/// # Example
+/// ```
+/// use txfx_poseidon::{field::fr_to_hex, poseidon2_hash};
+/// let h = poseidon2_hash(&[1u64, 2, 3].map(ark_bn254::Fr::from));
+/// assert_eq!(fr_to_hex(&h), "0x23864adb160dddf590f1d3303683ebcb914f828e2635f6e85a32f0a1aecd3dd8");
+/// ```
+pub fn poseidon2_hash(inputs: &[Fr]) -> Fr {
+    sponge(inputs.len(), inputs.iter().copied())
+}
+
+/// `poseidon2_hash_with_separator(inputs, d)` = `poseidon2_hash([d, ...inputs])`, computed
+/// without copying `inputs`.
+///
+/// # Example
+/// ```
+/// use txfx_poseidon::{field::fr_to_hex, poseidon2_hash_with_separator, DomainSeparator};
+/// let h = poseidon2_hash_with_separator(&[123u64, 456].map(ark_bn254::Fr::from), DomainSeparator::new(57496191));
+/// assert_eq!(fr_to_hex(&h), "0x169b50336c1f29afdb8a03d955a81e485f5ac7d5f0b8065673d1e407e5877813");
+/// ```
+pub fn poseidon2_hash_with_separator(inputs: &[Fr], separator: DomainSeparator) -> Fr {
+    sponge(inputs.len() + 1, std::iter::once(separator.to_field()).chain(inputs.iter().copied()))
+}
+
+/// The separator hash over the concatenation of several slices, without concatenating them.
+pub fn poseidon2_hash_with_separator_parts(parts: &[&[Fr]], separator: DomainSeparator) -> Fr {
+    let len = 1 + parts.iter().map(|part| part.len()).sum::<usize>();
+    sponge(len, std::iter::once(separator.to_field()).chain(parts.iter().flat_map(|part| part.iter().copied())))
+}
+
+/// The 2-to-1 hash `poseidon2_hash([d, left, right])`: a tree node under separator `d`.
+///
+/// Three inputs fill the rate exactly, so this is one permutation of `[d, left, right, 3·2^64]`.
+pub fn poseidon2_hash_pair(separator: DomainSeparator, left: Fr, right: Fr) -> Fr {
+    let mut state = pair_state(separator, left, right);
+    permute(&mut state);
+    state[0]
+}
+
+/// The state whose permutation's lane 0 is [`poseidon2_hash_pair`]; batch callers permute many.
+pub fn pair_state(separator: DomainSeparator, left: Fr, right: Fr) -> State {
+    let mut state = initial_state(3);
+    state[0] = separator.to_field();
+    state[1] = left;
+    state[2] = right;
+    state
+}
+
+/// Bytes per chunk in [`poseidon2_hash_bytes`]: 31 bytes always fit below p.
+pub const BYTES_PER_FIELD: usize = 31;
+
+/// `poseidon2_hash_bytes(bytes)`: cut into 31-byte chunks, read each as a **little-endian**
+/// integer, and hash the list (Noir `poseidon2_hash_bytes`, SPEC.md §2.5).
+pub fn poseidon2_hash_bytes(bytes: &[u8]) -> Fr {
+    let fields: Vec<Fr> = bytes.chunks(BYTES_PER_FIELD).map(Fr::from_le_bytes_mod_order).collect();
+    poseidon2_hash(&fields)
+}

@@ -1,0 +1,9 @@
+//! The shared test corpus and conformance suite that every txfx backend runs (dev-only).
+//!
+//! [`vectors`] loads `testdata/`; the backend suite itself runs every vector and the 18 reference
+//! cases against one [`txfx_poseidon::Hasher`], counts what it ran, and fails on zero.
+
+// A malformed vector file must stop the test run loudly; this crate is never shipped.
+#![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used, clippy::indexing_slicing)]
+
+pub mod vectors;
