@@ -7,3 +7,7 @@
 #![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used, clippy::indexing_slicing)]
 
 pub mod vectors;
+pub mod cases;
+pub mod runner;
+
+pub use runner::{Report, run_suite};

@@ -1,1 +1,83 @@
-//! placeholder
+//! Aztec transaction effects and their AZIP-26 commitment: from a block's effects (or its blob
+//! fields) to its `txEffectsTreeRoot`.
+//!
+//! - [`model`]: [`TxEffect`] and [`Body`], with every protocol limit checked at construction.
+//! - [`json`] and [`blob`]: the TypeScript JSON form and the blob encoding with its start marker.
+//! - [`commitment`]: category hashes, categories hash and leaf (SPEC.md §6).
+//! - [`tree`]: the unbalanced, greedily filled tx-effects tree (SPEC.md §7).
+//!
+//! Every hash goes through a [`txfx_poseidon::Hasher`] (sync) or [`txfx_poseidon::AsyncHasher`]
+//! (async): pick a backend crate, or [`txfx_poseidon::Sequential`] for a single thread.
+//!
+//! ```
+//! use txfx_poseidon::{Sequential, field::fr_to_hex};
+//! use txfx_tx_effects::{Body, TxEffect, commit_block};
+//! let block = commit_block(&Sequential, &Body::new(vec![TxEffect::empty()]))?;
+//! // One tx: the root is its leaf.
+//! assert_eq!(fr_to_hex(&block.root()), "0x036639112ad40a8f951bfcc348b9906cee3f554dd05d0903c6e32a42d3f15d5a");
+//! # Ok::<(), txfx_poseidon::BackendError>(())
+//! ```
+
+pub mod blob;
+pub mod commitment;
+pub mod json;
+pub mod limits;
+pub mod model;
+pub mod synthetic;
+pub mod tree;
+
+pub use commitment::{TxEffectCommitment, commit_effect, commit_effects, commit_effects_async, compute_leaf};
+pub use model::{
+    Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode, TxEffect, TxEffectError,
+    TxEffectFields,
+};
+pub use tree::{IndexOutOfBounds, TreePath, TxEffectsTree, tree_root};
+
+use txfx_poseidon::{AsyncHasher, BackendError, Fr, Hasher};
+
+/// A block's commitment: every tx's commitment and the tree over their leaves.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BlockCommitment {
+    /// One commitment per tx, in block order.
+    pub txs: Vec<TxEffectCommitment>,
+    /// The tx-effects tree over the leaves.
+    pub tree: TxEffectsTree,
+}
+
+impl BlockCommitment {
+    /// The block's `txEffectsTreeRoot`.
+    pub fn root(&self) -> Fr {
+        self.tree.root()
+    }
+
+    /// The leaves, in block order.
+    pub fn leaves(&self) -> &[Fr] {
+        self.tree.leaves()
+    }
+
+    /// The categories hashes, in block order.
+    pub fn categories_hashes(&self) -> Vec<Fr> {
+        self.txs.iter().map(|tx| tx.categories_hash).collect()
+    }
+}
+
+/// Commits a block: every leaf (in four batches), then the tree.
+///
+/// # Errors
+/// [`BackendError`] if the backend fails.
+pub fn commit_block(hasher: &dyn Hasher, body: &Body) -> Result<BlockCommitment, BackendError> {
+    let txs = commit_effects(hasher, &body.tx_effects)?;
+    let tree = TxEffectsTree::build(hasher, txs.iter().map(|tx| tx.leaf).collect())?;
+    Ok(BlockCommitment { txs, tree })
+}
+
+/// Commits a block through the async hasher: leaves and categories asynchronously (off the
+/// executor when the backend offloads), internal nodes through the synchronous fast path.
+///
+/// # Errors
+/// [`BackendError`] if the backend fails.
+pub async fn commit_block_async(hasher: &dyn AsyncHasher, body: &Body) -> Result<BlockCommitment, BackendError> {
+    let txs = commit_effects_async(hasher, &body.tx_effects).await?;
+    let tree = TxEffectsTree::build_async(hasher, txs.iter().map(|tx| tx.leaf).collect()).await?;
+    Ok(BlockCommitment { txs, tree })
+}

@@ -212,6 +212,18 @@ pub enum TxEffectError {
         /// Fields given.
         fields: usize,
     },
+    /// A log given with more fields (padding included) than the protocol's log size.
+    #[error("{category}[{index}]: {fields} fields given, a log holds at most {max}")]
+    LogTooManyFields {
+        /// The category.
+        category: Category,
+        /// The offending log.
+        index: usize,
+        /// Fields given.
+        fields: usize,
+        /// The log size.
+        max: usize,
+    },
     /// A nonzero field past a log's emitted length: the blob would drop it, so it is refused.
     #[error("{category}[{index}]: field {position} is past emittedLength and not zero")]
     LogPaddingNotZero {

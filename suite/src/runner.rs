@@ -1,0 +1,111 @@
+//! The suite runner: named cases, each run against one backend, counted, never silently empty.
+//!
+//! A case is a function of the backend that asserts (panics) on failure; the runner catches each
+//! panic, so one failing case does not hide the others, and reports
+//! `suite: <backend>: N passed, M failed`. [`run_suite`] fails when a case failed, when nothing
+//! ran, or when the 18 reference membership cases (SPEC.md §10.1–§10.2) did not all run.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use txfx_poseidon::{AsyncHasher, Hasher};
+
+/// Which part of the suite a case belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    /// Known-answer vectors from `testdata/`.
+    Vectors,
+    /// The 7 cases of the fork's `tx_effect_membership.test.ts`.
+    Membership,
+    /// The 11 cases of the fork's `body.test.ts`.
+    Body,
+    /// The Noir suite's sensitivity and domain-separation cases.
+    Sensitivity,
+    /// Witness snapshots.
+    Snapshots,
+}
+
+/// The backend under test, with both faces.
+pub struct Backend<'a> {
+    /// The synchronous hasher.
+    pub hasher: &'a dyn Hasher,
+    /// The same backend through the async trait.
+    pub async_hasher: &'a dyn AsyncHasher,
+}
+
+/// One named case.
+pub struct Case {
+    /// Its group.
+    pub group: Group,
+    /// Its name.
+    pub name: String,
+    /// The check; panics on failure.
+    pub run: Box<dyn Fn(&Backend<'_>)>,
+}
+
+impl Case {
+    /// A case.
+    pub fn new(group: Group, name: impl Into<String>, run: impl Fn(&Backend<'_>) + 'static) -> Self {
+        Self { group, name: name.into(), run: Box::new(run) }
+    }
+}
+
+/// What a run did.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The backend's name.
+    pub backend: String,
+    /// Cases passed.
+    pub passed: usize,
+    /// Failed cases with their messages.
+    pub failed: Vec<(String, String)>,
+    /// Membership + body reference cases run.
+    pub reference_cases: usize,
+}
+
+impl Report {
+    /// `suite: <backend>: N passed, M failed`.
+    pub fn summary(&self) -> String {
+        format!("suite: {}: {} passed, {} failed", self.backend, self.passed, self.failed.len())
+    }
+}
+
+/// How many reference cases the suite must run (7 membership + 11 body).
+pub const REFERENCE_CASES: usize = 18;
+
+/// Runs `cases` against one backend.
+pub fn run_cases(backend: &Backend<'_>, cases: Vec<Case>) -> Report {
+    let mut report =
+        Report { backend: backend.hasher.name().to_owned(), passed: 0, failed: Vec::new(), reference_cases: 0 };
+    for case in cases {
+        if matches!(case.group, Group::Membership | Group::Body) {
+            report.reference_cases += 1;
+        }
+        match catch_unwind(AssertUnwindSafe(|| (case.run)(backend))) {
+            Ok(()) => report.passed += 1,
+            Err(payload) => {
+                let message = payload
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                    .unwrap_or_else(|| "panicked".to_owned());
+                report.failed.push((format!("{:?}/{}", case.group, case.name), message));
+            }
+        }
+    }
+    report
+}
+
+/// Runs the whole suite against `hasher`, prints the summary line, and panics unless every case
+/// passed, at least one ran, and all 18 reference cases ran.
+pub fn run_suite<H: Hasher + Clone + 'static>(hasher: &H) -> Report {
+    let backend = Backend { hasher, async_hasher: hasher };
+    let report = run_cases(&backend, crate::cases::all());
+    println!("{}", report.summary());
+    for (name, message) in &report.failed {
+        println!("  FAILED {name}: {message}");
+    }
+    assert!(report.passed + report.failed.len() > 0, "the suite ran no case");
+    assert_eq!(report.reference_cases, REFERENCE_CASES, "reference membership + body cases run");
+    assert!(report.failed.is_empty(), "{}", report.summary());
+    report
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Transcribe the three Aztec tx-effect fixtures' *inputs* from aztec-fixtures.json into txfx's
+TxEffect JSON (testdata/effects/*.json). Only inputs are written: every expected value stays in
+aztec-fixtures.json. The maximum fixture's inputs are given there as prose; this follows it."""
+import json, os
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+fx = json.load(open(os.path.join(root, "aztec-fixtures.json")))["tx_effect_fixtures"]
+
+def h(x):
+    return "0x%064x" % (int(x, 0) if isinstance(x, str) else int(x))
+
+def pad(values, n):
+    return [h(v) for v in values] + [h(0)] * (n - len(values))
+
+s = fx["small"]["inputs"]
+small = {
+    "revertCode": s["revertCode"], "txHash": h(s["txHash"]), "transactionFee": h(s["transactionFee"]),
+    "noteHashes": [h(v) for v in s["noteHashes"]], "nullifiers": [h(v) for v in s["nullifiers"]],
+    "l2ToL1Msgs": [h(v) for v in s["l2ToL1Msgs"]],
+    "publicDataWrites": [{"leafSlot": h(w["leafSlot"]), "value": h(w["value"])} for w in s["publicDataWrites"]],
+    "privateLogs": [{"fields": pad(l["fields"], 16), "emittedLength": l["emittedLength"]} for l in s["privateLogs"]],
+    "publicLogs": [{"contractAddress": h(l["contractAddress"]), "fields": [h(v) for v in l["fields"]]} for l in s["publicLogs"]],
+    "contractClassLogs": [{"contractAddress": h(l["contractAddress"]), "fields": [h(v) for v in l["fields"]],
+                           "emittedLength": l["emittedLength"]} for l in s["contractClassLogs"]],
+}
+empty = {"revertCode": 0, "txHash": h(0), "transactionFee": h(0), "noteHashes": [], "nullifiers": [],
+         "l2ToL1Msgs": [], "publicDataWrites": [], "privateLogs": [], "publicLogs": [], "contractClassLogs": []}
+maximum = {
+    "revertCode": 0, "txHash": h(0x1234), "transactionFee": h(42),
+    "noteHashes": [h(i + 1) for i in range(64)], "nullifiers": [h(i + 101) for i in range(64)],
+    "l2ToL1Msgs": [h(i + 201) for i in range(8)],
+    "publicDataWrites": [{"leafSlot": h(i + 301), "value": h(i + 401)} for i in range(64)],
+    "privateLogs": [{"fields": [h(i + 501)] * 16, "emittedLength": 16} for i in range(64)],
+    "publicLogs": [{"contractAddress": h(601), "fields": [h(601)] * 4094}],
+    "contractClassLogs": [{"contractAddress": h(801), "fields": [h(701)] * 3023, "emittedLength": 3023}],
+}
+for name, effect in [("small", small), ("empty", empty), ("maximum", maximum)]:
+    with open(os.path.join(root, "effects", name + ".json"), "w") as f:
+        json.dump(effect, f, indent=1 if name != "maximum" else None)
+        f.write("\n")
