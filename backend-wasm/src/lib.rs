@@ -1,1 +1,283 @@
-//! placeholder
+//! The WASM txfx backend: this workspace's own Poseidon2, compiled to `wasm32-unknown-unknown`,
+//! run by wasmtime (Cranelift). A synchronous fallback for where the native backend cannot run,
+//! like the WASM build Aztec's bb.js falls back to.
+//!
+//! The guest module (`guest.wasm`, built from `guest/` by `cargo xtask wasm-guest`) is embedded in
+//! this crate, so users need no WASM toolchain. It is compiled once per process; each concurrent
+//! caller takes an instance from a pool (creating one when none is free), so threads never share
+//! a store. Every call moves a whole batch across the boundary: one tree level, one set of jobs.
+//!
+//! ```
+//! use txfx_backend_wasm::WasmBackend;
+//! use txfx_poseidon::{Fr, Hasher, field::fr_to_hex};
+//! let wasm = WasmBackend::new()?;
+//! let h = wasm.hash(&[Fr::from(1u64), Fr::from(2u64), Fr::from(3u64)])?;
+//! assert_eq!(fr_to_hex(&h), "0x23864adb160dddf590f1d3303683ebcb914f828e2635f6e85a32f0a1aecd3dd8");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::sync::{Arc, Mutex, OnceLock};
+
+use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes};
+use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashJob, Hasher, State};
+use wasmtime::{Engine, Instance, Memory, Module, Store, TypedFunc};
+
+/// The guest module, built reproducibly by `cargo xtask wasm-guest`.
+pub static GUEST_WASM: &[u8] = include_bytes!("../guest.wasm");
+
+/// The SHA-256 of the guest's sources the committed module was built from.
+pub static GUEST_SOURCES_SHA256: &str = include_str!("../guest.wasm.sources-sha256");
+
+const NAME: &str = "wasm";
+
+/// The WASM backend could not start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the wasm backend cannot start: {reason}")]
+pub struct StartError {
+    /// What wasmtime reported.
+    pub reason: String,
+}
+
+/// The compiled module, shared by every backend handle in the process.
+struct Compiled {
+    engine: Engine,
+    module: Module,
+}
+
+static COMPILED: OnceLock<Result<Arc<Compiled>, StartError>> = OnceLock::new();
+
+fn compiled() -> Result<Arc<Compiled>, StartError> {
+    COMPILED
+        .get_or_init(|| {
+            let engine = Engine::default();
+            let module = Module::new(&engine, GUEST_WASM).map_err(|error| StartError { reason: error.to_string() })?;
+            Ok(Arc::new(Compiled { engine, module }))
+        })
+        .clone()
+}
+
+/// One instance of the guest with its exports.
+struct Guest {
+    store: Store<()>,
+    memory: Memory,
+    scratch: TypedFunc<u32, u32>,
+    permute: TypedFunc<u32, u32>,
+    hash: TypedFunc<(u32, u32, u32), u32>,
+    hash_nodes: TypedFunc<(u32, u32), u32>,
+    hash_batch: TypedFunc<u32, u32>,
+}
+
+fn backend_error(operation: &'static str, reason: impl std::fmt::Display) -> BackendError {
+    BackendError { backend: NAME, operation, reason: reason.to_string() }
+}
+
+impl Guest {
+    fn new(compiled: &Compiled) -> Result<Self, StartError> {
+        let fail = |error: wasmtime::Error| StartError { reason: error.to_string() };
+        let mut store = Store::new(&compiled.engine, ());
+        let instance = Instance::new(&mut store, &compiled.module, &[]).map_err(fail)?;
+        let memory = instance
+            .get_memory(&mut store, "memory")
+            .ok_or(StartError { reason: "the guest exports no memory".to_owned() })?;
+        Ok(Self {
+            scratch: instance.get_typed_func(&mut store, "txfx_scratch").map_err(fail)?,
+            permute: instance.get_typed_func(&mut store, "txfx_permute").map_err(fail)?,
+            hash: instance.get_typed_func(&mut store, "txfx_hash").map_err(fail)?,
+            hash_nodes: instance.get_typed_func(&mut store, "txfx_hash_nodes").map_err(fail)?,
+            hash_batch: instance.get_typed_func(&mut store, "txfx_hash_batch").map_err(fail)?,
+            memory,
+            store,
+        })
+    }
+
+    /// Writes `input` to the scratch buffer, runs `call`, and reads `output_words` words back.
+    fn run(
+        &mut self,
+        operation: &'static str,
+        input: &[u8],
+        output_words: usize,
+        call: impl FnOnce(&mut Self) -> wasmtime::Result<u32>,
+    ) -> Result<Vec<Fr>, BackendError> {
+        let size = input.len().max(32 * output_words);
+        let size = u32::try_from(size).map_err(|_| backend_error(operation, "batch larger than 4 GiB"))?;
+        let pointer = self.scratch.call(&mut self.store, size).map_err(|e| backend_error(operation, e))? as usize;
+        self.memory.write(&mut self.store, pointer, input).map_err(|e| backend_error(operation, e))?;
+        let status = call(self).map_err(|e| backend_error(operation, e))?;
+        if status != 0 {
+            return Err(backend_error(operation, format!("guest returned status {status}")));
+        }
+        let mut bytes = vec![0u8; 32 * output_words];
+        self.memory.read(&self.store, pointer, &mut bytes).map_err(|e| backend_error(operation, e))?;
+        bytes
+            .chunks_exact(32)
+            .map(|word| fr_from_be_slice(word).map_err(|e| backend_error(operation, e)))
+            .collect()
+    }
+}
+
+fn words(values: impl IntoIterator<Item = Fr>) -> Vec<u8> {
+    values.into_iter().flat_map(|value| fr_to_be_bytes(&value)).collect()
+}
+
+fn count(operation: &'static str, n: usize) -> Result<u32, BackendError> {
+    u32::try_from(n).map_err(|_| backend_error(operation, "too many items for one call"))
+}
+
+/// The WASM backend. Cheap to clone; clones share the compiled module and the instance pool.
+#[derive(Clone)]
+pub struct WasmBackend {
+    compiled: Arc<Compiled>,
+    pool: Arc<Mutex<Vec<Guest>>>,
+}
+
+impl std::fmt::Debug for WasmBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WasmBackend").finish_non_exhaustive()
+    }
+}
+
+impl WasmBackend {
+    /// Compiles the guest (once per process) and instantiates it once, so that a backend that
+    /// cannot run fails here rather than at its first hash.
+    ///
+    /// # Errors
+    /// [`StartError`] if wasmtime cannot compile or instantiate the guest.
+    pub fn new() -> Result<Self, StartError> {
+        let compiled = compiled()?;
+        let first = Guest::new(&compiled)?;
+        Ok(Self { compiled, pool: Arc::new(Mutex::new(vec![first])) })
+    }
+
+    /// Runs `f` on an instance of the pool (a new one if all are busy), then returns it.
+    fn with_guest<T>(
+        &self,
+        operation: &'static str,
+        f: impl FnOnce(&mut Guest) -> Result<T, BackendError>,
+    ) -> Result<T, BackendError> {
+        let idle = self.pool.lock().map_err(|_| backend_error(operation, "instance pool poisoned"))?.pop();
+        let mut guest = match idle {
+            Some(guest) => guest,
+            None => Guest::new(&self.compiled).map_err(|e| backend_error(operation, e.reason))?,
+        };
+        let result = f(&mut guest);
+        // An instance whose call failed may hold a trapped state; only healthy ones go back.
+        if result.is_ok()
+            && let Ok(mut pool) = self.pool.lock()
+        {
+            pool.push(guest);
+        }
+        result
+    }
+
+    /// Instances currently idle in the pool (for tests and diagnostics).
+    pub fn idle_instances(&self) -> usize {
+        self.pool.lock().map(|pool| pool.len()).unwrap_or(0)
+    }
+}
+
+impl Hasher for WasmBackend {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn permute_many(&self, states: &mut [State]) -> Result<(), BackendError> {
+        if states.is_empty() {
+            return Ok(());
+        }
+        let n = count("permute", states.len())?;
+        let input = words(states.iter().flatten().copied());
+        let out = self.with_guest("permute", |g| g.run("permute", &input, 4 * states.len(), |g| g.permute.call(&mut g.store, n)))?;
+        for (state, lanes) in states.iter_mut().zip(out.chunks_exact(4)) {
+            state.copy_from_slice(lanes);
+        }
+        Ok(())
+    }
+
+    fn hash(&self, inputs: &[Fr]) -> Result<Fr, BackendError> {
+        let len = count("hash", inputs.len())?;
+        let input = words(inputs.iter().copied());
+        let out = self.with_guest("hash", |g| g.run("hash", &input, 1, |g| g.hash.call(&mut g.store, (len, 0, 0))))?;
+        out.first().copied().ok_or_else(|| backend_error("hash", "no output"))
+    }
+
+    fn hash_with_separator(&self, inputs: &[Fr], separator: DomainSeparator) -> Result<Fr, BackendError> {
+        let len = count("hash_with_separator", inputs.len())?;
+        let input = words(inputs.iter().copied());
+        let out = self.with_guest("hash_with_separator", |g| {
+            g.run("hash_with_separator", &input, 1, |g| g.hash.call(&mut g.store, (len, separator.value(), 1)))
+        })?;
+        out.first().copied().ok_or_else(|| backend_error("hash_with_separator", "no output"))
+    }
+
+    fn hash_batch(&self, jobs: &[HashJob]) -> Result<Vec<Fr>, BackendError> {
+        if jobs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let n = count("hash_batch", jobs.len())?;
+        let mut input = Vec::with_capacity(jobs.iter().map(|job| 12 + 32 * job.inputs.len()).sum());
+        for job in jobs {
+            let (has_separator, separator) = job.separator.map_or((0u32, 0u32), |s| (1, s.value()));
+            input.extend_from_slice(&has_separator.to_le_bytes());
+            input.extend_from_slice(&separator.to_le_bytes());
+            input.extend_from_slice(&count("hash_batch", job.inputs.len())?.to_le_bytes());
+            input.extend(words(job.inputs.iter().copied()));
+        }
+        self.with_guest("hash_batch", |g| g.run("hash_batch", &input, jobs.len(), |g| g.hash_batch.call(&mut g.store, n)))
+    }
+
+    fn hash_nodes(&self, separator: DomainSeparator, pairs: &[[Fr; 2]]) -> Result<Vec<Fr>, BackendError> {
+        if pairs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let n = count("hash_nodes", pairs.len())?;
+        let input = words(pairs.iter().flatten().copied());
+        self.with_guest("hash_nodes", |g| {
+            g.run("hash_nodes", &input, pairs.len(), |g| g.hash_nodes.call(&mut g.store, (n, separator.value())))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use txfx_poseidon::Sequential;
+
+    #[test]
+    fn concurrent_callers_get_their_own_instances_and_agree() {
+        let wasm = WasmBackend::new().unwrap();
+        let separator = DomainSeparator::TX_EFFECTS_TREE;
+        let results: Vec<Vec<Fr>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..4u64)
+                .map(|t| {
+                    let wasm = wasm.clone();
+                    scope.spawn(move || {
+                        let pairs: Vec<[Fr; 2]> = (0..50).map(|i| [Fr::from(t), Fr::from(i)]).collect();
+                        (0..5).map(|_| wasm.hash_nodes(separator, &pairs).unwrap()).last().unwrap()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for (t, got) in results.iter().enumerate() {
+            let pairs: Vec<[Fr; 2]> = (0..50).map(|i| [Fr::from(t as u64), Fr::from(i)]).collect();
+            assert_eq!(got, &Sequential.hash_nodes(separator, &pairs).unwrap());
+        }
+        assert!(wasm.idle_instances() >= 1);
+    }
+
+    #[test]
+    fn empty_batches_and_large_inputs() {
+        let wasm = WasmBackend::new().unwrap();
+        assert_eq!(wasm.hash_nodes(DomainSeparator::TX_EFFECTS_TREE, &[]).unwrap(), Vec::<Fr>::new());
+        assert_eq!(wasm.hash_batch(&[]).unwrap(), Vec::<Fr>::new());
+        let long: Vec<Fr> = (0..3023u64).map(Fr::from).collect();
+        assert_eq!(wasm.hash(&long).unwrap(), Sequential.hash(&long).unwrap());
+        assert_eq!(wasm.hash(&[]).unwrap(), Sequential.hash(&[]).unwrap());
+    }
+
+    #[test]
+    fn the_embedded_module_is_recorded() {
+        assert!(GUEST_WASM.starts_with(b"\0asm"));
+        assert_eq!(GUEST_SOURCES_SHA256.trim().len(), 64);
+    }
+}

@@ -95,12 +95,22 @@ pub fn run_cases(backend: &Backend<'_>, cases: Vec<Case>) -> Report {
     report
 }
 
+/// Writes the summary line to `target/txfx-suite/<backend>.txt`, where `cargo xtask test` reads
+/// it to print one line per backend and to fail if a backend ran no suite.
+fn write_report(report: &Report) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/txfx-suite");
+    // Best effort: the assertion below, not this file, decides whether the suite passed.
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::write(dir.join(format!("{}.txt", report.backend)), format!("{}\n", report.summary()));
+}
+
 /// Runs the whole suite against `hasher`, prints the summary line, and panics unless every case
 /// passed, at least one ran, and all 18 reference cases ran.
 pub fn run_suite<H: Hasher + Clone + 'static>(hasher: &H) -> Report {
     let backend = Backend { hasher, async_hasher: hasher };
     let report = run_cases(&backend, crate::cases::all());
     println!("{}", report.summary());
+    write_report(&report);
     for (name, message) in &report.failed {
         println!("  FAILED {name}: {message}");
     }

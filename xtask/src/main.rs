@@ -1,1 +1,88 @@
-fn main() {}
+//! `cargo xtask`: the one entry point for developers and CI.
+//!
+//! ```text
+//! cargo xtask test              workspace tests + doctests, then one line per backend suite
+//! cargo xtask lint              rustfmt --check, clippy -D warnings, rustdoc -D warnings
+//! cargo xtask ci                lint, wasm-guest --check, test
+//! cargo xtask wasm-guest        rebuild backend-wasm/guest.wasm reproducibly
+//! cargo xtask wasm-guest --check  fail if the committed guest is stale or differs from a rebuild
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+mod guest;
+mod tidy;
+
+/// The backends whose suite must have run for `cargo xtask test` to pass.
+const BACKENDS: [&str; 3] = ["sequential", "native", "wasm"];
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("test") => test(),
+        Some("lint") => lint(),
+        Some("ci") => lint().and_then(|()| guest::run_guest(true)).and_then(|()| test()),
+        Some("wasm-guest") => guest::run_guest(args.iter().any(|a| a == "--check")),
+        _ => Err(format!(
+            "usage: cargo xtask <test|lint|ci|wasm-guest [--check]>\n(got {:?})",
+            args.first().map(String::as_str).unwrap_or("")
+        )),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root (the parent of `xtask/`).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+/// Runs a command in the workspace root, failing with its description if it fails.
+pub fn run(command: &mut Command) -> Result<(), String> {
+    let description = format!("{command:?}");
+    eprintln!("xtask: running {description}");
+    let status = command.current_dir(root()).status().map_err(|e| format!("{description}: {e}"))?;
+    if status.success() { Ok(()) } else { Err(format!("{description} failed with {status}")) }
+}
+
+fn cargo() -> Command {
+    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+}
+
+/// Where each backend's suite run writes its summary line (see `txfx_suite::runner`).
+fn suite_reports() -> PathBuf {
+    root().join("target").join("txfx-suite")
+}
+
+fn test() -> Result<(), String> {
+    let reports = suite_reports();
+    if reports.exists() {
+        std::fs::remove_dir_all(&reports).map_err(|e| format!("{}: {e}", reports.display()))?;
+    }
+    // insta never writes snapshots here: a changed witness is a failure, not an update.
+    run(cargo().args(["test", "--workspace", "--locked", "--no-fail-fast"]).env("INSTA_UPDATE", "no"))?;
+    let mut lines = Vec::new();
+    for backend in BACKENDS {
+        let path = reports.join(format!("{backend}.txt"));
+        let text = std::fs::read_to_string(&path)
+            .map_err(|_| format!("the {backend} backend ran no suite (no {})", path.display()))?;
+        lines.push(text.trim().to_owned());
+    }
+    println!();
+    for line in &lines {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+fn lint() -> Result<(), String> {
+    run(cargo().args(["fmt", "--all", "--", "--check"]))?;
+    run(cargo().args(["clippy", "--workspace", "--all-targets", "--locked", "--", "-D", "warnings"]))?;
+    run(cargo().args(["doc", "--workspace", "--no-deps", "--locked"]).env("RUSTDOCFLAGS", "-D warnings"))
+}
