@@ -22,7 +22,8 @@
 use rayon::prelude::*;
 use txfx_poseidon::permutation::permute_many;
 use txfx_poseidon::{
-    BackendError, DomainSeparator, Fr, HashJob, Hasher, Offload, State, poseidon2_hash, poseidon2_hash_with_separator,
+    BackendError, DomainSeparator, Fr, HashJob, Hasher, Offload, State, poseidon2_hash,
+    poseidon2_hash_with_separator,
 };
 
 /// Permutations below which a batch stays on the calling thread (about 0.1 ms of work).
@@ -131,7 +132,11 @@ mod tests {
             let expected = Sequential.hash_nodes(separator, &pairs).unwrap();
             for threshold in [1, DEFAULT_PARALLEL_THRESHOLD, usize::MAX] {
                 let native = NativeBackend::with_parallel_threshold(threshold);
-                assert_eq!(native.hash_nodes(separator, &pairs).unwrap(), expected, "n {n} threshold {threshold}");
+                assert_eq!(
+                    native.hash_nodes(separator, &pairs).unwrap(),
+                    expected,
+                    "n {n} threshold {threshold}"
+                );
             }
         }
     }
@@ -141,7 +146,11 @@ mod tests {
         let jobs: Vec<HashJob> = (0..50u64)
             .map(|i| {
                 let inputs = (0..(i * 61 % 200)).map(Fr::from).collect();
-                if i % 3 == 0 { HashJob::plain(inputs) } else { HashJob::with_separator(DomainSeparator::new(i as u32), inputs) }
+                if i % 3 == 0 {
+                    HashJob::plain(inputs)
+                } else {
+                    HashJob::with_separator(DomainSeparator::new(i as u32), inputs)
+                }
             })
             .collect();
         let expected = Sequential.hash_batch(&jobs).unwrap();

@@ -1,5 +1,8 @@
 //! The shared suite (every vector, the 18 reference cases, snapshots) against the native backend.
 
+// Test code: a failed expectation is a failed test.
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+
 #[test]
 fn shared_suite_native() {
     txfx_suite::run_suite(&txfx_backend_native::NativeBackend::new());

@@ -1,5 +1,8 @@
 //! The shared suite (every vector, the 18 reference cases, snapshots) against the WASM backend.
 
+// Test code: a failed expectation is a failed test.
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+
 #[test]
 fn shared_suite_wasm() {
     let wasm = txfx_backend_wasm::WasmBackend::new().expect("the embedded guest starts");

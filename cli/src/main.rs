@@ -1,1 +1,423 @@
-fn main() {}
+//! `txfx`: Poseidon2, AZIP-26 tx-effect commitments and membership witnesses from the command line.
+//!
+//! Exit status: 0 success, 1 a well-formed check that fails (an invalid witness), 2 malformed
+//! input (a bad argument, file, JSON or field element), 3 a backend failure.
+
+use std::io::Read;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use serde_json::{Value, json};
+use txfx_cli::{AnyBackend, BackendChoice, ChosenBy, select_backend_from_env};
+use txfx_membership::json::{witness_from_json, witness_to_json};
+use txfx_membership::{BlockWitnesses, VerifyError, verify_effect, verify_leaf, verify_tx};
+use txfx_poseidon::field::{fr_to_hex, parse_fr, parse_fr_hex, serde_hex};
+use txfx_poseidon::{DomainSeparator, Fr, Hasher, State};
+use txfx_tx_effects::blob::{decode_block_blob, encode_block_blob};
+use txfx_tx_effects::json::{body_from_json, body_to_json, effect_from_json};
+use txfx_tx_effects::synthetic::{Profile, block};
+use txfx_tx_effects::{commit_block, commit_effect, tree_root};
+
+/// The largest input file the CLI reads (a 64-tx log-heavy block is about 36 MiB of JSON).
+const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+#[derive(Parser)]
+#[command(name = "txfx", version, about = "Aztec AZIP-26 tx-effects commitments and membership witnesses")]
+struct Cli {
+    /// Hashing backend: native, wasm or auto (default: $TXFX_BACKEND, else auto).
+    #[arg(long, global = true, value_parser = parse_choice)]
+    backend: Option<BackendChoice>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Poseidon2 over BN254 (barretenberg parameters).
+    #[command(subcommand)]
+    Poseidon2(Poseidon2Command),
+    /// One tx effect.
+    #[command(subcommand)]
+    Effect(EffectCommand),
+    /// A block body: a JSON array of tx effects, or {"txEffects": [...]}.
+    #[command(subcommand)]
+    Block(BlockCommand),
+    /// A tx-effects tree over bare leaves (a JSON array of 0x-hex fields).
+    #[command(subcommand)]
+    Tree(TreeCommand),
+    /// Membership witnesses.
+    #[command(subcommand)]
+    Witness(WitnessCommand),
+    /// Print the backend in use and how it was chosen.
+    Backend,
+}
+
+#[derive(Subcommand)]
+enum Poseidon2Command {
+    /// Permute a 4-lane state; prints the 4 output lanes.
+    Permute {
+        /// Four field elements (0x-hex or decimal).
+        #[arg(num_args = 4, required = true, allow_hyphen_values = true)]
+        lanes: Vec<String>,
+    },
+    /// poseidon2_hash, or poseidon2_hash_with_separator with --separator.
+    Hash {
+        /// A u32 domain separator (decimal or 0x-hex).
+        #[arg(long, value_parser = parse_separator)]
+        separator: Option<DomainSeparator>,
+        /// The inputs (0x-hex or decimal).
+        #[arg(allow_hyphen_values = true)]
+        inputs: Vec<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum EffectCommand {
+    /// Marker, category hashes, categories hash, leaf and blob length of one effect.
+    Hash {
+        /// A JSON file with one tx effect, or - for stdin.
+        file: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum BlockCommand {
+    /// The block's txEffectsTreeRoot.
+    Root {
+        /// The body JSON file, or -.
+        file: String,
+    },
+    /// The leaves, as a JSON array.
+    Leaves {
+        /// The body JSON file, or -.
+        file: String,
+    },
+    /// Decode a JSON array of blob fields into the body JSON.
+    DecodeBlob {
+        /// The blob-fields JSON file, or -.
+        file: String,
+    },
+    /// Encode a body into its blob fields (a JSON array).
+    EncodeBlob {
+        /// The body JSON file, or -.
+        file: String,
+    },
+    /// The membership witness of one tx (node-API JSON), or of every tx with --all.
+    Witness(BlockWitnessArgs),
+    /// Print a deterministic synthetic body (sparse, small or log-heavy).
+    Generate {
+        /// sparse, small or log-heavy.
+        #[arg(long)]
+        profile: String,
+        /// Number of txs.
+        #[arg(long)]
+        txs: usize,
+    },
+}
+
+#[derive(Args)]
+struct BlockWitnessArgs {
+    /// The body JSON file, or -.
+    file: String,
+    /// The tx: its index in the block, or its 0x-hex tx hash.
+    #[arg(long, required_unless_present = "all", conflicts_with = "all")]
+    tx: Option<String>,
+    /// Every witness of the block, as a JSON array.
+    #[arg(long)]
+    all: bool,
+    /// The block number written into the witness.
+    #[arg(long, default_value_t = 0)]
+    block_number: u64,
+}
+
+#[derive(Subcommand)]
+enum TreeCommand {
+    /// The root over the leaves.
+    Root {
+        /// A JSON array of 0x-hex leaves, or -.
+        file: String,
+    },
+    /// The witness of leaf INDEX (node-API JSON, without categoriesHash).
+    Witness {
+        /// A JSON array of 0x-hex leaves, or -.
+        file: String,
+        /// The leaf's index.
+        #[arg(long)]
+        index: usize,
+        /// The block number written into the witness.
+        #[arg(long, default_value_t = 0)]
+        block_number: u64,
+    },
+}
+
+#[derive(Subcommand)]
+enum WitnessCommand {
+    /// Verify a witness against a trusted root: exit 0 `valid`, exit 1 `invalid: <reason>`.
+    Verify(VerifyArgs),
+}
+
+#[derive(Args)]
+#[group(skip)]
+#[command(group(clap::ArgGroup::new("subject").required(true).multiple(false).args(["leaf", "tx_hash", "effect"])))]
+struct VerifyArgs {
+    /// The witness JSON file, or -.
+    file: String,
+    /// The trusted txEffectsTreeRoot (from an authenticated block header).
+    #[arg(long)]
+    root: String,
+    /// A leaf you recomputed yourself.
+    #[arg(long)]
+    leaf: Option<String>,
+    /// The tx hash; the leaf is rebuilt with --categories-hash or the witness's categoriesHash.
+    #[arg(long)]
+    tx_hash: Option<String>,
+    /// The categories hash (with --tx-hash).
+    #[arg(long, requires = "tx_hash")]
+    categories_hash: Option<String>,
+    /// The tx effect JSON file; the leaf is recomputed from it.
+    #[arg(long)]
+    effect: Option<String>,
+}
+
+/// How a command failed, and so which exit status it gets.
+enum Failure {
+    /// Malformed input: exit 2.
+    Input(String),
+    /// A well-formed check that failed: exit 1.
+    Check(String),
+    /// The backend failed: exit 3.
+    Backend(String),
+}
+
+impl From<txfx_poseidon::BackendError> for Failure {
+    fn from(error: txfx_poseidon::BackendError) -> Self {
+        Self::Backend(error.to_string())
+    }
+}
+
+fn parse_choice(text: &str) -> Result<BackendChoice, String> {
+    BackendChoice::parse(text).map_err(|e| e.to_string())
+}
+
+fn parse_separator(text: &str) -> Result<DomainSeparator, String> {
+    let value = match text.strip_prefix("0x") {
+        Some(hex) => u32::from_str_radix(hex, 16),
+        None => text.parse::<u32>(),
+    };
+    value.map(DomainSeparator::new).map_err(|_| format!("{text:?} is not a u32 separator"))
+}
+
+fn field_arg(name: &str, text: &str) -> Result<Fr, Failure> {
+    parse_fr(text).map_err(|e| Failure::Input(format!("{name} {text:?}: {e}")))
+}
+
+fn hex_arg(name: &str, text: &str) -> Result<Fr, Failure> {
+    parse_fr_hex(text).map_err(|e| Failure::Input(format!("{name} {text:?}: {e}")))
+}
+
+/// Reads a file (or stdin for `-`), refusing anything over [`MAX_INPUT_BYTES`].
+fn read_input(path: &str) -> Result<String, Failure> {
+    let mut bytes = Vec::new();
+    let limited =
+        |reader: &mut dyn Read, bytes: &mut Vec<u8>| reader.take(MAX_INPUT_BYTES + 1).read_to_end(bytes);
+    let result = if path == "-" {
+        limited(&mut std::io::stdin().lock(), &mut bytes)
+    } else {
+        std::fs::File::open(path).and_then(|mut file| limited(&mut file, &mut bytes))
+    };
+    result.map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(Failure::Input(format!("{path}: larger than the {MAX_INPUT_BYTES}-byte input limit")));
+    }
+    String::from_utf8(bytes).map_err(|_| Failure::Input(format!("{path}: not UTF-8")))
+}
+
+fn read_fields(path: &str) -> Result<Vec<Fr>, Failure> {
+    let text = read_input(path)?;
+    let mut deserializer = serde_json::Deserializer::from_str(&text);
+    let fields =
+        serde_hex::vec::deserialize(&mut deserializer).map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+    deserializer.end().map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+    Ok(fields)
+}
+
+fn read_body(path: &str) -> Result<txfx_tx_effects::Body, Failure> {
+    body_from_json(&read_input(path)?).map_err(|e| Failure::Input(format!("{path}: {e}")))
+}
+
+fn print_json(value: &Value) {
+    println!("{}", serde_json::to_string_pretty(value).unwrap_or_default());
+}
+
+fn hex_list(values: &[Fr]) -> Value {
+    Value::Array(values.iter().map(|v| Value::String(fr_to_hex(v))).collect())
+}
+
+fn poseidon2(backend: &AnyBackend, command: Poseidon2Command) -> Result<(), Failure> {
+    match command {
+        Poseidon2Command::Permute { lanes } => {
+            let values = lanes
+                .iter()
+                .enumerate()
+                .map(|(i, text)| field_arg(&format!("lane {i}"), text))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut states: Vec<State> =
+                vec![values.try_into().map_err(|_| Failure::Input("permute takes exactly 4 lanes".into()))?];
+            backend.permute_many(&mut states)?;
+            for lane in states.iter().flatten() {
+                println!("{}", fr_to_hex(lane));
+            }
+        }
+        Poseidon2Command::Hash { separator, inputs } => {
+            let values = inputs
+                .iter()
+                .enumerate()
+                .map(|(i, text)| field_arg(&format!("input {i}"), text))
+                .collect::<Result<Vec<_>, _>>()?;
+            let hash = match separator {
+                Some(separator) => backend.hash_with_separator(&values, separator)?,
+                None => backend.hash(&values)?,
+            };
+            println!("{}", fr_to_hex(&hash));
+        }
+    }
+    Ok(())
+}
+
+fn block_command(backend: &AnyBackend, command: BlockCommand) -> Result<(), Failure> {
+    match command {
+        BlockCommand::Root { file } => {
+            println!("{}", fr_to_hex(&commit_block(backend, &read_body(&file)?)?.root()))
+        }
+        BlockCommand::Leaves { file } => {
+            print_json(&hex_list(commit_block(backend, &read_body(&file)?)?.leaves()))
+        }
+        BlockCommand::DecodeBlob { file } => {
+            let body = decode_block_blob(&read_fields(&file)?)
+                .map_err(|e| Failure::Input(format!("{file}: {e}")))?;
+            print_json(&body_to_json(&body));
+        }
+        BlockCommand::EncodeBlob { file } => print_json(&hex_list(&encode_block_blob(&read_body(&file)?))),
+        BlockCommand::Generate { profile, txs } => {
+            let profile = Profile::from_name(&profile).ok_or_else(|| {
+                Failure::Input(format!("profile {profile:?}: expected sparse, small or log-heavy"))
+            })?;
+            if txs > txfx_tx_effects::limits::MAX_TXS_PER_BLOCK {
+                return Err(Failure::Input(format!("--txs {txs}: a block holds at most 65536 txs")));
+            }
+            let body = block(profile, txs).map_err(|e| Failure::Input(e.to_string()))?;
+            // Compact: a 64-tx log-heavy block is 36 MiB even so.
+            println!("{}", body_to_json(&body));
+        }
+        BlockCommand::Witness(args) => {
+            let body = read_body(&args.file)?;
+            let witnesses = BlockWitnesses::from_body(backend, &body, args.block_number)
+                .map_err(|e| Failure::Backend(e.to_string()))?;
+            if args.all {
+                print_json(&Value::Array(witnesses.all().iter().map(witness_to_json).collect()));
+                return Ok(());
+            }
+            let tx = args.tx.unwrap_or_default();
+            let witness = if tx.starts_with("0x") {
+                witnesses.witness_for_tx_hash(&hex_arg("--tx", &tx)?)
+            } else {
+                let index = tx
+                    .parse::<usize>()
+                    .map_err(|_| Failure::Input(format!("--tx {tx:?}: not an index or 0x tx hash")))?;
+                witnesses.witness(index)
+            }
+            .map_err(|e| Failure::Input(e.to_string()))?;
+            print_json(&witness_to_json(&witness));
+        }
+    }
+    Ok(())
+}
+
+fn verify(backend: &AnyBackend, args: VerifyArgs) -> Result<(), Failure> {
+    let witness = witness_from_json(&read_input(&args.file)?)
+        .map_err(|e| Failure::Input(format!("{}: {e}", args.file)))?;
+    let root = hex_arg("--root", &args.root)?;
+    let result = if let Some(leaf) = &args.leaf {
+        verify_leaf(backend, hex_arg("--leaf", leaf)?, &witness, root)
+    } else if let Some(tx_hash) = &args.tx_hash {
+        let categories_hash =
+            args.categories_hash.as_deref().map(|c| hex_arg("--categories-hash", c)).transpose()?;
+        verify_tx(backend, hex_arg("--tx-hash", tx_hash)?, categories_hash, &witness, root)
+    } else if let Some(effect) = &args.effect {
+        let effect =
+            effect_from_json(&read_input(effect)?).map_err(|e| Failure::Input(format!("{effect}: {e}")))?;
+        verify_effect(backend, &effect, &witness, root)
+    } else {
+        return Err(Failure::Input("give --leaf, --tx-hash or --effect".into()));
+    };
+    match result {
+        Ok(()) => {
+            println!("valid");
+            Ok(())
+        }
+        Err(VerifyError::Backend(error)) => Err(Failure::Backend(error.to_string())),
+        Err(error) => Err(Failure::Check(error.to_string())),
+    }
+}
+
+fn execute(cli: Cli) -> Result<(), Failure> {
+    let (backend, chosen_by) =
+        select_backend_from_env(cli.backend).map_err(|e| Failure::Input(e.to_string()))?;
+    match cli.command {
+        Command::Backend => {
+            let by = match chosen_by {
+                ChosenBy::Explicit => "--backend",
+                ChosenBy::Environment => "TXFX_BACKEND",
+                ChosenBy::Default => "default policy (native where available, else wasm)",
+            };
+            println!("{} (chosen by {by})", backend.name());
+        }
+        Command::Poseidon2(command) => poseidon2(&backend, command)?,
+        Command::Effect(EffectCommand::Hash { file }) => {
+            let effect =
+                effect_from_json(&read_input(&file)?).map_err(|e| Failure::Input(format!("{file}: {e}")))?;
+            let c = commit_effect(&backend, &effect)?;
+            print_json(&json!({
+                "txStartMarker": fr_to_hex(&c.tx_start_marker),
+                "categoryHashes": hex_list(&c.category_hashes),
+                "categoriesHash": fr_to_hex(&c.categories_hash),
+                "leaf": fr_to_hex(&c.leaf),
+                "numBlobFields": c.num_blob_fields,
+            }));
+        }
+        Command::Block(command) => block_command(&backend, command)?,
+        Command::Tree(TreeCommand::Root { file }) => {
+            println!("{}", fr_to_hex(&tree_root(&backend, &read_fields(&file)?)?))
+        }
+        Command::Tree(TreeCommand::Witness { file, index, block_number }) => {
+            let leaves = read_fields(&file)?;
+            if leaves.len() > txfx_tx_effects::limits::MAX_TXS_PER_BLOCK {
+                return Err(Failure::Input(format!("{file}: more than 65536 leaves")));
+            }
+            let witness = txfx_membership::build_witness_from_leaves(&backend, leaves, index, block_number)
+                .map_err(|e| Failure::Input(e.to_string()))?;
+            print_json(&witness_to_json(&witness));
+        }
+        Command::Witness(WitnessCommand::Verify(args)) => verify(&backend, args)?,
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match execute(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Check(reason)) => {
+            println!("invalid: {reason}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Input(reason)) => {
+            eprintln!("txfx: {reason}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Backend(reason)) => {
+            eprintln!("txfx: backend failure: {reason}");
+            ExitCode::from(3)
+        }
+    }
+}

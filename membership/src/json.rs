@@ -116,7 +116,8 @@ pub fn sibling_path_from_bytes(bytes: &[u8]) -> Result<Vec<txfx_poseidon::Fr>, W
         .chunks_exact(32)
         .enumerate()
         .map(|(i, chunk)| {
-            fr_from_be_slice(chunk).map_err(|source| WitnessJsonError::BadField { key: format!("siblingPath[{i}]"), source })
+            fr_from_be_slice(chunk)
+                .map_err(|source| WitnessJsonError::BadField { key: format!("siblingPath[{i}]"), source })
         })
         .collect()
 }
@@ -133,21 +134,30 @@ pub fn witness_to_json(witness: &TxEffectMembershipWitness) -> Value {
     serde_json::to_value(out).unwrap_or_default()
 }
 
-fn field(object: &Map<String, Value>, key: &'static str) -> Result<Option<txfx_poseidon::Fr>, WitnessJsonError> {
+fn field(
+    object: &Map<String, Value>,
+    key: &'static str,
+) -> Result<Option<txfx_poseidon::Fr>, WitnessJsonError> {
     match object.get(key) {
         None => Ok(None),
-        Some(Value::String(text)) => {
-            parse_fr_hex(text).map(Some).map_err(|source| WitnessJsonError::BadField { key: key.to_owned(), source })
+        Some(Value::String(text)) => parse_fr_hex(text)
+            .map(Some)
+            .map_err(|source| WitnessJsonError::BadField { key: key.to_owned(), source }),
+        Some(other) => {
+            Err(WitnessJsonError::BadValue { key, reason: format!("expected a 0x-hex string, got {other}") })
         }
-        Some(other) => Err(WitnessJsonError::BadValue { key, reason: format!("expected a 0x-hex string, got {other}") }),
     }
 }
 
 fn unsigned(object: &Map<String, Value>, key: &'static str, max: u64) -> Result<u64, WitnessJsonError> {
     let bad = |reason: String| WitnessJsonError::BadValue { key, reason };
     let value = match object.get(key).ok_or(WitnessJsonError::MissingKey { key })? {
-        Value::Number(number) => number.as_u64().ok_or_else(|| bad(format!("{number} is not an unsigned integer")))?,
-        Value::String(text) if !text.is_empty() && text.len() <= 20 && text.bytes().all(|b| b.is_ascii_digit()) => {
+        Value::Number(number) => {
+            number.as_u64().ok_or_else(|| bad(format!("{number} is not an unsigned integer")))?
+        }
+        Value::String(text)
+            if !text.is_empty() && text.len() <= 20 && text.bytes().all(|b| b.is_ascii_digit()) =>
+        {
             text.parse().map_err(|_| bad(format!("{text:?} does not fit 64 bits")))?
         }
         other => return Err(bad(format!("expected an unsigned integer, got {other}"))),
@@ -166,7 +176,10 @@ fn sibling_path(value: Option<&Value>) -> Result<Vec<txfx_poseidon::Fr>, Witness
             let max_len = (4 + 32 * MAX_SIBLING_PATH_LENGTH).div_ceil(3) * 4;
             if text.len() > max_len {
                 return Err(WitnessJsonError::BadSiblingPath {
-                    reason: format!("{} base64 characters, a path of {MAX_SIBLING_PATH_LENGTH} has {max_len}", text.len()),
+                    reason: format!(
+                        "{} base64 characters, a path of {MAX_SIBLING_PATH_LENGTH} has {max_len}",
+                        text.len()
+                    ),
                 });
             }
             STANDARD.decode(text).map_err(|error| bad(format!("not base64: {error}")))?
@@ -175,9 +188,14 @@ fn sibling_path(value: Option<&Value>) -> Result<Vec<txfx_poseidon::Fr>, Witness
             if buffer.get("type").and_then(Value::as_str) != Some("Buffer") || buffer.len() != 2 {
                 return Err(bad("an object path must be {\"type\":\"Buffer\",\"data\":[...]}".to_owned()));
             }
-            let data = buffer.get("data").and_then(Value::as_array).ok_or_else(|| bad("no data array".to_owned()))?;
+            let data = buffer
+                .get("data")
+                .and_then(Value::as_array)
+                .ok_or_else(|| bad("no data array".to_owned()))?;
             if data.len() > 4 + 32 * MAX_SIBLING_PATH_LENGTH {
-                return Err(WitnessJsonError::BadSiblingPath { reason: format!("{} bytes is too long", data.len()) });
+                return Err(WitnessJsonError::BadSiblingPath {
+                    reason: format!("{} bytes is too long", data.len()),
+                });
             }
             data.iter()
                 .map(|byte| byte.as_u64().and_then(|b| u8::try_from(b).ok()))
@@ -204,8 +222,8 @@ fn sibling_path(value: Option<&Value>) -> Result<Vec<txfx_poseidon::Fr>, Witness
 /// # Ok::<(), txfx_membership::json::WitnessJsonError>(())
 /// ```
 pub fn witness_from_json(text: &str) -> Result<TxEffectMembershipWitness, WitnessJsonError> {
-    let value: Value =
-        serde_json::from_str(text).map_err(|error| WitnessJsonError::Malformed { reason: error.to_string() })?;
+    let value: Value = serde_json::from_str(text)
+        .map_err(|error| WitnessJsonError::Malformed { reason: error.to_string() })?;
     witness_from_value(&value)
 }
 
@@ -214,8 +232,9 @@ pub fn witness_from_json(text: &str) -> Result<TxEffectMembershipWitness, Witnes
 /// # Errors
 /// [`WitnessJsonError`].
 pub fn witness_from_value(value: &Value) -> Result<TxEffectMembershipWitness, WitnessJsonError> {
-    let object =
-        value.as_object().ok_or(WitnessJsonError::Malformed { reason: "a witness is a JSON object".to_owned() })?;
+    let object = value
+        .as_object()
+        .ok_or(WitnessJsonError::Malformed { reason: "a witness is a JSON object".to_owned() })?;
     const KEYS: [&str; 5] = ["blockNumber", "root", "categoriesHash", "leafIndex", "siblingPath"];
     if let Some(key) = object.keys().find(|key| !KEYS.contains(&key.as_str())) {
         return Err(WitnessJsonError::UnknownKey { key: key.clone() });

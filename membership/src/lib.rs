@@ -22,6 +22,6 @@ pub mod json;
 pub mod witness;
 
 pub use witness::{
-    BlockWitnesses, BuildError, MAX_PROTOCOL_PATH_LENGTH, TxEffectMembershipWitness, VerifyError, build_witness,
-    build_witness_from_leaves, compute_root, verify_effect, verify_leaf, verify_tx,
+    BlockWitnesses, BuildError, MAX_PROTOCOL_PATH_LENGTH, TxEffectMembershipWitness, VerifyError,
+    build_witness, build_witness_from_leaves, compute_root, verify_effect, verify_leaf, verify_tx,
 };

@@ -17,7 +17,8 @@ use txfx_poseidon::{BackendError, Fr, Hasher};
 use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
 use txfx_tx_effects::tree::root_from_path;
 use txfx_tx_effects::{
-    BlockCommitment, Body, IndexOutOfBounds, TxEffect, TxEffectsTree, commit_block, commit_effect, compute_leaf,
+    BlockCommitment, Body, IndexOutOfBounds, TxEffect, TxEffectsTree, commit_block, commit_effect,
+    compute_leaf,
 };
 
 /// The longest sibling path a block can have: `log2(MAX_TXS_PER_BLOCK)` = 16. Longer paths are
@@ -255,7 +256,11 @@ fn check_shape(witness: &TxEffectMembershipWitness) -> Result<(), VerifyError> {
 ///
 /// # Errors
 /// [`VerifyError`] for a malformed witness or a backend failure.
-pub fn compute_root(hasher: &dyn Hasher, leaf: Fr, witness: &TxEffectMembershipWitness) -> Result<Fr, VerifyError> {
+pub fn compute_root(
+    hasher: &dyn Hasher,
+    leaf: Fr,
+    witness: &TxEffectMembershipWitness,
+) -> Result<Fr, VerifyError> {
     check_shape(witness)?;
     Ok(root_from_path(hasher, leaf, witness.leaf_index, &witness.sibling_path)?)
 }
@@ -294,7 +299,8 @@ pub fn verify_tx(
     trusted_root: Fr,
 ) -> Result<(), VerifyError> {
     check_shape(witness)?;
-    let categories_hash = categories_hash.or(witness.categories_hash).ok_or(VerifyError::MissingCategoriesHash)?;
+    let categories_hash =
+        categories_hash.or(witness.categories_hash).ok_or(VerifyError::MissingCategoriesHash)?;
     let leaf = compute_leaf(hasher, tx_hash, categories_hash)?;
     verify_leaf(hasher, leaf, witness, trusted_root)
 }

@@ -1,1 +1,64 @@
-fn main() {}
+//! The Poseidon2 permutation and sponge, measured side by side in one run on the same inputs:
+//! txfx's permutation (single and interleaved pair), Noir's `bn254_blackbox_solver` 1.0
+//! `poseidon2_permutation` (what a Rust user would otherwise pick), one ark-ff `Fr`
+//! multiplication (the unit of cost: a permutation is 488 of them), and `poseidon2_hash` of 3
+//! and of 3023 fields (a tree node's preimage size and a contract-class log).
+
+use std::hint::black_box;
+
+use acir::FieldElement;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use txfx_poseidon::permutation::permute_pair;
+use txfx_poseidon::{Fr, permute, poseidon2_hash};
+
+fn inputs() -> [Fr; 4] {
+    // Fixed, "random-looking" lanes: the same for every contender.
+    [
+        Fr::from(0x0123_4567_89ab_cdefu64) * Fr::from(u64::MAX),
+        Fr::from(0xfedc_ba98_7654_3210u64) * Fr::from(u64::MAX - 7),
+        Fr::from(42u64),
+        Fr::from(3u64 << 32) * Fr::from(u64::MAX),
+    ]
+}
+
+fn permutation(c: &mut Criterion) {
+    let mut group = c.benchmark_group("permutation");
+    group.throughput(Throughput::Elements(1));
+    let state = inputs();
+    group.bench_function("txfx", |b| {
+        b.iter(|| {
+            let mut s = black_box(state);
+            permute(&mut s);
+            s
+        })
+    });
+    let noir: Vec<FieldElement> = state.iter().map(|x| FieldElement::from_repr(*x)).collect();
+    group.bench_function("bn254_blackbox_solver", |b| {
+        b.iter(|| bn254_blackbox_solver::poseidon2_permutation(black_box(&noir)))
+    });
+    group.throughput(Throughput::Elements(2));
+    group.bench_function("txfx_interleaved_pair", |b| {
+        b.iter(|| {
+            let (mut x, mut y) = black_box((state, [state[1], state[0], state[3], state[2]]));
+            permute_pair(&mut x, &mut y);
+            (x, y)
+        })
+    });
+    group.finish();
+
+    let (x, y) = (state[0], state[1]);
+    c.bench_function("fr_mul", |b| b.iter(|| black_box(x) * black_box(y)));
+}
+
+fn sponge(c: &mut Criterion) {
+    let mut group = c.benchmark_group("poseidon2_hash");
+    for len in [3usize, 3023] {
+        let preimage: Vec<Fr> = (0..len as u64).map(|i| Fr::from(i) * inputs()[0]).collect();
+        group.throughput(Throughput::Elements(len as u64));
+        group.bench_function(format!("{len}_fields"), |b| b.iter(|| poseidon2_hash(black_box(&preimage))));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, permutation, sponge);
+criterion_main!(benches);

@@ -180,9 +180,8 @@ pub fn fr_from_be_bytes(bytes: &[u8; 32]) -> Result<Fr, FieldError> {
 /// # Errors
 /// [`FieldError::WrongLength`] for any other length, [`FieldError::NotCanonical`] for `>= p`.
 pub fn fr_from_be_slice(bytes: &[u8]) -> Result<Fr, FieldError> {
-    let array: &[u8; 32] = bytes
-        .try_into()
-        .map_err(|_| FieldError::WrongLength { expected: 32, actual: bytes.len() })?;
+    let array: &[u8; 32] =
+        bytes.try_into().map_err(|_| FieldError::WrongLength { expected: 32, actual: bytes.len() })?;
     fr_from_be_bytes(array)
 }
 
@@ -326,7 +325,10 @@ mod tests {
             parse_fr("12a"),
             Err(FieldError::InvalidDigit { base: "decimal", character: 'a', position: 2 })
         );
-        assert_eq!(parse_fr("-1"), Err(FieldError::InvalidDigit { base: "decimal", character: '-', position: 0 }));
+        assert_eq!(
+            parse_fr("-1"),
+            Err(FieldError::InvalidDigit { base: "decimal", character: '-', position: 0 })
+        );
         assert_eq!(
             parse_fr(&format!("0x{}", "0".repeat(65))),
             Err(FieldError::TooManyDigits { base: "hex", digits: 65, max: 64 })
@@ -335,7 +337,10 @@ mod tests {
             parse_fr(&"0".repeat(79)),
             Err(FieldError::TooManyDigits { base: "decimal", digits: 79, max: 78 })
         );
-        assert_eq!(parse_fr_hex("42"), Err(FieldError::InvalidDigit { base: "hex", character: '4', position: 0 }));
+        assert_eq!(
+            parse_fr_hex("42"),
+            Err(FieldError::InvalidDigit { base: "hex", character: '4', position: 0 })
+        );
         assert_eq!(fr_from_be_slice(&[0u8; 31]), Err(FieldError::WrongLength { expected: 32, actual: 31 }));
     }
 

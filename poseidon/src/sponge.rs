@@ -37,7 +37,10 @@ fn sponge(len: usize, inputs: impl Iterator<Item = Fr>) -> Fr {
     let mut lane = 0;
     let mut absorbed_since_permute = false;
     for value in inputs {
-        state[lane] += value;
+        // `lane` is always below RATE < WIDTH.
+        if let Some(slot) = state.get_mut(lane) {
+            *slot += value;
+        }
         lane += 1;
         absorbed_since_permute = true;
         if lane == RATE {
@@ -80,7 +83,10 @@ pub fn poseidon2_hash_with_separator(inputs: &[Fr], separator: DomainSeparator) 
 /// The separator hash over the concatenation of several slices, without concatenating them.
 pub fn poseidon2_hash_with_separator_parts(parts: &[&[Fr]], separator: DomainSeparator) -> Fr {
     let len = 1 + parts.iter().map(|part| part.len()).sum::<usize>();
-    sponge(len, std::iter::once(separator.to_field()).chain(parts.iter().flat_map(|part| part.iter().copied())))
+    sponge(
+        len,
+        std::iter::once(separator.to_field()).chain(parts.iter().flat_map(|part| part.iter().copied())),
+    )
 }
 
 /// The 2-to-1 hash `poseidon2_hash([d, left, right])`: a tree node under separator `d`.

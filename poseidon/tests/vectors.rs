@@ -20,7 +20,9 @@ fn permutation_vectors() {
     let records = array(aztec_fixtures(), "/poseidon2_permutation_vectors")
         .iter()
         .map(|r| (at(r, "/input"), at(r, "/output")))
-        .chain(array(reference(), "/poseidon2_permutation").iter().map(|r| (at(r, "/input"), at(r, "/output"))));
+        .chain(
+            array(reference(), "/poseidon2_permutation").iter().map(|r| (at(r, "/input"), at(r, "/output"))),
+        );
     for (input, output) in records {
         let mut s = state(frs(input));
         permute(&mut s);
@@ -33,7 +35,9 @@ fn permutation_vectors() {
 #[test]
 fn hash_vectors() {
     let mut ran = 0;
-    let records = array(aztec_fixtures(), "/poseidon2_hash_vectors").iter().chain(array(reference(), "/poseidon2_hash"));
+    let records = array(aztec_fixtures(), "/poseidon2_hash_vectors")
+        .iter()
+        .chain(array(reference(), "/poseidon2_hash"));
     for record in records {
         let inputs = frs(at(record, "/inputs"));
         assert_eq!(poseidon2_hash(&inputs), fr(at(record, "/output")), "hash of {} inputs", inputs.len());
@@ -49,12 +53,14 @@ fn separator_hash_vectors() {
         .iter()
         .chain(array(reference(), "/poseidon2_hash_with_separator"));
     for record in records {
-        let separator = DomainSeparator::new(u32::try_from(uint(at(record, "/separator"))).expect("u32 separator"));
+        let separator =
+            DomainSeparator::new(u32::try_from(uint(at(record, "/separator"))).expect("u32 separator"));
         let inputs = frs(at(record, "/inputs"));
         let expected = fr(at(record, "/output"));
         assert_eq!(poseidon2_hash_with_separator(&inputs, separator), expected, "separator {separator}");
         // The definition: the same as the plain hash with the separator prepended.
-        let prepended: Vec<Fr> = std::iter::once(separator.to_field()).chain(inputs.iter().copied()).collect();
+        let prepended: Vec<Fr> =
+            std::iter::once(separator.to_field()).chain(inputs.iter().copied()).collect();
         assert_eq!(poseidon2_hash(&prepended), expected);
         ran += 1;
     }

@@ -7,12 +7,14 @@ use std::sync::Mutex;
 use futures::executor::block_on;
 use txfx_membership::json::{witness_from_json, witness_to_json};
 use txfx_membership::{
-    BlockWitnesses, BuildError, TxEffectMembershipWitness, VerifyError, build_witness, compute_root, verify_leaf,
-    verify_tx,
+    BlockWitnesses, BuildError, TxEffectMembershipWitness, VerifyError, build_witness, compute_root,
+    verify_leaf, verify_tx,
 };
 use txfx_poseidon::field::fr_to_hex;
 use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashJob, Hasher, State};
-use txfx_tx_effects::blob::{TxStartMarker, decode_block_blob, decode_tx_blob, encode_block_blob, encode_tx_blob};
+use txfx_tx_effects::blob::{
+    TxStartMarker, decode_block_blob, decode_tx_blob, encode_block_blob, encode_tx_blob,
+};
 use txfx_tx_effects::json::{body_from_json, body_to_json, effect_from_json};
 use txfx_tx_effects::synthetic::{Profile, block};
 use txfx_tx_effects::tree::TxEffectsTree;
@@ -69,16 +71,28 @@ fn vector_cases() -> Vec<Case> {
                 records.iter().map(|r| frs(at(r, "/input")).try_into().expect("4 lanes")).collect();
             b.hasher.permute_many(&mut states).expect("permute");
             for (record, state) in records.iter().zip(&states) {
-                assert_eq!(state.to_vec(), frs(at(record, "/output")), "permutation {}", at(record, "/input"));
+                assert_eq!(
+                    state.to_vec(),
+                    frs(at(record, "/output")),
+                    "permutation {}",
+                    at(record, "/input")
+                );
             }
             assert_eq!(records.len(), 10);
         }),
         Case::new(Group::Vectors, "poseidon2 hash vectors", |b| {
-            let records: Vec<_> =
-                array(aztec_fixtures(), "/poseidon2_hash_vectors").iter().chain(array(reference(), "/poseidon2_hash")).collect();
+            let records: Vec<_> = array(aztec_fixtures(), "/poseidon2_hash_vectors")
+                .iter()
+                .chain(array(reference(), "/poseidon2_hash"))
+                .collect();
             for record in &records {
                 let inputs = frs(at(record, "/inputs"));
-                assert_eq!(b.hasher.hash(&inputs).expect("hash"), fr(at(record, "/output")), "{} inputs", inputs.len());
+                assert_eq!(
+                    b.hasher.hash(&inputs).expect("hash"),
+                    fr(at(record, "/output")),
+                    "{} inputs",
+                    inputs.len()
+                );
             }
             let jobs: Vec<HashJob> = records.iter().map(|r| HashJob::plain(frs(at(r, "/inputs")))).collect();
             let batch = b.hasher.hash_batch(&jobs).expect("batch");
@@ -99,7 +113,8 @@ fn vector_cases() -> Vec<Case> {
                 .collect();
             let expected: Vec<Fr> = records.iter().map(|r| fr(at(r, "/output"))).collect();
             for (job, want) in jobs.iter().zip(&expected) {
-                let got = b.hasher.hash_with_separator(&job.inputs, job.separator.expect("set")).expect("hash");
+                let got =
+                    b.hasher.hash_with_separator(&job.inputs, job.separator.expect("set")).expect("hash");
                 assert_eq!(got, *want);
             }
             assert_eq!(b.hasher.hash_batch(&jobs).expect("batch"), expected);
@@ -130,7 +145,8 @@ fn vector_cases() -> Vec<Case> {
             let records = array(reference(), "/tx_effects_leaf");
             assert_eq!(records.len(), 32);
             for record in records {
-                let leaf = compute_leaf(b.hasher, fr(at(record, "/tx_hash")), fr(at(record, "/categories_hash")));
+                let leaf =
+                    compute_leaf(b.hasher, fr(at(record, "/tx_hash")), fr(at(record, "/categories_hash")));
                 assert_eq!(leaf.expect("leaf"), fr(at(record, "/leaf")));
             }
         }),
@@ -157,51 +173,64 @@ fn vector_cases() -> Vec<Case> {
         }),
     ];
     for name in ["small", "empty", "maximum"] {
-        cases.push(Case::new(Group::Vectors, format!("{name} fixture commitment (sync and async)"), move |b| {
-            let expected = at(aztec_fixtures(), &format!("/tx_effect_fixtures/{name}"));
-            let effect = fixture_effect(name);
-            let sync = commit_effect(b.hasher, &effect).expect("commit");
-            let asynchronous = block_on(commit_effects_async(b.async_hasher, std::slice::from_ref(&effect)))
-                .expect("async commit")
-                .pop()
-                .expect("one");
-            assert_eq!(sync, asynchronous, "sync and async commitments differ");
-            assert_eq!(sync.tx_start_marker, fr(at(expected, "/tx_start_marker")), "marker");
-            assert_eq!(u64::from(sync.num_blob_fields), uint(at(expected, "/num_blob_fields")));
-            assert_eq!(sync.category_hashes.to_vec(), frs(at(expected, "/category_hashes")), "category hashes");
-            assert_eq!(sync.categories_hash, fr(at(expected, "/categories_hash")), "categories hash");
-            assert_eq!(sync.leaf, fr(at(expected, "/leaf")), "leaf");
-            assert_eq!(sync.leaf, fr(at(expected, "/expected_upstream/leaf")), "upstream leaf");
-            if let Some(log_hash) = expected.get("contract_class_log_hash") {
-                assert_eq!(sync.contract_class_log_hash, Some(fr(log_hash)));
-            }
-            let blob = encode_tx_blob(&effect);
-            assert_eq!(blob.len() as u64, uint(at(expected, "/num_blob_fields")));
-            if let Some(fields) = expected.get("blob_fields") {
-                assert_eq!(blob, frs(fields), "blob fields");
-            }
-            if let Some(preimages) = expected.get("category_preimages") {
-                // Category preimage lengths and contents as listed (the small fixture lists them).
-                let lengths: Vec<u64> = array(expected, "/category_preimage_lengths").iter().map(uint).collect();
-                let listed: Vec<Vec<Fr>> = preimages.as_array().expect("array").iter().map(frs).collect();
-                assert_eq!(listed.iter().map(|p| p.len() as u64).collect::<Vec<_>>(), lengths);
-                for (preimage, hash) in listed.iter().zip(sync.category_hashes) {
-                    let want = if preimage.is_empty() {
-                        Fr::from(0u64)
-                    } else {
-                        b.hasher.hash_with_separator(preimage, DomainSeparator::TX_EFFECT_CATEGORY_HASH).expect("hash")
-                    };
-                    assert_eq!(hash, want);
+        cases.push(Case::new(
+            Group::Vectors,
+            format!("{name} fixture commitment (sync and async)"),
+            move |b| {
+                let expected = at(aztec_fixtures(), &format!("/tx_effect_fixtures/{name}"));
+                let effect = fixture_effect(name);
+                let sync = commit_effect(b.hasher, &effect).expect("commit");
+                let asynchronous =
+                    block_on(commit_effects_async(b.async_hasher, std::slice::from_ref(&effect)))
+                        .expect("async commit")
+                        .pop()
+                        .expect("one");
+                assert_eq!(sync, asynchronous, "sync and async commitments differ");
+                assert_eq!(sync.tx_start_marker, fr(at(expected, "/tx_start_marker")), "marker");
+                assert_eq!(u64::from(sync.num_blob_fields), uint(at(expected, "/num_blob_fields")));
+                assert_eq!(
+                    sync.category_hashes.to_vec(),
+                    frs(at(expected, "/category_hashes")),
+                    "category hashes"
+                );
+                assert_eq!(sync.categories_hash, fr(at(expected, "/categories_hash")), "categories hash");
+                assert_eq!(sync.leaf, fr(at(expected, "/leaf")), "leaf");
+                assert_eq!(sync.leaf, fr(at(expected, "/expected_upstream/leaf")), "upstream leaf");
+                if let Some(log_hash) = expected.get("contract_class_log_hash") {
+                    assert_eq!(sync.contract_class_log_hash, Some(fr(log_hash)));
                 }
-            }
-        }));
+                let blob = encode_tx_blob(&effect);
+                assert_eq!(blob.len() as u64, uint(at(expected, "/num_blob_fields")));
+                if let Some(fields) = expected.get("blob_fields") {
+                    assert_eq!(blob, frs(fields), "blob fields");
+                }
+                if let Some(preimages) = expected.get("category_preimages") {
+                    // Category preimage lengths and contents as listed (the small fixture lists them).
+                    let lengths: Vec<u64> =
+                        array(expected, "/category_preimage_lengths").iter().map(uint).collect();
+                    let listed: Vec<Vec<Fr>> = preimages.as_array().expect("array").iter().map(frs).collect();
+                    assert_eq!(listed.iter().map(|p| p.len() as u64).collect::<Vec<_>>(), lengths);
+                    for (preimage, hash) in listed.iter().zip(sync.category_hashes) {
+                        let want = if preimage.is_empty() {
+                            Fr::from(0u64)
+                        } else {
+                            b.hasher
+                                .hash_with_separator(preimage, DomainSeparator::TX_EFFECT_CATEGORY_HASH)
+                                .expect("hash")
+                        };
+                        assert_eq!(hash, want);
+                    }
+                }
+            },
+        ));
     }
     for case in tree_cases() {
         let name = format!("tree {}", case.name);
         cases.push(Case::new(Group::Vectors, name, move |b| {
             let tree = TxEffectsTree::build(b.hasher, case.leaves.clone()).expect("build");
             assert_eq!(tree.root(), case.root, "root");
-            let asynchronous = block_on(TxEffectsTree::build_async(b.async_hasher, case.leaves.clone())).expect("build");
+            let asynchronous =
+                block_on(TxEffectsTree::build_async(b.async_hasher, case.leaves.clone())).expect("build");
             assert_eq!(asynchronous.root(), case.root, "async root");
             let block = BlockWitnesses::from_leaves(b.hasher, case.leaves.clone(), 1).expect("witnesses");
             for expected in &case.witnesses {
@@ -254,12 +283,18 @@ fn membership_cases() -> Vec<Case> {
                 let w = block.witness(index).expect("in block");
                 assert_eq!(compute_root(b.hasher, *leaf, &w).expect("root"), root);
                 verify_leaf(b.hasher, *leaf, &w, root).expect("valid");
-                assert!(matches!(verify_leaf(b.hasher, *leaf, &w, stray(9)), Err(VerifyError::RootMismatch { .. })));
+                assert!(matches!(
+                    verify_leaf(b.hasher, *leaf, &w, stray(9)),
+                    Err(VerifyError::RootMismatch { .. })
+                ));
                 let flipped = TxEffectMembershipWitness { leaf_index: w.leaf_index ^ 1, ..w.clone() };
                 assert!(verify_leaf(b.hasher, *leaf, &flipped, root).is_err());
                 let mut replaced = w.clone();
                 replaced.sibling_path[0] = stray(10);
-                assert!(matches!(verify_leaf(b.hasher, *leaf, &replaced, root), Err(VerifyError::RootMismatch { .. })));
+                assert!(matches!(
+                    verify_leaf(b.hasher, *leaf, &replaced, root),
+                    Err(VerifyError::RootMismatch { .. })
+                ));
             }
         }),
         Case::new(g, "verifies the single-tx witness where the leaf is the root", |b| {
@@ -375,7 +410,10 @@ fn body_cases() -> Vec<Case> {
         }),
         Case::new(g, "is the leaf itself for one tx", |b| {
             let body = deterministic_body(1);
-            assert_eq!(body_root(b, &body), commit_effect(b.hasher, &body.tx_effects[0]).expect("commit").leaf);
+            assert_eq!(
+                body_root(b, &body),
+                commit_effect(b.hasher, &body.tx_effects[0]).expect("commit").leaf
+            );
         }),
         Case::new(g, "pairs the leaves for two txs", |b| {
             let body = deterministic_body(2);
@@ -415,13 +453,15 @@ fn sensitivity_cases() -> Vec<Case> {
         Case::new(g, "empty category hashes to zero while others do not", |b| {
             let fields = TxEffectFields { note_hashes: vec![Fr::from(11u64)], ..Default::default() };
             let c = commit_effect(b.hasher, &TxEffect::new(fields).expect("legal")).expect("commit");
-            let c0 = b.hasher.hash_with_separator(&[Fr::from(11u64)], DomainSeparator::TX_EFFECT_CATEGORY_HASH);
+            let c0 =
+                b.hasher.hash_with_separator(&[Fr::from(11u64)], DomainSeparator::TX_EFFECT_CATEGORY_HASH);
             assert_eq!(c.category_hashes[0], c0.expect("hash"));
             assert!(c.category_hashes[1..].iter().all(|h| *h == Fr::from(0u64)));
         }),
         Case::new(g, "array counts are bound by the tx start marker", |b| {
             let one = TxEffectFields { note_hashes: vec![Fr::from(11u64)], ..Default::default() };
-            let two = TxEffectFields { note_hashes: vec![Fr::from(11u64), Fr::from(12u64)], ..Default::default() };
+            let two =
+                TxEffectFields { note_hashes: vec![Fr::from(11u64), Fr::from(12u64)], ..Default::default() };
             assert_ne!(categories_of(b, one), categories_of(b, two));
         }),
         Case::new(g, "equal-count cross-category swap changes the leaf", |b| {
@@ -472,7 +512,8 @@ fn sensitivity_cases() -> Vec<Case> {
             let effect = fixture_effect("small");
             let c = commit_effect(b.hasher, &effect).expect("commit");
             let blob = encode_tx_blob(&effect);
-            let sections: [&[Fr]; 6] = [&blob[3..5], &blob[5..6], &blob[6..7], &blob[7..9], &blob[9..13], &blob[13..17]];
+            let sections: [&[Fr]; 6] =
+                [&blob[3..5], &blob[5..6], &blob[6..7], &blob[7..9], &blob[9..13], &blob[13..17]];
             for (section, hash) in sections.iter().zip(c.category_hashes) {
                 let want = b.hasher.hash_with_separator(section, DomainSeparator::TX_EFFECT_CATEGORY_HASH);
                 assert_eq!(want.expect("hash"), hash);

@@ -6,8 +6,8 @@
 // A malformed vector file must stop the test run loudly; this crate is never shipped.
 #![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used, clippy::indexing_slicing)]
 
-pub mod vectors;
 pub mod cases;
 pub mod runner;
+pub mod vectors;
 
 pub use runner::{Report, run_suite};

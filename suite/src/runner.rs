@@ -74,8 +74,12 @@ pub const REFERENCE_CASES: usize = 18;
 
 /// Runs `cases` against one backend.
 pub fn run_cases(backend: &Backend<'_>, cases: Vec<Case>) -> Report {
-    let mut report =
-        Report { backend: backend.hasher.name().to_owned(), passed: 0, failed: Vec::new(), reference_cases: 0 };
+    let mut report = Report {
+        backend: backend.hasher.name().to_owned(),
+        passed: 0,
+        failed: Vec::new(),
+        reference_cases: 0,
+    };
     for case in cases {
         if matches!(case.group, Group::Membership | Group::Body) {
             report.reference_cases += 1;

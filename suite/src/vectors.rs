@@ -108,7 +108,7 @@ pub fn tree_cases() -> Vec<TreeCase> {
             name: format!("aztec-fixtures tree_vectors/cases/{i} (n = {})", uint(at(case, "/n"))),
             leaves: frs(at(case, "/leaves")),
             root: fr(at(case, "/root")),
-            witnesses: case.get("witnesses").map(|list| fixture_witnesses(list)).unwrap_or_default(),
+            witnesses: case.get("witnesses").map(fixture_witnesses).unwrap_or_default(),
         });
     }
     let three = at(fixtures, "/three_tx_block");

@@ -116,7 +116,8 @@ impl TxStartMarker {
             return Err(not_a_marker());
         }
         let mut reader = packed.iter().copied();
-        let mut take = |n: usize| -> u64 { (&mut reader).take(n).fold(0u64, |acc, b| (acc << 8) | u64::from(b)) };
+        let mut take =
+            |n: usize| -> u64 { (&mut reader).take(n).fold(0u64, |acc, b| (acc << 8) | u64::from(b)) };
         if take(4) != u64::from(TX_START_PREFIX) {
             return Err(not_a_marker());
         }
@@ -303,12 +304,16 @@ pub fn decode_tx_blob(fields: &[Fr], tx: usize) -> Result<(TxEffect, usize), Blo
         + usize::from(marker.num_private_logs)
         + usize::from(marker.private_logs_length)
         + marker.public_logs_length as usize
-        + if marker.contract_class_log_length > 0 { 1 + usize::from(marker.contract_class_log_length) } else { 0 };
+        + if marker.contract_class_log_length > 0 {
+            1 + usize::from(marker.contract_class_log_length)
+        } else {
+            0
+        };
     if implied != claimed {
         return Err(BlobError::LengthMismatch { tx, claimed, implied });
     }
-    let revert_code =
-        RevertCode::from_code(u64::from(marker.revert_code)).map_err(|source| BlobError::Invalid { tx, source })?;
+    let revert_code = RevertCode::from_code(u64::from(marker.revert_code))
+        .map_err(|source| BlobError::Invalid { tx, source })?;
     // From here on every read is bounded by the claimed length, which is bounded by the input.
     let mut cursor = Cursor { fields: fields.get(1..claimed).unwrap_or_default(), tx };
     let tx_hash = cursor.one("txHash")?;
@@ -339,17 +344,22 @@ pub fn decode_tx_blob(fields: &[Fr], tx: usize) -> Result<(TxEffect, usize), Blo
             expected: format!("{} as the marker says", marker.private_logs_length),
         });
     }
-    let mut payload = Cursor { fields: cursor.take(marker.public_logs_length as usize, "public logs length")?, tx };
+    let mut payload =
+        Cursor { fields: cursor.take(marker.public_logs_length as usize, "public logs length")?, tx };
     let mut public_logs = Vec::new();
     while !payload.fields.is_empty() {
         let length = payload.length("public log length", payload.fields.len().saturating_sub(2))?;
         let contract_address = payload.one("public log address")?;
-        public_logs.push(PublicLog { contract_address, fields: payload.take(length, "public log length")?.to_vec() });
+        public_logs.push(PublicLog {
+            contract_address,
+            fields: payload.take(length, "public log length")?.to_vec(),
+        });
     }
     let mut contract_class_logs = Vec::new();
     if marker.contract_class_log_length > 0 {
         let contract_address = cursor.one("contract class log address")?;
-        let log_fields = cursor.take(usize::from(marker.contract_class_log_length), "contract class log length")?;
+        let log_fields =
+            cursor.take(usize::from(marker.contract_class_log_length), "contract class log length")?;
         contract_class_logs.push(ContractClassLog { contract_address, fields: log_fields.to_vec() });
     }
     let effect = TxEffect::new(TxEffectFields {

@@ -160,8 +160,11 @@ impl<'a> CommitPlan<'a> {
                     }
                 }
                 2 => {
-                    let preimage =
-                        categories_hash_preimage(done.tx_start_marker, effect.transaction_fee, &done.category_hashes);
+                    let preimage = categories_hash_preimage(
+                        done.tx_start_marker,
+                        effect.transaction_fee,
+                        &done.category_hashes,
+                    );
                     push(HashJob::with_separator(DomainSeparator::TX_EFFECT_CATEGORIES_HASH, preimage));
                 }
                 3 => {
@@ -181,7 +184,11 @@ impl<'a> CommitPlan<'a> {
     fn accept(&mut self, results: &[Fr], backend: &'static str) -> Result<(), BackendError> {
         let expected = match self.stage {
             2 | 3 => self.out.len(),
-            _ => self.slots.iter().map(|s| s.categories.iter().flatten().count() + usize::from(s.log_hash.is_some())).sum(),
+            _ => self
+                .slots
+                .iter()
+                .map(|s| s.categories.iter().flatten().count() + usize::from(s.log_hash.is_some()))
+                .sum(),
         };
         if results.len() != expected {
             return Err(BackendError {
@@ -238,7 +245,10 @@ pub fn commit_effect(hasher: &dyn Hasher, effect: &TxEffect) -> Result<TxEffectC
 ///
 /// # Errors
 /// [`BackendError`] if the backend fails.
-pub fn commit_effects(hasher: &dyn Hasher, effects: &[TxEffect]) -> Result<Vec<TxEffectCommitment>, BackendError> {
+pub fn commit_effects(
+    hasher: &dyn Hasher,
+    effects: &[TxEffect],
+) -> Result<Vec<TxEffectCommitment>, BackendError> {
     let mut plan = CommitPlan::new(effects);
     while let Some(jobs) = plan.next_jobs() {
         let results = if jobs.is_empty() { Vec::new() } else { hasher.hash_batch(&jobs)? };

@@ -21,8 +21,8 @@ use txfx_poseidon::field::serde_hex;
 
 use crate::limits::{CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, MAX_TXS_PER_BLOCK, PRIVATE_LOG_SIZE_IN_FIELDS};
 use crate::model::{
-    Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode, TxEffect, TxEffectError,
-    TxEffectFields,
+    Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode, TxEffect,
+    TxEffectError, TxEffectFields,
 };
 
 /// JSON that does not describe a legal tx effect or body.
@@ -154,8 +154,13 @@ impl TryFrom<TxEffectJson> for TxEffect {
             .into_iter()
             .enumerate()
             .map(|(index, log)| {
-                let fields =
-                    emitted_fields(Category::PrivateLogs, index, log.fields, log.emitted_length, PRIVATE_LOG_SIZE_IN_FIELDS)?;
+                let fields = emitted_fields(
+                    Category::PrivateLogs,
+                    index,
+                    log.fields,
+                    log.emitted_length,
+                    PRIVATE_LOG_SIZE_IN_FIELDS,
+                )?;
                 Ok(PrivateLog { fields })
             })
             .collect::<Result<_, TxEffectError>>()?;
@@ -223,7 +228,10 @@ impl From<&TxEffect> for TxEffectJson {
             public_logs: effect
                 .public_logs
                 .iter()
-                .map(|log| PublicLogJson { contract_address: log.contract_address, fields: log.fields.clone() })
+                .map(|log| PublicLogJson {
+                    contract_address: log.contract_address,
+                    fields: log.fields.clone(),
+                })
                 .collect(),
             contract_class_logs: effect
                 .contract_class_logs

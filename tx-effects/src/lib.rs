@@ -28,8 +28,8 @@ pub mod tree;
 
 pub use commitment::{TxEffectCommitment, commit_effect, commit_effects, commit_effects_async, compute_leaf};
 pub use model::{
-    Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode, TxEffect, TxEffectError,
-    TxEffectFields,
+    Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode, TxEffect,
+    TxEffectError, TxEffectFields,
 };
 pub use tree::{IndexOutOfBounds, TreePath, TxEffectsTree, tree_root};
 
@@ -76,7 +76,10 @@ pub fn commit_block(hasher: &dyn Hasher, body: &Body) -> Result<BlockCommitment,
 ///
 /// # Errors
 /// [`BackendError`] if the backend fails.
-pub async fn commit_block_async(hasher: &dyn AsyncHasher, body: &Body) -> Result<BlockCommitment, BackendError> {
+pub async fn commit_block_async(
+    hasher: &dyn AsyncHasher,
+    body: &Body,
+) -> Result<BlockCommitment, BackendError> {
     let txs = commit_effects_async(hasher, &body.tx_effects).await?;
     let tree = TxEffectsTree::build_async(hasher, txs.iter().map(|tx| tx.leaf).collect()).await?;
     Ok(BlockCommitment { txs, tree })

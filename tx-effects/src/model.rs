@@ -293,7 +293,12 @@ fn check_nonzero(category: Category, values: &[Fr]) -> Result<(), TxEffectError>
     }
 }
 
-fn check_log_length(category: Category, index: usize, length: usize, max: usize) -> Result<(), TxEffectError> {
+fn check_log_length(
+    category: Category,
+    index: usize,
+    length: usize,
+    max: usize,
+) -> Result<(), TxEffectError> {
     if (1..=max).contains(&length) {
         Ok(())
     } else {
@@ -312,14 +317,19 @@ impl TxEffect {
         check_count(NoteHashes, f.note_hashes.len(), MAX_NOTE_HASHES_PER_TX)?;
         check_count(Nullifiers, f.nullifiers.len(), MAX_NULLIFIERS_PER_TX)?;
         check_count(L2ToL1Msgs, f.l2_to_l1_msgs.len(), MAX_L2_TO_L1_MSGS_PER_TX)?;
-        check_count(PublicDataWrites, f.public_data_writes.len(), MAX_TOTAL_PUBLIC_DATA_UPDATE_REQUESTS_PER_TX)?;
+        check_count(
+            PublicDataWrites,
+            f.public_data_writes.len(),
+            MAX_TOTAL_PUBLIC_DATA_UPDATE_REQUESTS_PER_TX,
+        )?;
         check_count(PrivateLogs, f.private_logs.len(), MAX_PRIVATE_LOGS_PER_TX)?;
         check_count(ContractClassLogs, f.contract_class_logs.len(), MAX_CONTRACT_CLASS_LOGS_PER_TX)?;
         check_nonzero(NoteHashes, &f.note_hashes)?;
         check_nonzero(Nullifiers, &f.nullifiers)?;
         check_nonzero(L2ToL1Msgs, &f.l2_to_l1_msgs)?;
         let zero = Fr::from(0u64);
-        if let Some(index) = f.public_data_writes.iter().position(|w| w.leaf_slot == zero && w.value == zero) {
+        if let Some(index) = f.public_data_writes.iter().position(|w| w.leaf_slot == zero && w.value == zero)
+        {
             return Err(TxEffectError::EmptyPublicDataWrite { index });
         }
         for (index, log) in f.private_logs.iter().enumerate() {

@@ -79,7 +79,8 @@ pub fn effect(profile: Profile, tx: usize) -> Result<TxEffect, TxEffectError> {
                 .map(|i| PublicDataWrite { leaf_slot: value(tx, 4, 2 * i), value: value(tx, 4, 2 * i + 1) })
                 .collect();
             fields.private_logs = vec![PrivateLog { fields: values(tx, 5, 8) }];
-            fields.public_logs = vec![PublicLog { contract_address: value(tx, 6, 999), fields: values(tx, 6, 8) }];
+            fields.public_logs =
+                vec![PublicLog { contract_address: value(tx, 6, 999), fields: values(tx, 6, 8) }];
         }
         Profile::LogHeavy => {
             fields.private_logs = (0..MAX_PRIVATE_LOGS_PER_TX)

@@ -181,11 +181,16 @@ pub fn tree_root(hasher: &dyn Hasher, leaves: &[Fr]) -> Result<Fr, BackendError>
 
 /// Hashes up a sibling path: at step j the current node is the right child if bit j of
 /// `leaf_index` is set (TypeScript `computeRootFromSiblingPath`). Bits above the path are not
-/// looked at here; [`txfx-membership`] decides what they mean.
+/// looked at here; `txfx-membership` decides what they mean.
 ///
 /// # Errors
 /// [`BackendError`] if the backend fails.
-pub fn root_from_path(hasher: &dyn Hasher, leaf: Fr, leaf_index: u64, siblings: &[Fr]) -> Result<Fr, BackendError> {
+pub fn root_from_path(
+    hasher: &dyn Hasher,
+    leaf: Fr,
+    leaf_index: u64,
+    siblings: &[Fr],
+) -> Result<Fr, BackendError> {
     let mut current = leaf;
     for (step, sibling) in siblings.iter().enumerate() {
         let right = step < 64 && (leaf_index >> step) & 1 == 1;

@@ -112,4 +112,3 @@ pub fn run_guest(check: bool) -> Result<(), String> {
     }
     Ok(())
 }
-

@@ -78,6 +78,17 @@ fn test() -> Result<(), String> {
     for line in &lines {
         println!("{line}");
     }
+    let (passed, failed) = lines.iter().fold((0usize, 0usize), |(p, f), line| {
+        let number = |word: &str| {
+            line.split(", ")
+                .find_map(|part| part.split(": ").last()?.strip_suffix(word)?.trim().parse::<usize>().ok())
+        };
+        (p + number(" passed").unwrap_or(0), f + number(" failed").unwrap_or(0))
+    });
+    if passed == 0 {
+        return Err("the backend suites ran no case".to_owned());
+    }
+    println!("suites: {passed} passed, {failed} failed");
     Ok(())
 }
 

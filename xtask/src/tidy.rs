@@ -16,7 +16,13 @@ mod tests {
         ("txfx-suite", &["txfx-poseidon", "txfx-tx-effects", "txfx-membership"]),
         (
             "txfx-cli",
-            &["txfx-poseidon", "txfx-tx-effects", "txfx-membership", "txfx-backend-native", "txfx-backend-wasm"],
+            &[
+                "txfx-poseidon",
+                "txfx-tx-effects",
+                "txfx-membership",
+                "txfx-backend-native",
+                "txfx-backend-wasm",
+            ],
         ),
         ("xtask", &[]),
     ];
@@ -31,7 +37,11 @@ mod tests {
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
         let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).expect("metadata is JSON");
         let packages = metadata["packages"].as_array().expect("packages");
-        assert_eq!(packages.len(), ALLOWED.len(), "a crate was added: give it a row in ALLOWED and ARCHITECTURE.md");
+        assert_eq!(
+            packages.len(),
+            ALLOWED.len(),
+            "a crate was added: give it a row in ALLOWED and ARCHITECTURE.md"
+        );
         for package in packages {
             let name = package["name"].as_str().expect("name");
             let allowed = ALLOWED.iter().find(|(n, _)| *n == name).map(|(_, a)| *a).expect("listed crate");

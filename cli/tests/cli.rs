@@ -1,0 +1,203 @@
+//! The `txfx` binary end to end: outputs against the vectors, and the exit-status convention
+//! (0 success, 1 a failed check, 2 malformed input).
+
+// Test code: a failed expectation is a failed test.
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use txfx_suite::vectors::{at, aztec_fixtures, testdata_dir};
+
+fn txfx(args: &[&str]) -> Output {
+    txfx_with(args, &[], None)
+}
+
+fn txfx_with(args: &[&str], env: &[(&str, &str)], stdin: Option<&str>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_txfx"));
+    command.args(args).current_dir(testdata_dir()).env_remove("TXFX_BACKEND");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = command.spawn().expect("txfx runs");
+    if let Some(text) = stdin {
+        child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write stdin");
+    }
+    drop(child.stdin.take());
+    child.wait_with_output().expect("txfx finishes")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+fn expect_str(pointer: &str) -> String {
+    at(aztec_fixtures(), pointer).as_str().expect("string").to_owned()
+}
+
+#[test]
+fn permute_prints_four_lanes_on_every_backend() {
+    let expected: Vec<String> = at(aztec_fixtures(), "/poseidon2_permutation_vectors/1/output")
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|v| v.as_str().expect("hex").to_owned())
+        .collect();
+    let input: Vec<String> = at(aztec_fixtures(), "/poseidon2_permutation_vectors/1/input")
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|v| v.as_str().expect("hex").to_owned())
+        .collect();
+    for backend in ["native", "wasm"] {
+        let mut args = vec!["--backend", backend, "poseidon2", "permute"];
+        args.extend(input.iter().map(String::as_str));
+        let output = txfx(&args);
+        assert!(output.status.success(), "{output:?}");
+        assert_eq!(stdout(&output).lines().collect::<Vec<_>>(), expected);
+    }
+}
+
+#[test]
+fn hash_with_separator_matches_the_vector() {
+    let output = txfx(&["poseidon2", "hash", "--separator", "57496191", "123", "0x1c8"]);
+    assert_eq!(stdout(&output), expect_str("/poseidon2_hash_with_separator_vectors/0/output"));
+}
+
+#[test]
+fn malformed_arguments_exit_2_naming_the_argument() {
+    let output = txfx(&["poseidon2", "hash", "12", "0xzz"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("input 1 \"0xzz\""));
+    let p = txfx(&[
+        "poseidon2",
+        "permute",
+        "0",
+        "1",
+        "2",
+        "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001",
+    ]);
+    assert_eq!(p.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&p.stderr).contains("lane 3"));
+    assert_eq!(txfx(&["poseidon2", "permute", "1", "2", "3"]).status.code(), Some(2));
+    assert_eq!(txfx(&["--backend", "gpu", "backend"]).status.code(), Some(2));
+    assert_eq!(txfx_with(&["backend"], &[("TXFX_BACKEND", "fast")], None).status.code(), Some(2));
+    assert_eq!(txfx(&["block", "root", "no-such-file.json"]).status.code(), Some(2));
+}
+
+#[test]
+fn effect_hash_prints_the_small_fixture_commitment() {
+    let output = txfx(&["effect", "hash", "effects/small.json"]);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let fixture = at(aztec_fixtures(), "/tx_effect_fixtures/small");
+    assert_eq!(json["leaf"], fixture["leaf"]);
+    assert_eq!(json["categoriesHash"], fixture["categories_hash"]);
+    assert_eq!(json["categoryHashes"], fixture["category_hashes"]);
+    assert_eq!(json["txStartMarker"], fixture["tx_start_marker"]);
+    assert_eq!(json["numBlobFields"], fixture["num_blob_fields"]);
+    let keys: Vec<&str> = json.as_object().expect("object").keys().map(String::as_str).collect();
+    assert_eq!(keys, ["txStartMarker", "categoryHashes", "categoriesHash", "leaf", "numBlobFields"]);
+}
+
+#[test]
+fn block_commands_agree_with_the_three_tx_vectors() {
+    let root = expect_str("/three_tx_block/root");
+    assert_eq!(stdout(&txfx(&["block", "root", "blocks/three-fixtures.json"])), root);
+    assert_eq!(stdout(&txfx(&["--backend", "wasm", "block", "root", "blocks/three-fixtures.json"])), root);
+    assert_eq!(stdout(&txfx(&["tree", "root", "blocks/three-fixtures.leaves.json"])), root);
+    let leaves: serde_json::Value =
+        serde_json::from_slice(&txfx(&["block", "leaves", "blocks/three-fixtures.json"]).stdout)
+            .expect("JSON");
+    assert_eq!(&leaves, at(aztec_fixtures(), "/three_tx_block/leaves"));
+    let decoded = txfx(&["block", "decode-blob", "blocks/three-fixtures.blob.json"]);
+    assert!(decoded.status.success());
+    let again = txfx_with(&["block", "root", "-"], &[], Some(&String::from_utf8_lossy(&decoded.stdout)));
+    assert_eq!(stdout(&again), root);
+}
+
+#[test]
+fn witness_commands_round_trip_and_verify() {
+    let root = expect_str("/three_tx_block/root");
+    let witness =
+        txfx(&["block", "witness", "blocks/three-fixtures.json", "--tx", "0", "--block-number", "7"]);
+    let json: serde_json::Value = serde_json::from_slice(&witness.stdout).expect("JSON");
+    assert_eq!(&json, at(aztec_fixtures(), "/witness_json_example/json"));
+    let by_hash =
+        txfx(&["block", "witness", "blocks/three-fixtures.json", "--tx", "0x1234", "--block-number", "7"]);
+    // Two txs share hash 0x1234 (small and maximum); the first, tx 1, is served.
+    let by_hash: serde_json::Value = serde_json::from_slice(&by_hash.stdout).expect("JSON");
+    assert_eq!(by_hash["leafIndex"], "1");
+    let all: serde_json::Value =
+        serde_json::from_slice(&txfx(&["block", "witness", "blocks/three-fixtures.json", "--all"]).stdout)
+            .expect("JSON");
+    assert_eq!(all.as_array().map(Vec::len), Some(3));
+
+    let text = witness.stdout.clone();
+    let verify = |extra: &[&str]| {
+        let mut args = vec!["witness", "verify", "-", "--root"];
+        args.extend(extra);
+        txfx_with(&args, &[], Some(&String::from_utf8_lossy(&text)))
+    };
+    let ok = verify(&[&root, "--tx-hash", "0x0"]);
+    assert_eq!((ok.status.code(), stdout(&ok)), (Some(0), "valid".to_owned()));
+    let ok = verify(&[&root, "--effect", "effects/empty.json"]);
+    assert_eq!(ok.status.code(), Some(0));
+    let leaf = expect_str("/tx_effect_fixtures/empty/leaf");
+    assert_eq!(verify(&[&root, "--leaf", &leaf]).status.code(), Some(0));
+    let bad = verify(&["0x01", "--tx-hash", "0x0"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(stdout(&bad).starts_with("invalid: root mismatch"), "{}", stdout(&bad));
+    let wrong_effect = verify(&[&root, "--effect", "effects/small.json"]);
+    assert_eq!(wrong_effect.status.code(), Some(1));
+    assert_eq!(verify(&["0xnothex", "--tx-hash", "0x0"]).status.code(), Some(2));
+    let garbage = txfx_with(
+        &["witness", "verify", "-", "--root", &root, "--tx-hash", "0x0"],
+        &[],
+        Some("{\"root\":1}"),
+    );
+    assert_eq!(garbage.status.code(), Some(2));
+
+    let tree = txfx(&["tree", "witness", "blocks/three-fixtures.leaves.json", "--index", "2"]);
+    let tree: serde_json::Value = serde_json::from_slice(&tree.stdout).expect("JSON");
+    assert_eq!(tree["leafIndex"], "1");
+    assert!(tree.get("categoriesHash").is_none());
+    assert_eq!(
+        txfx(&["tree", "witness", "blocks/three-fixtures.leaves.json", "--index", "3"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn backend_reports_the_selection() {
+    assert_eq!(
+        stdout(&txfx(&["backend"])),
+        "native (chosen by default policy (native where available, else wasm))"
+    );
+    assert_eq!(stdout(&txfx(&["--backend", "wasm", "backend"])), "wasm (chosen by --backend)");
+    assert_eq!(
+        stdout(&txfx_with(&["backend"], &[("TXFX_BACKEND", "wasm")], None)),
+        "wasm (chosen by TXFX_BACKEND)"
+    );
+    assert_eq!(
+        stdout(&txfx_with(&["--backend", "native", "backend"], &[("TXFX_BACKEND", "wasm")], None)),
+        "native (chosen by --backend)"
+    );
+}
+
+#[test]
+fn shipped_blocks_parse_and_commit() {
+    for profile in ["sparse", "small", "log-heavy"] {
+        for n in [1, 3, 16, 64] {
+            let file = format!("blocks/{profile}-{n}.json");
+            let leaves = txfx(&["block", "leaves", &file]);
+            assert!(leaves.status.success(), "{file}: {}", String::from_utf8_lossy(&leaves.stderr));
+            let leaves: serde_json::Value = serde_json::from_slice(&leaves.stdout).expect("JSON");
+            assert_eq!(leaves.as_array().map(Vec::len), Some(n), "{file}");
+        }
+    }
+    // The shipped files are what `block generate` prints: regenerating gives the same bytes.
+    let generated = txfx(&["block", "generate", "--profile", "small", "--txs", "16"]);
+    let shipped = std::fs::read_to_string(testdata_dir().join("blocks/small-16.json")).expect("shipped");
+    assert_eq!(String::from_utf8_lossy(&generated.stdout), shipped);
+}
