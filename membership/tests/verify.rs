@@ -1,0 +1,215 @@
+//! Verification: every witness of blocks of 1..=40 txs verifies, every single tampering is caught
+//! with the right error, and malformed witnesses are refused before hashing; witness JSON errors.
+
+// Test code: a failed expectation is a failed test.
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+
+use txfx_membership::json::{WitnessJsonError, sibling_path_to_bytes, witness_from_json, witness_to_json};
+use txfx_membership::{
+    BlockWitnesses, BuildError, MAX_PROTOCOL_PATH_LENGTH, TxEffectMembershipWitness, VerifyError,
+    build_witness_from_leaves, verify_effect, verify_leaf, verify_tx,
+};
+use txfx_poseidon::{Fr, Sequential};
+use txfx_tx_effects::synthetic::{Profile, block};
+
+fn leaves(n: u64) -> Vec<Fr> {
+    (0..n).map(|i| Fr::from(i * 1_000_003 + 17)).collect()
+}
+
+#[test]
+fn every_witness_verifies_and_every_tampering_is_caught() {
+    for n in 1..=40u64 {
+        let block = BlockWitnesses::from_leaves(&Sequential, leaves(n), 1).unwrap();
+        let root = block.root();
+        for (index, leaf) in leaves(n).into_iter().enumerate() {
+            let w = block.witness(index).unwrap();
+            verify_leaf(&Sequential, leaf, &w, root).unwrap();
+            assert!(matches!(
+                verify_leaf(&Sequential, leaf, &w, root + Fr::from(1u64)),
+                Err(VerifyError::RootMismatch { .. })
+            ));
+            assert!(
+                verify_leaf(&Sequential, leaf + Fr::from(1u64), &w, root).is_err(),
+                "n {n} tx {index}: other leaf"
+            );
+            for step in 0..w.sibling_path.len() {
+                let mut flipped = w.clone();
+                flipped.leaf_index ^= 1 << step;
+                assert!(
+                    verify_leaf(&Sequential, leaf, &flipped, root).is_err(),
+                    "n {n} tx {index}: side {step}"
+                );
+                let mut replaced = w.clone();
+                replaced.sibling_path[step] += Fr::from(1u64);
+                assert!(
+                    verify_leaf(&Sequential, leaf, &replaced, root).is_err(),
+                    "n {n} tx {index}: sibling {step}"
+                );
+            }
+            // Dropping or adding a level is a different claim and fails too.
+            if let Some((_, shorter)) = w.sibling_path.split_last() {
+                let dropped = TxEffectMembershipWitness {
+                    sibling_path: shorter.to_vec(),
+                    leaf_index: w.leaf_index & ((1 << shorter.len()) - 1),
+                    ..w.clone()
+                };
+                assert!(verify_leaf(&Sequential, leaf, &dropped, root).is_err());
+            }
+        }
+        assert!(matches!(block.witness(n as usize), Err(BuildError::OutOfBounds(_))));
+    }
+}
+
+#[test]
+fn malformed_witnesses_are_refused_before_hashing() {
+    let leaf = Fr::from(5u64);
+    let long = TxEffectMembershipWitness {
+        block_number: 1,
+        root: leaf,
+        categories_hash: None,
+        leaf_index: 0,
+        sibling_path: vec![Fr::from(1u64); MAX_PROTOCOL_PATH_LENGTH + 1],
+    };
+    assert_eq!(
+        verify_leaf(&Sequential, leaf, &long, leaf),
+        Err(VerifyError::PathTooLong { length: 17, max: 16 })
+    );
+    // leafIndex bits above the path: TypeScript ignores them; txfx refuses them.
+    let w = build_witness_from_leaves(&Sequential, leaves(3), 2, 1).unwrap();
+    assert_eq!((w.leaf_index, w.sibling_path.len()), (1, 1));
+    let high = TxEffectMembershipWitness { leaf_index: w.leaf_index | 0b10, ..w.clone() };
+    assert_eq!(
+        verify_leaf(&Sequential, leaves(3)[2], &high, w.root),
+        Err(VerifyError::LeafIndexOutOfRange { leaf_index: 3, path_length: 1 })
+    );
+    let top = TxEffectMembershipWitness { leaf_index: u64::MAX, ..w.clone() };
+    assert!(matches!(
+        verify_leaf(&Sequential, leaves(3)[2], &top, w.root),
+        Err(VerifyError::LeafIndexOutOfRange { .. })
+    ));
+    // No categories hash anywhere: verifying from a tx hash is impossible, and says so.
+    assert_eq!(
+        verify_tx(&Sequential, Fr::from(1u64), None, &w, w.root),
+        Err(VerifyError::MissingCategoriesHash)
+    );
+}
+
+#[test]
+fn verification_from_effects() {
+    let body = block(Profile::SmallCategories, 6).unwrap();
+    let block_witnesses = BlockWitnesses::from_body(&Sequential, &body, 9).unwrap();
+    let root = block_witnesses.root();
+    for (index, effect) in body.tx_effects.iter().enumerate() {
+        let w = block_witnesses.witness(index).unwrap();
+        verify_effect(&Sequential, effect, &w, root).unwrap();
+        let other = &body.tx_effects[(index + 1) % body.len()];
+        assert!(matches!(
+            verify_effect(&Sequential, other, &w, root),
+            Err(VerifyError::CategoriesHashMismatch { .. })
+        ));
+        // Without the witness's categories hash, another effect fails on the root instead.
+        let bare = TxEffectMembershipWitness { categories_hash: None, ..w.clone() };
+        assert!(matches!(
+            verify_effect(&Sequential, other, &bare, root),
+            Err(VerifyError::RootMismatch { .. })
+        ));
+        assert_eq!(block_witnesses.witness_for_tx_hash(&effect.tx_hash).unwrap(), w);
+    }
+    assert!(matches!(
+        block_witnesses.witness_for_tx_hash(&Fr::from(3u64)),
+        Err(BuildError::UnknownTx { .. })
+    ));
+    let empty = BlockWitnesses::from_leaves(&Sequential, vec![], 1).unwrap();
+    assert_eq!(
+        empty.witness(0).unwrap_err().to_string(),
+        "tx index 0 is out of bounds for a block with 0 txs"
+    );
+}
+
+fn witness_json(path_bytes: &[u8]) -> String {
+    use base64::Engine;
+    format!(
+        r#"{{"blockNumber":7,"root":"0x01","leafIndex":"1","siblingPath":"{}"}}"#,
+        base64::engine::general_purpose::STANDARD.encode(path_bytes)
+    )
+}
+
+#[test]
+fn witness_json_round_trips_in_both_forms() {
+    let w = build_witness_from_leaves(&Sequential, leaves(5), 3, 12).unwrap();
+    assert!(w.categories_hash.is_none());
+    let json = witness_to_json(&w);
+    assert!(json.get("categoriesHash").is_none(), "AZIP-26 form has no categoriesHash");
+    assert_eq!(witness_from_json(&json.to_string()).unwrap(), w);
+    let with = TxEffectMembershipWitness { categories_hash: Some(Fr::from(77u64)), ..w.clone() };
+    let json = witness_to_json(&with);
+    let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["blockNumber", "root", "categoriesHash", "leafIndex", "siblingPath"]);
+    assert_eq!(witness_from_json(&json.to_string()).unwrap(), with);
+    // leafIndex as a number, blockNumber as a numeric string, the path as a Buffer object.
+    let bytes = sibling_path_to_bytes(&w.sibling_path);
+    let alternative = serde_json::json!({
+        "blockNumber": "12", "root": json["root"], "leafIndex": 3, "siblingPath": {"type": "Buffer", "data": bytes},
+    });
+    assert_eq!(witness_from_json(&alternative.to_string()).unwrap(), w);
+}
+
+#[test]
+fn witness_json_errors_say_what_is_wrong() {
+    let element = [0u8; 32];
+    let mut two = vec![0, 0, 0, 2];
+    two.extend(element);
+    two.extend(element);
+    assert_eq!(witness_from_json(&witness_json(&two)).unwrap().sibling_path.len(), 2);
+
+    let short = &two[..two.len() - 1];
+    assert!(matches!(witness_from_json(&witness_json(short)), Err(WitnessJsonError::BadSiblingPath { .. })));
+    let mut overlong = vec![0, 0, 0, 129];
+    overlong.extend(std::iter::repeat_n(0u8, 129 * 32));
+    let error = witness_from_json(&witness_json(&overlong)).unwrap_err();
+    assert!(error.to_string().contains("base64 characters") || error.to_string().contains("129"), "{error}");
+    let lying = [0xff, 0xff, 0xff, 0xff];
+    assert!(matches!(witness_from_json(&witness_json(&lying)), Err(WitnessJsonError::BadSiblingPath { .. })));
+    assert!(matches!(
+        witness_from_json(&witness_json(&[0, 0])),
+        Err(WitnessJsonError::BadSiblingPath { .. })
+    ));
+    let mut not_canonical = vec![0, 0, 0, 1];
+    not_canonical.extend([0xffu8; 32]);
+    assert!(matches!(
+        witness_from_json(&witness_json(&not_canonical)),
+        Err(WitnessJsonError::BadField { ref key, .. }) if key == "siblingPath[0]"
+    ));
+
+    let ok = serde_json::from_str::<serde_json::Value>(&witness_json(&[0, 0, 0, 0])).unwrap();
+    let with = |key: &str, value: serde_json::Value| {
+        let mut v = ok.clone();
+        v[key] = value;
+        witness_from_json(&v.to_string()).unwrap_err()
+    };
+    assert!(matches!(with("extra", 1.into()), WitnessJsonError::UnknownKey { .. }));
+    assert!(matches!(
+        with("blockNumber", (1u64 << 53).into()),
+        WitnessJsonError::BadValue { key: "blockNumber", .. }
+    ));
+    assert!(matches!(
+        with("blockNumber", (-1).into()),
+        WitnessJsonError::BadValue { key: "blockNumber", .. }
+    ));
+    assert!(matches!(with("leafIndex", "-1".into()), WitnessJsonError::BadValue { key: "leafIndex", .. }));
+    assert!(matches!(with("leafIndex", "99999999999999999999999".into()), WitnessJsonError::BadValue { .. }));
+    assert!(matches!(with("root", "12".into()), WitnessJsonError::BadField { .. }));
+    assert!(matches!(
+        with("siblingPath", "!!!".into()),
+        WitnessJsonError::BadValue { key: "siblingPath", .. }
+    ));
+    assert!(matches!(with("siblingPath", 5.into()), WitnessJsonError::BadValue { key: "siblingPath", .. }));
+    let mut missing = ok.clone();
+    missing.as_object_mut().unwrap().remove("root");
+    assert_eq!(
+        witness_from_json(&missing.to_string()).unwrap_err(),
+        WitnessJsonError::MissingKey { key: "root" }
+    );
+    assert!(matches!(witness_from_json("[1,2]"), Err(WitnessJsonError::Malformed { .. })));
+    assert!(matches!(witness_from_json("{"), Err(WitnessJsonError::Malformed { .. })));
+}

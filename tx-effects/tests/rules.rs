@@ -1,0 +1,338 @@
+//! Every legality rule of SPEC.md §3–§4 refuses bad input with the right typed error, at
+//! construction, in JSON and in blob decoding; legal effects round-trip through both encodings.
+
+// Test code: a failed expectation is a failed test.
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+
+use txfx_poseidon::Fr;
+use txfx_tx_effects::blob::{
+    BlobError, TxStartMarker, decode_block_blob, decode_tx_blob, encode_block_blob, encode_tx_blob,
+};
+use txfx_tx_effects::json::{JsonError, body_from_json, body_to_json, effect_from_json, effect_to_json};
+use txfx_tx_effects::synthetic::{Profile, block};
+use txfx_tx_effects::{
+    Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, TxEffect, TxEffectError,
+    TxEffectFields,
+};
+
+fn f(x: u64) -> Fr {
+    Fr::from(x)
+}
+
+fn ones(n: usize) -> Vec<Fr> {
+    (1..=n as u64).map(f).collect()
+}
+
+fn small() -> TxEffect {
+    effect_from_json(&txfx_suite::vectors::read_testdata("effects/small.json")).unwrap()
+}
+
+fn check(fields: TxEffectFields, expected: TxEffectError) {
+    assert_eq!(TxEffect::new(fields), Err(expected));
+}
+
+#[test]
+fn counts_per_category_are_bounded() {
+    use Category::*;
+    let base = TxEffectFields::default;
+    check(
+        TxEffectFields { note_hashes: ones(65), ..base() },
+        TxEffectError::TooMany { category: NoteHashes, count: 65, max: 64 },
+    );
+    check(
+        TxEffectFields { nullifiers: ones(65), ..base() },
+        TxEffectError::TooMany { category: Nullifiers, count: 65, max: 64 },
+    );
+    check(
+        TxEffectFields { l2_to_l1_msgs: ones(9), ..base() },
+        TxEffectError::TooMany { category: L2ToL1Msgs, count: 9, max: 8 },
+    );
+    let writes = (1..=65).map(|i| PublicDataWrite { leaf_slot: f(i), value: f(i) }).collect();
+    check(
+        TxEffectFields { public_data_writes: writes, ..base() },
+        TxEffectError::TooMany { category: PublicDataWrites, count: 65, max: 64 },
+    );
+    let logs = (0..65).map(|_| PrivateLog { fields: ones(1) }).collect();
+    check(
+        TxEffectFields { private_logs: logs, ..base() },
+        TxEffectError::TooMany { category: PrivateLogs, count: 65, max: 64 },
+    );
+    // At the limits, everything is legal.
+    assert!(
+        TxEffect::new(TxEffectFields { note_hashes: ones(64), l2_to_l1_msgs: ones(8), ..base() }).is_ok()
+    );
+}
+
+#[test]
+fn a_second_contract_class_log_is_refused() {
+    // tx_effect.test.ts "rejects more contract class logs than the protocol maximum".
+    let mut fields = small().into_fields();
+    fields
+        .contract_class_logs
+        .push(ContractClassLog { contract_address: f(2), fields: vec![f(77), f(303), f(304)] });
+    let error = TxEffect::new(fields).unwrap_err();
+    assert_eq!(error, TxEffectError::TooMany { category: Category::ContractClassLogs, count: 2, max: 1 });
+    assert_eq!(error.to_string(), "contractClassLogs: 2 items, at most 1 allowed");
+}
+
+#[test]
+fn zero_entries_and_empty_writes_are_refused_with_their_index() {
+    use Category::*;
+    let base = TxEffectFields::default;
+    check(
+        TxEffectFields { note_hashes: vec![f(1), f(0)], ..base() },
+        TxEffectError::ZeroValue { category: NoteHashes, index: 1 },
+    );
+    check(
+        TxEffectFields { nullifiers: vec![f(0)], ..base() },
+        TxEffectError::ZeroValue { category: Nullifiers, index: 0 },
+    );
+    check(
+        TxEffectFields { l2_to_l1_msgs: vec![f(5), f(6), f(0)], ..base() },
+        TxEffectError::ZeroValue { category: L2ToL1Msgs, index: 2 },
+    );
+    let writes = vec![PublicDataWrite { leaf_slot: f(1), value: f(0) }, PublicDataWrite::default()];
+    check(
+        TxEffectFields { public_data_writes: writes, ..base() },
+        TxEffectError::EmptyPublicDataWrite { index: 1 },
+    );
+    // A write with one zero half is legal.
+    let half = vec![PublicDataWrite { leaf_slot: f(0), value: f(9) }];
+    assert!(TxEffect::new(TxEffectFields { public_data_writes: half, ..base() }).is_ok());
+}
+
+#[test]
+fn log_lengths_are_bounded() {
+    use Category::*;
+    let base = TxEffectFields::default;
+    let log_length =
+        |category, index, length, min, max| TxEffectError::LogLength { category, index, length, min, max };
+    check(
+        TxEffectFields {
+            private_logs: vec![PrivateLog { fields: ones(2) }, PrivateLog { fields: vec![] }],
+            ..base()
+        },
+        log_length(PrivateLogs, 1, 0, 1, 16),
+    );
+    check(
+        TxEffectFields { private_logs: vec![PrivateLog { fields: ones(17) }], ..base() },
+        log_length(PrivateLogs, 0, 17, 1, 16),
+    );
+    check(
+        TxEffectFields {
+            public_logs: vec![PublicLog { contract_address: f(1), fields: ones(4095) }],
+            ..base()
+        },
+        log_length(PublicLogs, 0, 4095, 0, 4094),
+    );
+    let two = vec![
+        PublicLog { contract_address: f(1), fields: ones(2000) },
+        PublicLog { contract_address: f(1), fields: ones(2093) },
+    ];
+    check(
+        TxEffectFields { public_logs: two, ..base() },
+        TxEffectError::PublicLogsPayloadTooLong { index: 1, flat_length: 4097, max: 4096 },
+    );
+    check(
+        TxEffectFields {
+            contract_class_logs: vec![ContractClassLog { contract_address: f(1), fields: vec![] }],
+            ..base()
+        },
+        log_length(ContractClassLogs, 0, 0, 1, 3023),
+    );
+    check(
+        TxEffectFields {
+            contract_class_logs: vec![ContractClassLog { contract_address: f(1), fields: ones(3024) }],
+            ..base()
+        },
+        log_length(ContractClassLogs, 0, 3024, 1, 3023),
+    );
+}
+
+fn json_error(text: &str) -> JsonError {
+    effect_from_json(text).unwrap_err()
+}
+
+fn small_json() -> serde_json::Value {
+    effect_to_json(&small())
+}
+
+#[test]
+fn json_rules() {
+    let mut value = small_json();
+    value["revertCode"] = 2.into();
+    assert!(matches!(
+        json_error(&value.to_string()),
+        JsonError::Invalid { tx: 0, source: TxEffectError::InvalidRevertCode { value: 2 } }
+    ));
+
+    let mut value = small_json();
+    value["surprise"] = 1.into();
+    let error = json_error(&value.to_string());
+    assert!(matches!(error, JsonError::Malformed(_)) && error.to_string().contains("surprise"), "{error}");
+
+    let mut value = small_json();
+    value["noteHashes"][0] = "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001".into();
+    let error = json_error(&value.to_string());
+    assert!(error.to_string().contains("not below the field modulus"), "{error}");
+    assert!(error.to_string().contains("element 0"), "{error}");
+
+    let mut value = small_json();
+    value["transactionFee"] = "42".into();
+    assert!(matches!(json_error(&value.to_string()), JsonError::Malformed(_)));
+
+    let mut value = small_json();
+    value["privateLogs"][0]["fields"][5] = "0x01".into();
+    assert!(matches!(
+        json_error(&value.to_string()),
+        JsonError::Invalid {
+            source: TxEffectError::LogPaddingNotZero {
+                category: Category::PrivateLogs,
+                index: 0,
+                position: 5
+            },
+            ..
+        }
+    ));
+
+    let mut value = small_json();
+    value["privateLogs"][0]["fields"] = serde_json::json!(["0x01", "0x02"]);
+    assert!(matches!(
+        json_error(&value.to_string()),
+        JsonError::Invalid {
+            source: TxEffectError::LogFieldsShorterThanLength { emitted_length: 3, fields: 2, .. },
+            ..
+        }
+    ));
+
+    let mut value = small_json();
+    let seventeen: Vec<String> = (1..=17).map(|i| format!("0x{i:x}")).collect();
+    value["privateLogs"][0]["fields"] = serde_json::json!(seventeen);
+    assert!(matches!(
+        json_error(&value.to_string()),
+        JsonError::Invalid { source: TxEffectError::LogTooManyFields { fields: 17, max: 16, .. }, .. }
+    ));
+
+    let mut value = small_json();
+    value["contractClassLogs"][0]["emittedLength"] = 0.into();
+    assert!(matches!(
+        json_error(&value.to_string()),
+        JsonError::Invalid {
+            source: TxEffectError::LogLength { category: Category::ContractClassLogs, length: 0, .. },
+            ..
+        }
+    ));
+
+    // The contract-class log may be given zero-padded to 3023, as TypeScript holds it.
+    let mut value = small_json();
+    let mut padded = vec![serde_json::Value::from("0x0"); 3023];
+    padded[0] = "0x12d".into();
+    padded[1] = "0x12e".into();
+    value["contractClassLogs"][0]["fields"] = serde_json::Value::from(padded);
+    assert_eq!(effect_from_json(&value.to_string()).unwrap(), small());
+}
+
+#[test]
+fn body_json_names_the_bad_tx() {
+    let mut body = body_to_json(&block(Profile::Sparse, 3).unwrap());
+    body[2]["nullifiers"][0] = "0x0".into();
+    let error = body_from_json(&body.to_string()).unwrap_err();
+    assert!(
+        matches!(error, JsonError::Invalid { tx: 2, source: TxEffectError::ZeroValue { .. } }),
+        "{error}"
+    );
+    assert!(matches!(body_from_json("{\"txEffects\": 3}"), Err(JsonError::Malformed(_))));
+    assert!(matches!(body_from_json("{\"effects\": []}"), Err(JsonError::Malformed(_))));
+    assert_eq!(body_from_json("[]").unwrap().len(), 0);
+}
+
+#[test]
+fn every_profile_round_trips_through_json_and_blob() {
+    for profile in Profile::ALL {
+        let body = block(profile, 5).unwrap();
+        assert_eq!(body_from_json(&body_to_json(&body).to_string()).unwrap(), body);
+        let fields = encode_block_blob(&body);
+        assert_eq!(fields.len(), body.tx_effects.iter().map(TxEffect::num_blob_fields).sum::<usize>());
+        assert_eq!(decode_block_blob(&fields).unwrap(), body);
+    }
+}
+
+#[test]
+fn blob_decoding_checks() {
+    let effect = small();
+    let fields = encode_tx_blob(&effect);
+
+    // tx_effect.test.ts "fails with invalid blob fields": the first field replaced by 12.
+    let mut bad = fields.clone();
+    bad[0] = f(12);
+    assert!(matches!(decode_tx_blob(&bad, 0), Err(BlobError::NotAMarker { .. })));
+    assert!(matches!(decode_block_blob(&bad), Err(BlobError::NotAMarkerAt { offset: 0, .. })));
+
+    // "fails with too few remaining blob fields": one field popped.
+    let short = &fields[..fields.len() - 1];
+    assert_eq!(
+        decode_tx_blob(short, 0).unwrap_err(),
+        BlobError::Truncated { tx: 0, claimed: 20, available: 19 }
+    );
+
+    // "ignores extra blob fields" for one tx; a block's trailing field must be another tx.
+    let mut extra = fields.clone();
+    extra.push(f(7));
+    assert_eq!(decode_tx_blob(&extra, 0).unwrap(), (effect.clone(), 20));
+    assert!(matches!(decode_block_blob(&extra), Err(BlobError::NotAMarkerAt { offset: 20, .. })));
+
+    // A marker whose numBlobFields disagrees with its counts.
+    let mut marker = TxStartMarker::of(&effect);
+    marker.num_blob_fields += 1;
+    let mut inconsistent = fields.clone();
+    inconsistent[0] = marker.encode();
+    inconsistent.push(f(0));
+    assert_eq!(
+        decode_tx_blob(&inconsistent, 0).unwrap_err(),
+        BlobError::LengthMismatch { tx: 0, claimed: 21, implied: 20 }
+    );
+
+    // A private-log length field that is impossible.
+    let mut long_log = fields.clone();
+    long_log[9] = f(17);
+    assert!(matches!(
+        decode_tx_blob(&long_log, 0),
+        Err(BlobError::BadLength { what: "private log length", .. })
+    ));
+    let mut wrong_sum = fields.clone();
+    wrong_sum[9] = f(2);
+    assert!(matches!(decode_tx_blob(&wrong_sum, 0), Err(BlobError::BadLength { .. })));
+
+    // A revert code the protocol does not have.
+    let mut reverted = TxStartMarker::of(&effect);
+    reverted.revert_code = 2;
+    let mut bad_revert = fields.clone();
+    bad_revert[0] = reverted.encode();
+    assert!(matches!(
+        decode_tx_blob(&bad_revert, 0),
+        Err(BlobError::Invalid { tx: 0, source: TxEffectError::InvalidRevertCode { value: 2 } })
+    ));
+
+    // A marker claiming the maximum counts over a 3-field input: refused before any allocation.
+    let huge = TxStartMarker {
+        num_note_hashes: u16::MAX,
+        num_blob_fields: 3 + u32::from(u16::MAX),
+        ..TxStartMarker::default()
+    };
+    let tiny = [huge.encode(), f(1), f(2)];
+    assert!(matches!(decode_tx_blob(&tiny, 0), Err(BlobError::Truncated { .. })));
+
+    // Counts over the protocol limits in a consistent marker are refused as illegal effects.
+    let many = TxStartMarker { num_nullifiers: 65, num_blob_fields: 3 + 65, ..TxStartMarker::default() };
+    let mut over = vec![many.encode(), f(1), f(2)];
+    over.extend(ones(65));
+    assert!(matches!(
+        decode_tx_blob(&over, 0),
+        Err(BlobError::Invalid { source: TxEffectError::TooMany { category: Category::Nullifiers, .. }, .. })
+    ));
+
+    // High bits above the 216-bit marker are not a marker.
+    let mut high = fields.clone();
+    high[0] += txfx_poseidon::field::parse_fr(&format!("0x1{}", "0".repeat(55))).unwrap(); // 2^220
+    assert!(matches!(decode_tx_blob(&high, 0), Err(BlobError::NotAMarker { .. })));
+}
