@@ -34,6 +34,8 @@ pub fn all() -> Vec<Case> {
     cases.extend(body_cases());
     cases.extend(sensitivity_cases());
     cases.extend(snapshot_cases());
+    cases.extend(crate::hostile::bad_input_cases());
+    cases.extend(crate::hostile::property_cases());
     cases
 }
 

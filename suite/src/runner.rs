@@ -22,6 +22,10 @@ pub enum Group {
     Sensitivity,
     /// Witness snapshots.
     Snapshots,
+    /// The bad-input catalogue.
+    BadInputs,
+    /// Property and concurrency tests.
+    Properties,
 }
 
 /// The backend under test, with both faces.

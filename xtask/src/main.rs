@@ -6,6 +6,7 @@
 //! cargo xtask ci                lint, wasm-guest --check, test
 //! cargo xtask wasm-guest        rebuild backend-wasm/guest.wasm reproducibly
 //! cargo xtask wasm-guest --check  fail if the committed guest is stale or differs from a rebuild
+//! cargo xtask fuzz --seconds N  run every fuzz target for N seconds (stable-Rust mutation driver)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -24,8 +25,9 @@ fn main() -> ExitCode {
         Some("lint") => lint(),
         Some("ci") => lint().and_then(|()| guest::run_guest(true)).and_then(|()| test()),
         Some("wasm-guest") => guest::run_guest(args.iter().any(|a| a == "--check")),
+        Some("fuzz") => fuzz(&args[1..]),
         _ => Err(format!(
-            "usage: cargo xtask <test|lint|ci|wasm-guest [--check]>\n(got {:?})",
+            "usage: cargo xtask <test|lint|ci|wasm-guest [--check]|fuzz [--seconds N] [TARGET ...]>\n(got {:?})",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };
@@ -90,6 +92,11 @@ fn test() -> Result<(), String> {
     }
     println!("suites: {passed} passed, {failed} failed");
     Ok(())
+}
+
+/// Runs the fuzz driver (`suite/src/bin/txfx-fuzz.rs`); its arguments pass through.
+fn fuzz(args: &[String]) -> Result<(), String> {
+    run(cargo().args(["run", "--locked", "-q", "-p", "txfx-suite", "--bin", "txfx-fuzz", "--"]).args(args))
 }
 
 fn lint() -> Result<(), String> {

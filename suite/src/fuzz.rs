@@ -1,0 +1,329 @@
+//! Fuzz targets for every entry point that reads outside data, and a mutation-based driver that
+//! runs them on stable Rust (this machine has no nightly toolchain for cargo-fuzz).
+//!
+//! Each target takes arbitrary bytes and must never panic; when an input is accepted it checks a
+//! property (round trips re-encode to the same value; an accepted witness is the genuine one).
+//! The driver mutates a seed corpus built from `testdata/` with a seeded xorshift generator, so
+//! a run is reproducible from its seed. A panic or a broken property is a finding: the input is
+//! written under `target/fuzz-findings/` and the run fails.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use txfx_membership::json::{witness_from_json, witness_to_json};
+use txfx_membership::{BlockWitnesses, TxEffectMembershipWitness, verify_leaf};
+use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex, parse_fr};
+use txfx_poseidon::{Fr, Sequential};
+use txfx_tx_effects::blob::{decode_block_blob, encode_block_blob};
+use txfx_tx_effects::json::{body_from_json, body_to_json, effect_from_json, effect_to_json};
+
+use crate::vectors::{read_testdata, testdata_dir};
+
+/// What one execution concluded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The input was refused with a typed error.
+    Rejected,
+    /// The input was accepted and its property held.
+    Accepted,
+}
+
+/// A target: bytes in, an outcome or a broken property (`Err`).
+pub type Target = fn(&[u8]) -> Result<Outcome, String>;
+
+fn text(bytes: &[u8]) -> Option<&str> {
+    std::str::from_utf8(bytes).ok()
+}
+
+/// Field parsing: hex and decimal strings, and 32-byte big-endian words.
+pub fn field(bytes: &[u8]) -> Result<Outcome, String> {
+    let mut outcome = Outcome::Rejected;
+    if let Ok(value) = fr_from_be_slice(bytes) {
+        if fr_to_be_bytes(&value).as_slice() != bytes {
+            return Err("32-byte round trip changed the bytes".into());
+        }
+        outcome = Outcome::Accepted;
+    }
+    if let Some(Ok(value)) = text(bytes).map(parse_fr) {
+        if parse_fr(&fr_to_hex(&value)) != Ok(value) {
+            return Err("printed form does not parse back".into());
+        }
+        outcome = Outcome::Accepted;
+    }
+    Ok(outcome)
+}
+
+/// TxEffect JSON: an accepted effect re-prints and re-parses to itself, and round-trips its blob.
+pub fn effect_json(bytes: &[u8]) -> Result<Outcome, String> {
+    let Some(Ok(effect)) = text(bytes).map(effect_from_json) else { return Ok(Outcome::Rejected) };
+    if effect_from_json(&effect_to_json(&effect).to_string()).as_ref().ok() != Some(&effect) {
+        return Err("JSON round trip changed the effect".into());
+    }
+    let body = txfx_tx_effects::Body::new(vec![effect]);
+    if decode_block_blob(&encode_block_blob(&body)).as_ref().ok() != Some(&body) {
+        return Err("blob round trip changed the effect".into());
+    }
+    Ok(Outcome::Accepted)
+}
+
+/// Body JSON: an accepted body round-trips through JSON and its blob.
+pub fn body_json(bytes: &[u8]) -> Result<Outcome, String> {
+    let Some(Ok(body)) = text(bytes).map(body_from_json) else { return Ok(Outcome::Rejected) };
+    if body_from_json(&body_to_json(&body).to_string()).as_ref().ok() != Some(&body) {
+        return Err("JSON round trip changed the body".into());
+    }
+    if decode_block_blob(&encode_block_blob(&body)).as_ref().ok() != Some(&body) {
+        return Err("blob round trip changed the body".into());
+    }
+    Ok(Outcome::Accepted)
+}
+
+/// Blob fields as consecutive 32-byte words: an accepted block re-encodes to the same fields.
+pub fn blob(bytes: &[u8]) -> Result<Outcome, String> {
+    let fields: Result<Vec<Fr>, _> = bytes.chunks(32).map(fr_from_be_slice).collect();
+    let Ok(fields) = fields else { return Ok(Outcome::Rejected) };
+    let Ok(body) = decode_block_blob(&fields) else { return Ok(Outcome::Rejected) };
+    if encode_block_blob(&body) != fields {
+        return Err("decoded block does not re-encode to its blob".into());
+    }
+    Ok(Outcome::Accepted)
+}
+
+/// Witness JSON: an accepted witness re-prints and re-parses to itself.
+pub fn witness_json(bytes: &[u8]) -> Result<Outcome, String> {
+    let Some(Ok(witness)) = text(bytes).map(witness_from_json) else { return Ok(Outcome::Rejected) };
+    if witness_from_json(&witness_to_json(&witness).to_string()).as_ref().ok() != Some(&witness) {
+        return Err("witness JSON round trip changed the witness".into());
+    }
+    Ok(Outcome::Accepted)
+}
+
+/// Differential verification: bytes pick a block, a tx and tampering; a witness the verifier
+/// accepts must be the builder's witness for that very leaf, under the builder's root.
+pub fn verify(bytes: &[u8]) -> Result<Outcome, String> {
+    let byte = |i: usize| bytes.get(i).copied().unwrap_or(0);
+    let n = 1 + (usize::from(byte(0)) | usize::from(byte(1) & 1) << 8) % 300;
+    let salt = u64::from(byte(2)) << 8 | u64::from(byte(3));
+    let leaves: Vec<Fr> = (0..n as u64).map(|i| Fr::from(i * 0x1_0000 + salt)).collect();
+    let block = BlockWitnesses::from_leaves(&Sequential, leaves.clone(), 1).map_err(|e| e.to_string())?;
+    let index = usize::from(byte(4)) % n;
+    let genuine = block.witness(index).map_err(|e| e.to_string())?;
+    let mut claimed_leaf = leaves.get(index).copied().unwrap_or_default();
+    let mut witness = genuine.clone();
+    let mut root = block.root();
+    // Every following byte pair is one tampering step.
+    for op in bytes.get(5..).unwrap_or_default().chunks(2).take(8) {
+        let (kind, arg) = (op.first().copied().unwrap_or(0), op.get(1).copied().unwrap_or(0));
+        match kind % 7 {
+            0 => witness.leaf_index ^= 1u64 << (arg % 64),
+            1 => {
+                if let Some(s) =
+                    witness.sibling_path.get_mut(usize::from(arg) % genuine.sibling_path.len().max(1))
+                {
+                    *s += Fr::from(u64::from(arg) + 1);
+                }
+            }
+            2 => {
+                witness.sibling_path.pop();
+            }
+            3 => witness.sibling_path.push(Fr::from(u64::from(arg))),
+            4 => root += Fr::from(u64::from(arg)),
+            5 => claimed_leaf = leaves.get(usize::from(arg) % n).copied().unwrap_or_default(),
+            _ => witness.sibling_path.reverse(),
+        }
+    }
+    match verify_leaf(&Sequential, claimed_leaf, &witness, root) {
+        Err(_) => Ok(Outcome::Rejected),
+        Ok(()) => {
+            let honest = TxEffectMembershipWitness { ..genuine };
+            let leaf_is_genuine = leaves.get(index) == Some(&claimed_leaf)
+                || block.all().iter().zip(&leaves).any(|(w, l)| *l == claimed_leaf && *w == witness);
+            if root == block.root()
+                && leaf_is_genuine
+                && (witness == honest || block.all().contains(&witness))
+            {
+                Ok(Outcome::Accepted)
+            } else {
+                Err(format!("accepted a forged witness for tx {index} of {n}"))
+            }
+        }
+    }
+}
+
+/// Every target by name, with its seed corpus.
+pub fn targets() -> Vec<(&'static str, Target, Vec<Vec<u8>>)> {
+    let file = |path: &str| read_testdata(path).into_bytes();
+    let catalogue: serde_json::Value =
+        serde_json::from_str(&read_testdata("bad-inputs/catalogue.json")).unwrap_or_default();
+    let catalogue_inputs = |entry: &str| -> Vec<Vec<u8>> {
+        catalogue["cases"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .filter(|case| case["entry"] == entry)
+            .map(|case| {
+                case["input"]
+                    .as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| case["input"].to_string())
+                    .into_bytes()
+            })
+            .collect()
+    };
+    let blob_seed = |path: &str| -> Vec<u8> {
+        let body = body_from_json(&read_testdata(path)).map(|b| encode_block_blob(&b)).unwrap_or_default();
+        body.iter().flat_map(fr_to_be_bytes).collect()
+    };
+    let mut field_seeds = catalogue_inputs("field");
+    field_seeds.extend([
+        b"0x2a".to_vec(),
+        b"42".to_vec(),
+        vec![0u8; 32],
+        fr_to_be_bytes(&-Fr::from(1u64)).to_vec(),
+    ]);
+    let mut effect_seeds = catalogue_inputs("effect-json");
+    effect_seeds.extend([file("effects/small.json"), file("effects/empty.json")]);
+    let mut body_seeds = catalogue_inputs("body-json");
+    body_seeds.extend([file("blocks/sparse-3.json"), file("blocks/small-3.json")]);
+    let mut witness_seeds = catalogue_inputs("witness-json");
+    witness_seeds.push(
+        serde_json::to_vec(&crate::vectors::at(
+            crate::vectors::aztec_fixtures(),
+            "/witness_json_example/json",
+        ))
+        .unwrap_or_default(),
+    );
+    vec![
+        ("field", field as Target, field_seeds),
+        ("effect-json", effect_json as Target, effect_seeds),
+        ("body-json", body_json as Target, body_seeds),
+        (
+            "blob",
+            blob as Target,
+            vec![blob_seed("blocks/three-fixtures.json"), blob_seed("blocks/small-3.json")],
+        ),
+        ("witness-json", witness_json as Target, witness_seeds),
+        ("verify", verify as Target, vec![vec![3, 0, 1, 2, 1], vec![200, 1, 9, 9, 77, 0, 3, 1, 0]]),
+    ]
+}
+
+/// A small, seedable generator (xorshift64*): reproducible runs without a dependency.
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a nonzero seed.
+    pub fn new(seed: u64) -> Self {
+        Self(seed | 1)
+    }
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    /// A value below `bound` (0 when `bound` is 0).
+    pub fn below(&mut self, bound: usize) -> usize {
+        if bound == 0 { 0 } else { (self.next_u64() % bound as u64) as usize }
+    }
+}
+
+const INTERESTING: &[u8] = b"0123456789abcdefx\"{}[],:-. \x00\xff";
+
+/// One mutation of `input`: flip, replace, insert, delete, duplicate or splice.
+pub fn mutate(input: &[u8], corpus: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
+    let mut out = input.to_vec();
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(out.len() + 1);
+        match rng.below(7) {
+            0 if at < out.len() => out[at] ^= 1 << rng.below(8),
+            1 if at < out.len() => out[at] = INTERESTING[rng.below(INTERESTING.len())],
+            2 => out.insert(at, INTERESTING[rng.below(INTERESTING.len())]),
+            3 if at < out.len() => {
+                let end = (at + 1 + rng.below(64)).min(out.len());
+                out.drain(at..end);
+            }
+            4 if at < out.len() => {
+                let end = (at + 1 + rng.below(64)).min(out.len());
+                let chunk = out[at..end].to_vec();
+                let to = rng.below(out.len() + 1);
+                out.splice(to..to, chunk);
+            }
+            5 => {
+                let other = &corpus[rng.below(corpus.len())];
+                let from = rng.below(other.len() + 1);
+                let end = (from + rng.below(128)).min(other.len());
+                out.splice(at..at, other[from..end].iter().copied());
+            }
+            _ if at < out.len() => out[at] = rng.next_u64() as u8,
+            _ => out.push(rng.next_u64() as u8),
+        }
+    }
+    out.truncate(1 << 20);
+    out
+}
+
+/// What a fuzz run did.
+#[derive(Debug, Clone)]
+pub struct FuzzReport {
+    /// The target.
+    pub target: &'static str,
+    /// Executions.
+    pub executions: u64,
+    /// Of which accepted.
+    pub accepted: u64,
+    /// Findings (panics or broken properties), with the saved input's path.
+    pub findings: Vec<(String, PathBuf)>,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// Fuzzes one target for `duration`, starting from `seed`.
+pub fn fuzz(
+    name: &'static str,
+    target: Target,
+    seeds: Vec<Vec<u8>>,
+    duration: Duration,
+    seed: u64,
+) -> FuzzReport {
+    let mut rng = Rng::new(seed);
+    let mut corpus = if seeds.is_empty() { vec![Vec::new()] } else { seeds };
+    let mut report = FuzzReport {
+        target: name,
+        executions: 0,
+        accepted: 0,
+        findings: Vec::new(),
+        elapsed: Duration::ZERO,
+    };
+    let start = Instant::now();
+    let findings_dir = testdata_dir().join("../target/fuzz-findings");
+    while start.elapsed() < duration {
+        let base = &corpus[rng.below(corpus.len())];
+        let input = mutate(base, &corpus, &mut rng);
+        report.executions += 1;
+        let result = catch_unwind(AssertUnwindSafe(|| target(&input)));
+        let problem = match result {
+            Ok(Ok(Outcome::Accepted)) => {
+                report.accepted += 1;
+                // Accepted inputs are interesting starting points: keep a bounded corpus of them.
+                if corpus.len() < 4096 {
+                    corpus.push(input.clone());
+                }
+                None
+            }
+            Ok(Ok(Outcome::Rejected)) => None,
+            Ok(Err(broken)) => Some(broken),
+            Err(_) => Some("panicked".to_owned()),
+        };
+        if let Some(problem) = problem {
+            let _ = std::fs::create_dir_all(&findings_dir);
+            let path = findings_dir.join(format!("{name}-{}.bin", report.findings.len()));
+            let _ = std::fs::write(&path, &input);
+            report.findings.push((problem, path));
+        }
+    }
+    report.elapsed = start.elapsed();
+    report
+}

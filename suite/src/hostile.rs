@@ -1,0 +1,210 @@
+//! Hostile input: the bad-input catalogue, property tests and concurrency, per backend.
+//!
+//! - `testdata/bad-inputs/catalogue.json`: malformed inputs for every entry point, each with the
+//!   error kind it must produce; one suite case per entry.
+//! - Property tests (proptest, modest case counts): for random block sizes 0..300 every witness
+//!   verifies and any single change is rejected; the backend agrees with `Sequential`.
+//! - Concurrency: 64 commitments at once through the async API on a multi-threaded executor give
+//!   the sequential results.
+
+use futures::executor::block_on;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use serde_json::Value;
+use txfx_membership::json::witness_from_json;
+use txfx_membership::{BlockWitnesses, verify_effect, verify_leaf, verify_tx};
+use txfx_poseidon::field::{parse_fr, parse_fr_hex};
+use txfx_poseidon::{AsyncHasher, Fr, HashJob, Hasher, Sequential};
+use txfx_tx_effects::blob::decode_block_blob;
+use txfx_tx_effects::json::{body_from_json, effect_from_json};
+use txfx_tx_effects::synthetic::{Profile, block};
+use txfx_tx_effects::{commit_block, commit_block_async};
+
+use crate::runner::{Case, Group};
+use crate::vectors::{array, read_testdata};
+
+/// The error kind of a `Debug`-printed error: its variant name, and for `Invalid { source }` the
+/// inner variant too (`Invalid/TooMany`).
+pub fn error_kind(debug: &str) -> String {
+    let word = |text: &str| text.split(|c: char| !c.is_alphanumeric()).next().unwrap_or_default().to_owned();
+    let head = word(debug);
+    match (head.as_str(), debug.find("source: ")) {
+        ("Invalid", Some(at)) => format!("{head}/{}", word(&debug[at + "source: ".len()..])),
+        _ => head,
+    }
+}
+
+fn field_of(value: &Value) -> Fr {
+    parse_fr_hex(value.as_str().expect("hex string")).expect("canonical")
+}
+
+/// Runs one catalogue entry; `Ok(kind)` is the error kind produced, `Err` if it was accepted.
+fn run_bad_input(hasher: &dyn Hasher, entry: &Value) -> Result<String, String> {
+    let input = &entry["input"];
+    let text = input.as_str().map(str::to_owned).unwrap_or_else(|| input.to_string());
+    let kind = |debug: String| Ok(error_kind(&debug));
+    match entry["entry"].as_str().expect("entry") {
+        "field" => match parse_fr(&text) {
+            Ok(value) => Err(format!("accepted as {value}")),
+            Err(error) => kind(format!("{error:?}")),
+        },
+        "effect-json" => match effect_from_json(&text) {
+            Ok(_) => Err("accepted".into()),
+            Err(error) => kind(format!("{error:?}")),
+        },
+        "body-json" => match body_from_json(&text) {
+            Ok(_) => Err("accepted".into()),
+            Err(error) => kind(format!("{error:?}")),
+        },
+        "blob" => {
+            let fields: Vec<Fr> = input.as_array().expect("blob fields").iter().map(field_of).collect();
+            match decode_block_blob(&fields) {
+                Ok(_) => Err("accepted".into()),
+                Err(error) => kind(format!("{error:?}")),
+            }
+        }
+        "witness-json" => match witness_from_json(&text) {
+            Ok(_) => Err("accepted".into()),
+            Err(error) => kind(format!("{error:?}")),
+        },
+        "verify" => {
+            let witness = witness_from_json(&text).expect("catalogue witnesses parse");
+            let spec = &entry["verify"];
+            let root = field_of(&spec["root"]);
+            let result = if let Some(path) = spec.get("effect").and_then(Value::as_str) {
+                let effect = effect_from_json(&read_testdata(path)).expect("effect parses");
+                verify_effect(hasher, &effect, &witness, root)
+            } else {
+                let categories_hash = spec.get("categoriesHash").map(field_of);
+                verify_tx(hasher, field_of(&spec["txHash"]), categories_hash, &witness, root)
+            };
+            match result {
+                Ok(()) => Err("verified".into()),
+                Err(error) => kind(format!("{error:?}")),
+            }
+        }
+        other => panic!("unknown catalogue entry point {other}"),
+    }
+}
+
+/// One case per catalogue entry.
+pub fn bad_input_cases() -> Vec<Case> {
+    let catalogue: Value =
+        serde_json::from_str(&read_testdata("bad-inputs/catalogue.json")).expect("catalogue JSON");
+    let entries = array(&catalogue, "/cases").to_vec();
+    assert!(entries.len() >= 40, "the catalogue has {} cases, at least 40 expected", entries.len());
+    entries
+        .into_iter()
+        .map(|entry| {
+            let name = format!("bad input: {}", entry["name"].as_str().unwrap_or("?"));
+            Case::new(Group::BadInputs, name, move |b| {
+                let expected = entry["error"].as_str().expect("error kind");
+                match run_bad_input(b.hasher, &entry) {
+                    Ok(kind) => assert_eq!(kind, expected, "wrong error kind"),
+                    Err(accepted) => panic!("malformed input {accepted}; expected {expected}"),
+                }
+            })
+        })
+        .collect()
+}
+
+fn leaves(n: usize, salt: u64) -> Vec<Fr> {
+    (0..n as u64).map(|i| Fr::from(i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ salt)).collect()
+}
+
+/// Property tests and the concurrency test.
+pub fn property_cases() -> Vec<Case> {
+    vec![
+        Case::new(
+            Group::Properties,
+            "every witness of random blocks verifies; single changes are rejected",
+            |b| {
+                let mut runner =
+                    TestRunner::new(Config { cases: 12, failure_persistence: None, ..Config::default() });
+                let strategy = (0usize..300, any::<u64>(), any::<u64>());
+                runner
+                    .run(&strategy, |(n, salt, pick)| {
+                        let leaves = leaves(n, salt);
+                        let block = BlockWitnesses::from_leaves(b.hasher, leaves.clone(), 1).expect("build");
+                        let reference =
+                            BlockWitnesses::from_leaves(&Sequential, leaves.clone(), 1).expect("build");
+                        prop_assert_eq!(block.root(), reference.root());
+                        let root = block.root();
+                        for (index, leaf) in leaves.iter().enumerate() {
+                            let w = block.witness(index).expect("in block");
+                            prop_assert!(verify_leaf(b.hasher, *leaf, &w, root).is_ok());
+                            // One change, chosen by `pick`, in each of sibling, side, root and leaf.
+                            if !w.sibling_path.is_empty() {
+                                let step = (pick as usize + index) % w.sibling_path.len();
+                                let mut sibling = w.clone();
+                                sibling.sibling_path[step] += Fr::from(1u64);
+                                prop_assert!(verify_leaf(b.hasher, *leaf, &sibling, root).is_err());
+                                let mut side = w.clone();
+                                side.leaf_index ^= 1 << step;
+                                prop_assert!(verify_leaf(b.hasher, *leaf, &side, root).is_err());
+                            }
+                            prop_assert!(
+                                verify_leaf(b.hasher, *leaf, &w, root + Fr::from(pick | 1)).is_err()
+                            );
+                            prop_assert!(verify_leaf(b.hasher, *leaf + Fr::from(1u64), &w, root).is_err());
+                        }
+                        Ok(())
+                    })
+                    .unwrap_or_else(|failure| panic!("{failure}"));
+            },
+        ),
+        Case::new(Group::Properties, "the backend agrees with Sequential on random batches", |b| {
+            let mut runner =
+                TestRunner::new(Config { cases: 24, failure_persistence: None, ..Config::default() });
+            let strategy = proptest::collection::vec(
+                (proptest::option::of(any::<u32>()), 0usize..40, any::<u64>()),
+                0..30,
+            );
+            runner
+                .run(&strategy, |specs| {
+                    let jobs: Vec<HashJob> = specs
+                        .iter()
+                        .map(|(separator, len, salt)| HashJob {
+                            separator: separator.map(txfx_poseidon::DomainSeparator::new),
+                            inputs: leaves(*len, *salt),
+                        })
+                        .collect();
+                    prop_assert_eq!(
+                        b.hasher.hash_batch(&jobs).expect("batch"),
+                        Sequential.hash_batch(&jobs).expect("batch")
+                    );
+                    let asynchronous =
+                        block_on(b.async_hasher.hash_batch_async(jobs.clone())).expect("async batch");
+                    prop_assert_eq!(asynchronous, Sequential.hash_batch(&jobs).expect("batch"));
+                    Ok(())
+                })
+                .unwrap_or_else(|failure| panic!("{failure}"));
+        }),
+        Case::new(Group::Properties, "64 concurrent async commitments equal the sequential ones", |b| {
+            let bodies: Vec<_> =
+                (0..64usize).map(|i| block(Profile::ALL[i % 3], 1 + i % 9).expect("legal")).collect();
+            let expected: Vec<Fr> =
+                bodies.iter().map(|body| commit_block(&Sequential, body).expect("commit").root()).collect();
+            let hasher: &dyn AsyncHasher = b.async_hasher;
+            // 64 OS threads, each driving its own commitment through the async API at once.
+            let results: Vec<Fr> = std::thread::scope(|scope| {
+                let handles: Vec<_> = bodies
+                    .iter()
+                    .map(|body| {
+                        scope.spawn(|| block_on(commit_block_async(hasher, body)).expect("commit").root())
+                    })
+                    .collect();
+                handles.into_iter().map(|handle| handle.join().expect("task")).collect()
+            });
+            assert_eq!(results, expected);
+            // 64 tasks interleaved on one executor thread: a backend that offloads runs their
+            // batches concurrently on its pool while the executor keeps polling.
+            let tasks = bodies.iter().map(|body| commit_block_async(hasher, body));
+            let joined: Vec<Fr> = block_on(futures::future::join_all(tasks))
+                .into_iter()
+                .map(|commitment| commitment.expect("commit").root())
+                .collect();
+            assert_eq!(joined, expected);
+        }),
+    ]
+}

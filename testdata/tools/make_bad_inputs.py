@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Write testdata/bad-inputs/catalogue.json: malformed inputs for every entry point, each with the
+error kind it must produce (chosen by hand here, from SPEC.md's rules, not from txfx's output).
+Kinds are the error enum's variant names; a nested kind is "Outer/Inner"."""
+import base64, copy, json, os
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+small = json.load(open(os.path.join(root, "effects", "small.json")))
+P = "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001"
+def h(x): return "0x%064x" % x
+cases = []
+def case(name, entry, error, **kw):
+    cases.append(dict(name=name, entry=entry, error=error, **kw))
+
+# Field parsing (the CLI's arguments, decimal or hex).
+for name, text, err in [
+    ("empty string", "", "Empty"), ("bare 0x", "0x", "Empty"), ("hex digit g", "0x12g4", "InvalidDigit"),
+    ("minus sign", "-1", "InvalidDigit"), ("space inside", "12 3", "InvalidDigit"), ("unicode digit", "١٢", "InvalidDigit"),
+    ("65 hex digits", "0x" + "0" * 65, "TooManyDigits"), ("79 decimal digits", "1" * 79, "TooManyDigits"),
+    ("the modulus", P, "NotCanonical"), ("modulus in decimal",
+     "21888242871839275222246405745257275088548364400416034343698204186575808495617", "NotCanonical"),
+    ("2^256 in decimal", "115792089237316195423570985008687907853269984665640564039457584007913129639936", "NotCanonical"),
+    ("all ones", "0x" + "f" * 64, "NotCanonical")]:
+    case("field: " + name, "field", err, input=text)
+
+def effect(mutate):
+    e = copy.deepcopy(small); mutate(e); return e
+def setk(k, v): return lambda e: e.__setitem__(k, v)
+for name, mut, err in [
+    ("unknown key", setk("extra", 1), "Malformed"),
+    ("missing txHash", lambda e: e.pop("txHash"), "Malformed"),
+    ("decimal string field", setk("transactionFee", "42"), "Malformed"),
+    ("number as field", setk("transactionFee", 42), "Malformed"),
+    ("note hash >= p", setk("noteHashes", [P]), "Malformed"),
+    ("revert code 2", setk("revertCode", 2), "Invalid/InvalidRevertCode"),
+    ("negative revert code", setk("revertCode", -1), "Malformed"),
+    ("65 note hashes", setk("noteHashes", [h(i + 1) for i in range(65)]), "Invalid/TooMany"),
+    ("9 messages", setk("l2ToL1Msgs", [h(i + 1) for i in range(9)]), "Invalid/TooMany"),
+    ("zero nullifier", setk("nullifiers", [h(0)]), "Invalid/ZeroValue"),
+    ("zero message", setk("l2ToL1Msgs", [h(5), h(0)]), "Invalid/ZeroValue"),
+    ("empty public data write", setk("publicDataWrites", [{"leafSlot": h(0), "value": h(0)}]), "Invalid/EmptyPublicDataWrite"),
+    ("private log emittedLength 0", lambda e: e["privateLogs"][0].__setitem__("emittedLength", 0), "Invalid/LogLength"),
+    ("private log emittedLength 17", lambda e: e["privateLogs"][0].__setitem__("emittedLength", 17), "Invalid/LogLength"),
+    ("private log nonzero padding", lambda e: e["privateLogs"][0]["fields"].__setitem__(7, h(1)), "Invalid/LogPaddingNotZero"),
+    ("private log fields short of its length", lambda e: e["privateLogs"][0].__setitem__("fields", [h(1)]), "Invalid/LogFieldsShorterThanLength"),
+    ("private log with 17 fields", lambda e: e["privateLogs"][0].__setitem__("fields", [h(1)] * 17), "Invalid/LogTooManyFields"),
+    ("public log of 4095 fields", setk("publicLogs", [{"contractAddress": h(1), "fields": [h(1)] * 4095}]), "Invalid/LogLength"),
+    ("public logs over 4096", setk("publicLogs", [{"contractAddress": h(1), "fields": [h(1)] * 3000}] * 2), "Invalid/PublicLogsPayloadTooLong"),
+    ("two contract class logs", lambda e: e["contractClassLogs"].append({"contractAddress": h(2), "fields": [h(3)], "emittedLength": 1}), "Invalid/TooMany"),
+    ("contract class log emittedLength 0", lambda e: e["contractClassLogs"][0].__setitem__("emittedLength", 0), "Invalid/LogLength"),
+    ("contract class log of 3024 fields", lambda e: e["contractClassLogs"][0].update(fields=[h(1)] * 3024, emittedLength=3024), "Invalid/LogLength"),
+]:
+    case("effect json: " + name, "effect-json", err, input=json.dumps(effect(mut)))
+case("effect json: not JSON", "effect-json", "Malformed", input="{\"revertCode\":")
+case("effect json: array", "effect-json", "Malformed", input="[]")
+case("body json: second tx bad", "body-json", "Invalid/ZeroValue", input=json.dumps([small, effect(setk("noteHashes", [h(0)]))]))
+case("body json: wrong wrapper key", "body-json", "Malformed", input=json.dumps({"effects": [small]}))
+case("body json: string", "body-json", "Malformed", input="\"txEffects\"")
+
+blob = json.load(open(os.path.join(root, "aztec-fixtures.json")))["tx_effect_fixtures"]["small"]["blob_fields"]
+def b(mut):
+    x = list(blob); mut(x); return x
+def marker(**fields):
+    # Build a marker from counts (SPEC.md §5.2); used only to state malformed inputs.
+    order = [("nh", 16), ("nf", 16), ("msgs", 16), ("writes", 16), ("plogs", 16), ("plen", 16), ("publen", 32), ("ccl", 16), ("revert", 8), ("n", 32)]
+    v = 0x9c707518
+    for k, w in order: v = (v << w) | fields.get(k, 0)
+    return h(v)
+for name, fields, err in [
+    ("first field 12", b(lambda x: x.__setitem__(0, h(12))), "NotAMarkerAt"),
+    ("one field missing", blob[:-1], "Truncated"),
+    ("trailing junk after the tx", blob + [h(7)], "NotAMarkerAt"),
+    ("marker says one field more", b(lambda x: x.__setitem__(0, marker(nh=2, nf=1, msgs=1, writes=1, plogs=1, plen=3, publen=4, ccl=2, revert=1, n=21))) + [h(0)], "LengthMismatch"),
+    ("private log length 17", b(lambda x: x.__setitem__(9, h(17))), "BadLength"),
+    ("private log length sum disagrees", b(lambda x: x.__setitem__(9, h(2))), "BadLength"),
+    ("public log length past payload", b(lambda x: x.__setitem__(13, h(3))), "BadLength"),
+    ("revert code 2", b(lambda x: x.__setitem__(0, marker(nh=2, nf=1, msgs=1, writes=1, plogs=1, plen=3, publen=4, ccl=2, revert=2, n=20))), "Invalid/InvalidRevertCode"),
+    ("zero note hash", b(lambda x: x.__setitem__(3, h(0))), "Invalid/ZeroValue"),
+    ("65535 note hashes claimed over 3 fields", [marker(nh=65535, n=65538), h(1), h(2)], "Truncated"),
+    ("high bits above the marker", b(lambda x: x.__setitem__(0, "0x01" + blob[0][4:])), "NotAMarkerAt"),
+]:
+    case("blob: " + name, "blob", err, input=fields)
+
+ex = json.load(open(os.path.join(root, "aztec-fixtures.json")))["witness_json_example"]["json"]
+def w(mut):
+    x = copy.deepcopy(ex); mut(x); return json.dumps(x)
+def path(n_declared, n_actual, element=b"\x00" * 32):
+    return base64.b64encode(n_declared.to_bytes(4, "big") + element * n_actual).decode()
+for name, text, err in [
+    ("not an object", "[1]", "Malformed"), ("truncated JSON", "{\"root\":", "Malformed"),
+    ("unknown key", w(lambda x: x.__setitem__("txHash", "0x01")), "UnknownKey"),
+    ("missing root", w(lambda x: x.pop("root")), "MissingKey"),
+    ("missing siblingPath", w(lambda x: x.pop("siblingPath")), "MissingKey"),
+    ("root >= p", w(lambda x: x.__setitem__("root", P)), "BadField"),
+    ("categoriesHash not hex", w(lambda x: x.__setitem__("categoriesHash", "12")), "BadField"),
+    ("blockNumber 2^53", w(lambda x: x.__setitem__("blockNumber", 2 ** 53)), "BadValue"),
+    ("blockNumber negative", w(lambda x: x.__setitem__("blockNumber", -1)), "BadValue"),
+    ("leafIndex not a number", w(lambda x: x.__setitem__("leafIndex", "one")), "BadValue"),
+    ("leafIndex over 64 bits", w(lambda x: x.__setitem__("leafIndex", "18446744073709551616")), "BadValue"),
+    ("siblingPath not base64", w(lambda x: x.__setitem__("siblingPath", "***")), "BadValue"),
+    ("siblingPath prefix over 128", w(lambda x: x.__setitem__("siblingPath", path(129, 0))), "BadSiblingPath"),
+    ("siblingPath prefix 2^32-1", w(lambda x: x.__setitem__("siblingPath", path(2 ** 32 - 1, 1))), "BadSiblingPath"),
+    ("siblingPath shorter than prefix", w(lambda x: x.__setitem__("siblingPath", path(2, 1))), "BadSiblingPath"),
+    ("siblingPath longer than prefix", w(lambda x: x.__setitem__("siblingPath", path(1, 2))), "BadSiblingPath"),
+    ("siblingPath without prefix", w(lambda x: x.__setitem__("siblingPath", "AAA=")), "BadSiblingPath"),
+    ("siblingPath element >= p", w(lambda x: x.__setitem__("siblingPath", path(1, 1, b"\xff" * 32))), "BadField"),
+    ("siblingPath Buffer with bad byte", w(lambda x: x.__setitem__("siblingPath", {"type": "Buffer", "data": [0, 0, 0, 256]})), "BadValue"),
+]:
+    case("witness json: " + name, "witness-json", err, input=text)
+
+three = json.load(open(os.path.join(root, "aztec-fixtures.json")))["three_tx_block"]
+good = dict(ex)
+for name, witness, verify, err in [
+    ("wrong trusted root", good, {"root": h(1), "txHash": h(0)}, "RootMismatch"),
+    ("other tx hash", good, {"root": three["root"], "txHash": h(0x1234)}, "RootMismatch"),
+    ("flipped side", dict(good, leafIndex="1"), {"root": three["root"], "txHash": h(0)}, "RootMismatch"),
+    ("high leafIndex bits", dict(good, leafIndex="4"), {"root": three["root"], "txHash": h(0)}, "LeafIndexOutOfRange"),
+    ("path of 17", dict(good, siblingPath=path(17, 17)), {"root": three["root"], "txHash": h(0)}, "PathTooLong"),
+    ("no categories hash anywhere", {k: v for k, v in good.items() if k != "categoriesHash"}, {"root": three["root"], "txHash": h(0)}, "MissingCategoriesHash"),
+    ("wrong categories hash", good, {"root": three["root"], "txHash": h(0), "categoriesHash": h(5)}, "RootMismatch"),
+    ("effect whose categories hash differs", good, {"root": three["root"], "effect": "effects/small.json"}, "CategoriesHashMismatch"),
+]:
+    case("verify: " + name, "verify", err, input=json.dumps(witness), verify=verify)
+
+with open(os.path.join(root, "bad-inputs", "catalogue.json"), "w") as f:
+    json.dump({"note": "generated by tools/make_bad_inputs.py; error kinds chosen by hand from SPEC.md", "cases": cases}, f, indent=1)
+    f.write("\n")
+print(len(cases), "cases")
