@@ -2,6 +2,9 @@
 //! contract-class-log hash (3023 fields). Native here is single-threaded (threshold off), so the
 //! ratio is the cost of the WASM engine, not of parallelism.
 
+// Benchmark code: a backend that cannot start ends the benchmark.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
