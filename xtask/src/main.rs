@@ -25,7 +25,7 @@ fn main() -> ExitCode {
         Some("lint") => lint(),
         Some("ci") => lint().and_then(|()| guest::run_guest(true)).and_then(|()| test()),
         Some("wasm-guest") => guest::run_guest(args.iter().any(|a| a == "--check")),
-        Some("fuzz") => fuzz(&args[1..]),
+        Some("fuzz") => fuzz(args.get(1..).unwrap_or_default()),
         _ => Err(format!(
             "usage: cargo xtask <test|lint|ci|wasm-guest [--check]|fuzz [--seconds N] [TARGET ...]>\n(got {:?})",
             args.first().map(String::as_str).unwrap_or("")
