@@ -7,12 +7,15 @@
 //! cargo xtask wasm-guest        rebuild backend-wasm/guest.wasm reproducibly
 //! cargo xtask wasm-guest --check  fail if the committed guest is stale or differs from a rebuild
 //! cargo xtask fuzz --seconds N  run every fuzz target for N seconds (stable-Rust mutation driver)
+//! cargo xtask bench [--peer]    the seed benchmark (release build); --peer also runs Aztec's stack
+//! cargo xtask bench --quick     every workload with few samples, dev build (CI smoke)
 //! ```
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 mod guest;
+mod peer;
 mod tidy;
 
 /// The backends whose suite must have run for `cargo xtask test` to pass.
@@ -26,8 +29,9 @@ fn main() -> ExitCode {
         Some("ci") => lint().and_then(|()| guest::run_guest(true)).and_then(|()| test()),
         Some("wasm-guest") => guest::run_guest(args.iter().any(|a| a == "--check")),
         Some("fuzz") => fuzz(args.get(1..).unwrap_or_default()),
+        Some("bench") => bench(args.iter().any(|a| a == "--quick"), args.iter().any(|a| a == "--peer")),
         _ => Err(format!(
-            "usage: cargo xtask <test|lint|ci|wasm-guest [--check]|fuzz [--seconds N] [TARGET ...]>\n(got {:?})",
+            "usage: cargo xtask <test|lint|ci|wasm-guest [--check]|fuzz [--seconds N] [TARGET ...]|bench [--quick] [--peer]>\n(got {:?})",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };
@@ -91,6 +95,66 @@ fn test() -> Result<(), String> {
         return Err("the backend suites ran no case".to_owned());
     }
     println!("suites: {passed} passed, {failed} failed");
+    Ok(())
+}
+
+/// Runs the seed benchmark (`bench/`), optionally the reference through `xtask/peer/`, and
+/// writes the report under `target/bench/` (a full run also refreshes `BENCHMARKS.md`).
+fn bench(quick: bool, peer: bool) -> Result<(), String> {
+    let dir = root().join("target").join("bench");
+    let dir_text = dir.to_string_lossy().into_owned();
+    let ours = format!("{dir_text}/txfx.json");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{dir_text}: {e}"))?;
+    let mut command = cargo();
+    command.args(["run", "--locked", "-q", "-p", "txfx-bench"]);
+    if !quick {
+        command.arg("--release");
+    }
+    command.args(["--", "run", "--out", &ours]);
+    if quick {
+        command.arg("--quick");
+    }
+    run(&mut command)?;
+    let mut report = vec!["run", "--locked", "-q", "-p", "txfx-bench"];
+    if !quick {
+        report.push("--release");
+    }
+    report.extend(["--", "report", "--ours", &ours, "--dir", &dir_text]);
+    let peer_json = format!("{dir_text}/reference.json");
+    if peer {
+        let export = format!("{dir_text}/export.json");
+        let mut command = cargo();
+        command.args(["run", "--locked", "-q", "-p", "txfx-bench"]);
+        if !quick {
+            command.arg("--release");
+        }
+        command.args(["--", "export", "--out", &export]);
+        if quick {
+            command.arg("--quick");
+        }
+        run(&mut command)?;
+        peer::run_peer(&export, &peer_json)?;
+        report.extend(["--peer", &peer_json]);
+    }
+    run(cargo().args(&report))?;
+    let markdown = std::fs::read_to_string(dir.join("report.md")).map_err(|e| e.to_string())?;
+    println!("{markdown}");
+    if !quick {
+        let reproduce = "\n## Reproduce\n\n```sh\ncargo xtask bench --peer   # or without --peer: txfx only\n```\n\nResults, JSON and charts are written to `target/bench/`; this file and `benchmarks/*.svg` keep the latest full run.\n";
+        std::fs::write(
+            root().join("BENCHMARKS.md"),
+            markdown
+                .replace("`sweep.svg`", "[`sweep.svg`](benchmarks/sweep.svg)")
+                .replace("`profiles.svg`", "[`profiles.svg`](benchmarks/profiles.svg)")
+                + reproduce,
+        )
+        .map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(root().join("benchmarks")).map_err(|e| e.to_string())?;
+        for chart in ["sweep.svg", "profiles.svg"] {
+            std::fs::copy(dir.join(chart), root().join("benchmarks").join(chart))
+                .map_err(|e| e.to_string())?;
+        }
+    }
     Ok(())
 }
 

@@ -24,6 +24,16 @@ mod tests {
                 "txfx-backend-wasm",
             ],
         ),
+        (
+            "txfx-bench",
+            &[
+                "txfx-poseidon",
+                "txfx-tx-effects",
+                "txfx-membership",
+                "txfx-backend-native",
+                "txfx-backend-wasm",
+            ],
+        ),
         ("xtask", &[]),
     ];
 

@@ -1,0 +1,47 @@
+//! `txfx-bench`: the seed benchmark workloads on every backend (run by `cargo xtask bench`).
+//!
+//! ```text
+//! txfx-bench run [--quick] --out FILE       measure workloads 1-4, write results JSON
+//! txfx-bench export [--quick] --out FILE    the preimages and roots the reference replays
+//! txfx-bench report --ours FILE [--peer FILE] --dir DIR   write report.md, report.json, SVG charts
+//! ```
+//!
+//! Each measurement is the median of 15 samples after 3 warm-ups (`--quick`: 3 after 1), in
+//! milliseconds per complete operation, as the reference benchmark does.
+
+// `serde_json::Value` indexing returns `Null` for a missing key rather than panicking, and the
+// medians index sorted, non-empty sample lists; this tool's inputs are its own result files.
+#![allow(clippy::indexing_slicing)]
+
+mod report;
+mod workloads;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned();
+    let result = match args.first().map(String::as_str) {
+        Some("run") => match value("--out") {
+            Some(out) => workloads::run(args.iter().any(|a| a == "--quick"), &out),
+            None => Err("run needs --out FILE".to_owned()),
+        },
+        Some("export") => match value("--out") {
+            Some(out) => workloads::export(args.iter().any(|a| a == "--quick"), &out),
+            None => Err("export needs --out FILE".to_owned()),
+        },
+        Some("report") => match (value("--ours"), value("--dir")) {
+            (Some(ours), Some(dir)) => report::write(&ours, value("--peer").as_deref(), &dir),
+            _ => Err("report needs --ours FILE --dir DIR".to_owned()),
+        },
+        _ => Err("usage: txfx-bench run [--quick] --out FILE | report --ours FILE [--peer FILE] --dir DIR"
+            .to_owned()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("txfx-bench: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

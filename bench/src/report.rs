@@ -1,0 +1,331 @@
+//! The benchmark report: a Markdown table, a merged JSON file and two SVG charts.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+fn load(path: &str) -> Result<Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))
+}
+
+fn results(doc: &Value) -> Vec<Value> {
+    doc["results"].as_array().cloned().unwrap_or_default()
+}
+
+/// The median of the record matching every `(key, value)` pair.
+fn find(records: &[Value], pairs: &[(&str, Value)]) -> Option<f64> {
+    records.iter().find(|r| pairs.iter().all(|(k, v)| &r[*k] == v)).and_then(|r| r["median_ms"].as_f64())
+}
+
+fn ms(value: Option<f64>) -> String {
+    match value {
+        Some(v) if v >= 100.0 => format!("{v:.0}"),
+        Some(v) if v >= 1.0 => format!("{v:.2}"),
+        Some(v) => format!("{v:.4}"),
+        None => "–".to_owned(),
+    }
+}
+
+fn ratio(peer: Option<f64>, ours: Option<f64>) -> String {
+    match (peer, ours) {
+        (Some(p), Some(o)) if o > 0.0 => format!("{:.1}x", p / o),
+        _ => "–".to_owned(),
+    }
+}
+
+const PEER_BACKENDS: [&str; 3] = ["uds", "shm", "wasm"];
+
+fn peer_fastest(peer: &[Value], pairs: &[(&str, Value)]) -> Option<f64> {
+    PEER_BACKENDS
+        .iter()
+        .filter_map(|b| {
+            let mut with = pairs.to_vec();
+            with.push(("backend", json!(b)));
+            find(peer, &with)
+        })
+        .min_by(f64::total_cmp)
+}
+
+fn markdown(ours: &Value, peer: Option<&Value>) -> String {
+    let o = results(ours);
+    let p = peer.map(results).unwrap_or_default();
+    let threads = ours["machine"]["cores"].as_u64().unwrap_or(1);
+    let mut md = String::new();
+    let _ = writeln!(md, "# txfx benchmarks\n");
+    let _ = writeln!(
+        md,
+        "Machine: {} ({} cores). txfx {} ({} build), {} samples after {} warm-ups, medians in ms per complete operation.{}\n",
+        ours["machine"]["cpu"].as_str().unwrap_or("?"),
+        threads,
+        ours["version"].as_str().unwrap_or("?"),
+        ours["profile"].as_str().unwrap_or("?"),
+        ours["samples"],
+        ours["warmups"],
+        match peer {
+            Some(doc) => format!(
+                " Reference: `@aztec/foundation` {} + `@aztec/bb.js` {} on Node {} (uds = async native socket, shm = sync native shared memory, wasm = sync WASM).",
+                doc["versions"]["foundation"].as_str().unwrap_or("?"),
+                doc["versions"]["bb.js"].as_str().unwrap_or("?"),
+                doc["versions"]["node"].as_str().unwrap_or("?")
+            ),
+            None => " Reference not measured in this run (`cargo xtask bench --peer`).".to_owned(),
+        }
+    );
+    let peer_header = |md: &mut String| {
+        if peer.is_some() {
+            md.push_str(" ref uds | ref shm | ref wasm | fastest ref / native |");
+        }
+        md.push('\n');
+    };
+    let peer_cells = |md: &mut String, pairs: &[(&str, Value)], native: Option<f64>| {
+        if peer.is_some() {
+            for b in PEER_BACKENDS {
+                let mut with = pairs.to_vec();
+                with.push(("backend", json!(b)));
+                let _ = write!(md, " {} |", ms(find(&p, &with)));
+            }
+            let _ = write!(md, " {} |", ratio(peer_fastest(&p, pairs), native));
+        }
+        md.push('\n');
+    };
+
+    md.push_str("## 1. Complete commitment (all leaves from full effects, then the root)\n\n");
+    md.push_str("| profile | txs | native | wasm |");
+    peer_header(&mut md);
+    md.push_str(if peer.is_some() { "|---|---|---|---|---|---|---|---|\n" } else { "|---|---|---|---|\n" });
+    for profile in ["sparse", "small", "log-heavy"] {
+        for n in [1, 3, 16, 64] {
+            let pairs = [("workload", json!("1-commitment")), ("name", json!(profile)), ("n", json!(n))];
+            let native = find(
+                &o,
+                &[pairs[0].clone(), pairs[1].clone(), pairs[2].clone(), ("backend", json!("native"))],
+            );
+            let wasm =
+                find(&o, &[pairs[0].clone(), pairs[1].clone(), pairs[2].clone(), ("backend", json!("wasm"))]);
+            let _ = write!(md, "| {profile} | {n} | {} | {} |", ms(native), ms(wasm));
+            peer_cells(&mut md, &pairs, native);
+        }
+    }
+
+    md.push_str("\n## 2. 64 precomputed leaves\n\n| operation | native | wasm |");
+    peer_header(&mut md);
+    md.push_str(if peer.is_some() { "|---|---|---|---|---|---|---|\n" } else { "|---|---|---|\n" });
+    for name in ["tree", "witness", "verify", "tree-after-idle", "witness-after-idle", "verify-after-idle"] {
+        let pairs = [("workload", json!("2-leaves64")), ("name", json!(name))];
+        let native = find(&o, &[pairs[0].clone(), pairs[1].clone(), ("backend", json!("native"))]);
+        let wasm = find(&o, &[pairs[0].clone(), pairs[1].clone(), ("backend", json!("wasm"))]);
+        if native.is_none() && wasm.is_none() {
+            continue;
+        }
+        let _ = write!(md, "| {name} | {} | {} |", ms(native), ms(wasm));
+        peer_cells(&mut md, &pairs, native);
+    }
+
+    md.push_str("\n## 3. Tree-size sweep\n\n");
+    let _ = writeln!(
+        md,
+        "| leaves | root native 1 thread | root native {threads} threads | speed-up | all witnesses native 1 thread | all witnesses native {threads} threads | speed-up | root wasm | all witnesses wasm |"
+    );
+    md.push_str("|---|---|---|---|---|---|---|---|---|\n");
+    for n in [1, 3, 16, 64, 256, 1024, 4096, 65536] {
+        let get = |name: &str, backend: &str, t: u64| {
+            find(
+                &o,
+                &[
+                    ("workload", json!("3-sweep")),
+                    ("name", json!(name)),
+                    ("backend", json!(backend)),
+                    ("n", json!(n)),
+                    ("threads", json!(t)),
+                ],
+            )
+        };
+        let (r1, rn) = (get("root", "native", 1), get("root", "native", threads));
+        let (w1, wn) = (get("all-witnesses", "native", 1), get("all-witnesses", "native", threads));
+        let _ = writeln!(
+            md,
+            "| {n} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            ms(r1),
+            ms(rn),
+            ratio(r1, rn),
+            ms(w1),
+            ms(wn),
+            ratio(w1, wn),
+            ms(get("root", "wasm", 1)),
+            ms(get("all-witnesses", "wasm", 1))
+        );
+    }
+
+    md.push_str(
+        "\n## 4. Responsiveness (4 concurrent 64-tx small-category loops, 2 tokio workers, 1 ms probe)\n\n",
+    );
+    md.push_str("| backend | mode | complete ops/s | probe delay p50 ms | p95 ms | max ms |\n|---|---|---|---|---|---|\n");
+    for r in o.iter().filter(|r| r["workload"] == "4-responsiveness") {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {:.1} | {:.3} | {:.3} | {:.3} |",
+            r["backend"].as_str().unwrap_or("?"),
+            r["name"].as_str().unwrap_or("?"),
+            r["ops_per_s"].as_f64().unwrap_or(f64::NAN),
+            r["probe_p50_ms"].as_f64().unwrap_or(f64::NAN),
+            r["probe_p95_ms"].as_f64().unwrap_or(f64::NAN),
+            r["probe_max_ms"].as_f64().unwrap_or(f64::NAN)
+        );
+    }
+    md.push_str("\n`design`: leaf and category batches offloaded (native: to the rayon pool), tree nodes inline. `inline`: everything hashed on the executor threads. The WASM backend is synchronous, so both of its rows run inline.\n");
+    md.push_str("\nCharts: `sweep.svg` (tree-size sweep), `profiles.svg` (commitment per profile).\n");
+    md
+}
+
+/// A log-log line chart of the sweep.
+fn sweep_svg(ours: &Value) -> String {
+    let o = results(ours);
+    let threads = ours["machine"]["cores"].as_u64().unwrap_or(1);
+    let series = [
+        ("root, native, 1 thread", "native", "root", 1, "#1f77b4"),
+        ("root, native, all threads", "native", "root", threads, "#2ca02c"),
+        ("all witnesses, native, all threads", "native", "all-witnesses", threads, "#9467bd"),
+        ("root, wasm", "wasm", "root", 1, "#d62728"),
+    ];
+    let sizes = [1u64, 3, 16, 64, 256, 1024, 4096, 65536];
+    let (w, h, left, bottom) = (720.0, 420.0, 70.0, 50.0);
+    let x = |n: u64| left + (n as f64).log2() / 16.0 * (w - left - 20.0);
+    let y = |ms: f64| h - bottom - (ms.max(1e-4).log10() + 4.0) / 8.0 * (h - bottom - 20.0);
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"{left}\" y=\"16\" font-size=\"14\">Tree-size sweep: median ms per operation (log-log)</text>\n"
+    );
+    for decade in -4..=4 {
+        let yy = y(10f64.powi(decade));
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{left}\" x2=\"{}\" y1=\"{yy:.1}\" y2=\"{yy:.1}\" stroke=\"#ddd\"/><text x=\"4\" y=\"{:.1}\">1e{decade} ms</text>",
+            w - 20.0,
+            yy + 4.0
+        );
+    }
+    for n in sizes {
+        let _ = writeln!(
+            svg,
+            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{n}</text>",
+            x(n),
+            h - bottom + 18.0
+        );
+    }
+    let _ = writeln!(svg, "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">leaves</text>", w / 2.0, h - 10.0);
+    for (i, (label, backend, name, t, color)) in series.iter().enumerate() {
+        let points: Vec<String> = sizes
+            .iter()
+            .filter_map(|&n| {
+                let pairs = [
+                    ("workload", json!("3-sweep")),
+                    ("name", json!(name)),
+                    ("backend", json!(backend)),
+                    ("n", json!(n)),
+                    ("threads", json!(t)),
+                ];
+                find(&o, &pairs).map(|ms| format!("{:.1},{:.1}", x(n), y(ms)))
+            })
+            .collect();
+        let _ = writeln!(
+            svg,
+            "<polyline fill=\"none\" stroke=\"{color}\" stroke-width=\"2\" points=\"{}\"/>",
+            points.join(" ")
+        );
+        let ly = 40.0 + 16.0 * i as f64;
+        let _ = writeln!(
+            svg,
+            "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"4\" fill=\"{color}\"/><text x=\"{}\" y=\"{}\">{label}</text>",
+            left + 10.0,
+            ly - 4.0,
+            left + 28.0,
+            ly
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// Grouped bars (log scale) of the complete commitment per profile and size.
+fn profiles_svg(ours: &Value, peer: Option<&Value>) -> String {
+    let o = results(ours);
+    let p = peer.map(results).unwrap_or_default();
+    let mut bars: Vec<(&str, &str)> = vec![("native", "#2ca02c"), ("wasm", "#d62728")];
+    if peer.is_some() {
+        bars.push(("reference (fastest)", "#7f7f7f"));
+    }
+    let groups: Vec<(&str, u64)> =
+        ["sparse", "small", "log-heavy"].iter().flat_map(|p| [1u64, 3, 16, 64].map(|n| (*p, n))).collect();
+    let (w, h, left, bottom) = (900.0, 420.0, 70.0, 60.0);
+    let group_w = (w - left - 20.0) / groups.len() as f64;
+    let y = |ms: f64| h - bottom - (ms.max(1e-3).log10() + 3.0) / 7.0 * (h - bottom - 30.0);
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"{left}\" y=\"16\" font-size=\"14\">Complete commitment: median ms (log scale)</text>\n"
+    );
+    for decade in -3..=4 {
+        let yy = y(10f64.powi(decade));
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{left}\" x2=\"{}\" y1=\"{yy:.1}\" y2=\"{yy:.1}\" stroke=\"#ddd\"/><text x=\"4\" y=\"{:.1}\">1e{decade} ms</text>",
+            w - 20.0,
+            yy + 4.0
+        );
+    }
+    for (g, (profile, n)) in groups.iter().enumerate() {
+        let gx = left + g as f64 * group_w;
+        let _ = writeln!(
+            svg,
+            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{profile}</text><text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{n} tx</text>",
+            gx + group_w / 2.0,
+            h - bottom + 16.0,
+            gx + group_w / 2.0,
+            h - bottom + 30.0
+        );
+        for (b, (label, color)) in bars.iter().enumerate() {
+            let pairs = [("workload", json!("1-commitment")), ("name", json!(profile)), ("n", json!(n))];
+            let value = if *label == "reference (fastest)" {
+                peer_fastest(&p, &pairs)
+            } else {
+                find(&o, &[pairs[0].clone(), pairs[1].clone(), pairs[2].clone(), ("backend", json!(label))])
+            };
+            if let Some(v) = value {
+                let bw = group_w / (bars.len() as f64 + 1.0);
+                let top = y(v);
+                let _ = writeln!(
+                    svg,
+                    "<rect x=\"{:.1}\" y=\"{top:.1}\" width=\"{bw:.1}\" height=\"{:.1}\" fill=\"{color}\"/>",
+                    gx + bw * (b as f64 + 0.5),
+                    h - bottom - top
+                );
+            }
+        }
+    }
+    for (b, (label, color)) in bars.iter().enumerate() {
+        let lx = left + 10.0 + 170.0 * b as f64;
+        let _ = writeln!(
+            svg,
+            "<rect x=\"{lx}\" y=\"26\" width=\"12\" height=\"10\" fill=\"{color}\"/><text x=\"{}\" y=\"35\">{label}</text>",
+            lx + 16.0
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// Writes `report.md`, `report.json`, `sweep.svg` and `profiles.svg` into `dir`.
+pub fn write(ours_path: &str, peer_path: Option<&str>, dir: &str) -> Result<(), String> {
+    let ours = load(ours_path)?;
+    let peer = peer_path.map(load).transpose()?;
+    let dir = Path::new(dir);
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let put =
+        |name: &str, text: String| std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"));
+    put("report.md", markdown(&ours, peer.as_ref()))?;
+    put(
+        "report.json",
+        serde_json::to_string_pretty(&json!({"txfx": ours, "reference": peer})).map_err(|e| e.to_string())?,
+    )?;
+    put("sweep.svg", sweep_svg(&ours))?;
+    put("profiles.svg", profiles_svg(&ours, peer.as_ref()))
+}

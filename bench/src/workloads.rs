@@ -1,0 +1,410 @@
+//! The four workloads of the seed benchmark, on the native and WASM backends.
+//!
+//! 1. Complete commitment (every leaf from full effects, then the root): sparse, small-category
+//!    and log-heavy blocks of 1, 3, 16 and 64 txs.
+//! 2. 64 precomputed leaves: the internal tree (root), membership construction (tree + one
+//!    witness), membership verification (a 6-step path), each also after a 300 ms idle gap.
+//! 3. Tree-size sweep, 1 to 65536 leaves: root and all witnesses, with 1 thread and all threads.
+//! 4. Responsiveness: four concurrent 64-tx small-category commitment loops through the async API
+//!    on a 2-worker tokio runtime, with a probe task waking every millisecond; once as designed
+//!    (leaf and category batches offloaded, nodes inline) and once with everything inline.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use txfx_backend_native::NativeBackend;
+use txfx_backend_wasm::WasmBackend;
+use txfx_membership::{BlockWitnesses, verify_leaf};
+use txfx_poseidon::field::fr_to_hex;
+use txfx_poseidon::{AsyncHasher, BackendError, DomainSeparator, Fr, HashJob, Hasher, State};
+use txfx_tx_effects::synthetic::{Profile, block};
+use txfx_tx_effects::tree::TxEffectsTree;
+use txfx_tx_effects::{commit_block, commit_block_async};
+
+/// Warm-ups and samples per measurement.
+#[derive(Clone, Copy)]
+struct Plan {
+    warmups: usize,
+    samples: usize,
+    quick: bool,
+}
+
+/// Runs `f` `warmups + samples` times (calling `before` untimed first each time) and returns the
+/// sorted sample times in milliseconds.
+fn measure<T>(plan: Plan, mut before: impl FnMut(), mut f: impl FnMut() -> T) -> Vec<f64> {
+    let mut times = Vec::with_capacity(plan.samples);
+    for i in 0..plan.warmups + plan.samples {
+        before();
+        let start = Instant::now();
+        std::hint::black_box(f());
+        let elapsed = start.elapsed().as_secs_f64() * 1e3;
+        if i >= plan.warmups {
+            times.push(elapsed);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    times
+}
+
+fn median(sorted: &[f64]) -> f64 {
+    match sorted.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    }
+}
+
+fn record(
+    workload: &str,
+    name: &str,
+    backend: &str,
+    threads: usize,
+    n: usize,
+    times: &[f64],
+    extra: Value,
+) -> Value {
+    let mut value = json!({
+        "workload": workload, "name": name, "backend": backend, "threads": threads, "n": n,
+        "median_ms": median(times), "min_ms": times.first(), "max_ms": times.last(), "samples": times.len(),
+    });
+    if let (Some(object), Value::Object(more)) = (value.as_object_mut(), extra) {
+        object.extend(more);
+    }
+    eprintln!("bench: {workload} {name} {backend} threads={threads} n={n}: {:.3} ms", median(times));
+    value
+}
+
+/// A backend with its async batches forced inline (no offload), for workload 4's comparison.
+#[derive(Clone)]
+struct Inline<H>(H);
+
+impl<H: Hasher> Hasher for Inline<H> {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn permute_many(&self, states: &mut [State]) -> Result<(), BackendError> {
+        self.0.permute_many(states)
+    }
+    fn hash(&self, inputs: &[Fr]) -> Result<Fr, BackendError> {
+        self.0.hash(inputs)
+    }
+    fn hash_with_separator(&self, inputs: &[Fr], separator: DomainSeparator) -> Result<Fr, BackendError> {
+        self.0.hash_with_separator(inputs, separator)
+    }
+    fn hash_batch(&self, jobs: &[HashJob]) -> Result<Vec<Fr>, BackendError> {
+        self.0.hash_batch(jobs)
+    }
+    fn hash_nodes(&self, separator: DomainSeparator, pairs: &[[Fr; 2]]) -> Result<Vec<Fr>, BackendError> {
+        self.0.hash_nodes(separator, pairs)
+    }
+}
+
+fn leaves(n: usize) -> Vec<Fr> {
+    (0..n as u64).map(|i| Fr::from(i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)).collect()
+}
+
+fn commitment(plan: Plan, backend: &dyn Hasher, out: &mut Vec<Value>) -> Result<(), String> {
+    for profile in Profile::ALL {
+        for n in [1usize, 3, 16, 64] {
+            let body = block(profile, n).map_err(|e| e.to_string())?;
+            let root = commit_block(backend, &body).map_err(|e| e.to_string())?.root();
+            let times = measure(plan, || {}, || commit_block(backend, &body));
+            let extra = json!({"profile": profile.name(), "root": fr_to_hex(&root)});
+            out.push(record(
+                "1-commitment",
+                profile.name(),
+                backend.name(),
+                rayon::current_num_threads(),
+                n,
+                &times,
+                extra,
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn precomputed(plan: Plan, backend: &dyn Hasher, out: &mut Vec<Value>) -> Result<(), String> {
+    let leaves = leaves(64);
+    let tree = TxEffectsTree::build(backend, leaves.clone()).map_err(|e| e.to_string())?;
+    let block = BlockWitnesses::from_leaves(backend, leaves.clone(), 1).map_err(|e| e.to_string())?;
+    let witness = block.witness(0).map_err(|e| e.to_string())?;
+    let leaf = leaves[0];
+    let root = tree.root();
+    let threads = rayon::current_num_threads();
+    for (gap, suffix) in [(Duration::ZERO, ""), (Duration::from_millis(300), "-after-idle")] {
+        if plan.quick && !gap.is_zero() {
+            continue;
+        }
+        let idle = || std::thread::sleep(gap);
+        let extra = json!({"root": fr_to_hex(&root)});
+        let times = measure(plan, idle, || TxEffectsTree::build(backend, leaves.clone()));
+        out.push(record(
+            "2-leaves64",
+            &format!("tree{suffix}"),
+            backend.name(),
+            threads,
+            64,
+            &times,
+            extra.clone(),
+        ));
+        let times = measure(plan, idle, || {
+            BlockWitnesses::from_leaves(backend, leaves.clone(), 1).and_then(|b| b.witness(37))
+        });
+        out.push(record(
+            "2-leaves64",
+            &format!("witness{suffix}"),
+            backend.name(),
+            threads,
+            64,
+            &times,
+            extra.clone(),
+        ));
+        let times = measure(plan, idle, || verify_leaf(backend, leaf, &witness, root));
+        out.push(record(
+            "2-leaves64",
+            &format!("verify{suffix}"),
+            backend.name(),
+            threads,
+            64,
+            &times,
+            extra,
+        ));
+    }
+    Ok(())
+}
+
+fn sweep(plan: Plan, backend: &dyn Hasher, out: &mut Vec<Value>) -> Result<(), String> {
+    let single = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| e.to_string())?;
+    let sizes: &[usize] = if plan.quick && backend.name() == "wasm" {
+        // The WASM backend is single-threaded: 65536 leaves take seconds per sample.
+        &[1, 3, 16, 64, 256, 1024, 4096]
+    } else {
+        &[1, 3, 16, 64, 256, 1024, 4096, 65536]
+    };
+    for &n in sizes {
+        let leaves = leaves(n);
+        let root = TxEffectsTree::build(backend, leaves.clone()).map_err(|e| e.to_string())?.root();
+        let extra = json!({"root": fr_to_hex(&root)});
+        for threads in [1usize, rayon::current_num_threads()] {
+            let run =
+                |f: &mut (dyn FnMut() -> Vec<f64> + Send)| if threads == 1 { single.install(f) } else { f() };
+            let plan = if n >= 65536 { Plan { samples: plan.samples.min(5), ..plan } } else { plan };
+            let times = run(&mut || measure(plan, || {}, || TxEffectsTree::build(backend, leaves.clone())));
+            out.push(record("3-sweep", "root", backend.name(), threads, n, &times, extra.clone()));
+            let times = run(&mut || {
+                measure(
+                    plan,
+                    || {},
+                    || BlockWitnesses::from_leaves(backend, leaves.clone(), 1).map(|b| b.all().len()),
+                )
+            });
+            out.push(record("3-sweep", "all-witnesses", backend.name(), threads, n, &times, extra.clone()));
+        }
+    }
+    Ok(())
+}
+
+/// Workload 4 for one hasher: ops/s and probe delays.
+fn responsiveness(
+    seconds: f64,
+    hasher: Arc<dyn AsyncHasher>,
+    mode: &str,
+    out: &mut Vec<Value>,
+) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_time()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let body = Arc::new(block(Profile::SmallCategories, 64).map_err(|e| e.to_string())?);
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs_f64(seconds);
+    let (ops, mut delays) = runtime.block_on(async {
+        let loops: Vec<_> = (0..4)
+            .map(|_| {
+                let (hasher, body) = (hasher.clone(), body.clone());
+                tokio::spawn(async move {
+                    let mut done = 0u64;
+                    while Instant::now() < deadline {
+                        if commit_block_async(hasher.as_ref(), &body).await.is_ok() {
+                            done += 1;
+                        }
+                    }
+                    done
+                })
+            })
+            .collect();
+        // The probe measures how late each 1 ms wake-up is, from the moment it is spawned (a
+        // starved executor delays even its first poll) until every loop has finished.
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let probe_stop = stop.clone();
+        let spawned = Instant::now();
+        let probe = tokio::spawn(async move {
+            let mut delays = Vec::new();
+            let mut last = spawned;
+            loop {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+                let now = Instant::now();
+                delays.push(
+                    now.duration_since(last).saturating_sub(Duration::from_millis(1)).as_secs_f64() * 1e3,
+                );
+                last = now;
+                if probe_stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    return delays;
+                }
+            }
+        });
+        let mut ops = 0;
+        for handle in loops {
+            ops += handle.await.unwrap_or(0);
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        (ops, probe.await.unwrap_or_default())
+    });
+    delays.sort_by(f64::total_cmp);
+    let percentile =
+        |p: f64| delays.get(((delays.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or(f64::NAN);
+    let value = json!({
+        "workload": "4-responsiveness", "name": mode, "backend": hasher.backend_name(), "threads": 2, "n": 64,
+        "ops_per_s": ops as f64 / started.elapsed().as_secs_f64(), "probe_p50_ms": percentile(0.5), "probe_p95_ms": percentile(0.95),
+        "probe_max_ms": delays.last(), "probes": delays.len(),
+    });
+    eprintln!("bench: {value}");
+    out.push(value);
+    Ok(())
+}
+
+fn machine() -> Value {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown".to_owned());
+    json!({"cpu": cpu, "cores": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)})
+}
+
+/// Runs every workload on every backend and writes the results JSON.
+pub fn run(quick: bool, out_path: &str) -> Result<(), String> {
+    let plan =
+        if quick { Plan { warmups: 1, samples: 3, quick } } else { Plan { warmups: 3, samples: 15, quick } };
+    let native = NativeBackend::new();
+    let wasm = WasmBackend::new().map_err(|e| e.to_string())?;
+    let backends: [&dyn Hasher; 2] = [&native, &wasm];
+    let mut results = Vec::new();
+    for backend in backends {
+        commitment(plan, backend, &mut results)?;
+        precomputed(plan, backend, &mut results)?;
+        sweep(plan, backend, &mut results)?;
+    }
+    let seconds = if quick { 1.0 } else { 3.0 };
+    responsiveness(seconds, Arc::new(native), "design", &mut results)?;
+    responsiveness(seconds, Arc::new(Inline(native)), "inline", &mut results)?;
+    responsiveness(seconds, Arc::new(wasm.clone()), "design", &mut results)?;
+    responsiveness(seconds, Arc::new(Inline(wasm)), "inline", &mut results)?;
+    let document = json!({
+        "tool": "txfx", "version": env!("CARGO_PKG_VERSION"), "quick": quick,
+        "profile": if cfg!(debug_assertions) { "dev" } else { "release" },
+        "machine": machine(),
+        "date_unix": std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
+        "samples": plan.samples, "warmups": plan.warmups, "results": results,
+    });
+    let text = serde_json::to_string_pretty(&document).map_err(|e| e.to_string())?;
+    std::fs::write(out_path, text).map_err(|e| format!("{out_path}: {e}"))
+}
+
+/// Records every batch a commitment hashes, so the reference can replay the same preimages.
+struct Recorder {
+    stages: std::sync::Mutex<Vec<(Vec<HashJob>, Vec<Fr>)>>,
+}
+
+impl Hasher for Recorder {
+    fn name(&self) -> &'static str {
+        "recorder"
+    }
+    fn permute_many(&self, states: &mut [State]) -> Result<(), BackendError> {
+        txfx_poseidon::Sequential.permute_many(states)
+    }
+    fn hash(&self, inputs: &[Fr]) -> Result<Fr, BackendError> {
+        txfx_poseidon::Sequential.hash(inputs)
+    }
+    fn hash_with_separator(&self, inputs: &[Fr], separator: DomainSeparator) -> Result<Fr, BackendError> {
+        txfx_poseidon::Sequential.hash_with_separator(inputs, separator)
+    }
+    fn hash_batch(&self, jobs: &[HashJob]) -> Result<Vec<Fr>, BackendError> {
+        let out = txfx_poseidon::Sequential.hash_batch(jobs)?;
+        if let Ok(mut stages) = self.stages.lock() {
+            stages.push((jobs.to_vec(), out.clone()));
+        }
+        Ok(out)
+    }
+}
+
+/// The preimages of one block's commitment as stages of jobs; an input equal to an earlier
+/// stage's output becomes a reference `[stage, job]`, so the reference recomputes it itself.
+fn commitment_stages(body: &txfx_tx_effects::Body) -> Result<(Value, Fr), String> {
+    let recorder = Recorder { stages: std::sync::Mutex::new(Vec::new()) };
+    let root = commit_block(&recorder, body).map_err(|e| e.to_string())?.root();
+    let stages = recorder.stages.into_inner().map_err(|e| e.to_string())?;
+    let mut produced = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for (s, (jobs, outputs)) in stages.iter().enumerate() {
+        let stage: Vec<Value> = jobs
+            .iter()
+            .map(|job| {
+                let inputs: Vec<Value> = job
+                    .inputs
+                    .iter()
+                    .map(|x| match produced.get(x) {
+                        Some((stage, index)) => json!([stage, index]),
+                        None => json!(fr_to_hex(x)),
+                    })
+                    .collect();
+                json!({"s": job.separator.map(DomainSeparator::value), "i": inputs})
+            })
+            .collect();
+        out.push(Value::Array(stage));
+        for (index, value) in outputs.iter().enumerate() {
+            produced.entry(*value).or_insert((s, index));
+        }
+    }
+    Ok((Value::Array(out), root))
+}
+
+/// Writes what the reference benchmark needs: the commitment stages of every profile and size,
+/// the 64 precomputed leaves and the sweep sizes, each with the root txfx computed.
+pub fn export(quick: bool, out_path: &str) -> Result<(), String> {
+    let mut commitments = Vec::new();
+    for profile in Profile::ALL {
+        for n in [1usize, 3, 16, 64] {
+            let body = block(profile, n).map_err(|e| e.to_string())?;
+            let (stages, root) = commitment_stages(&body)?;
+            commitments
+                .push(json!({"profile": profile.name(), "n": n, "stages": stages, "root": fr_to_hex(&root)}));
+        }
+    }
+    let sweep: Vec<Value> = [1usize, 3, 16, 64, 256, 1024, 4096, 65536]
+        .iter()
+        .filter_map(|&n| {
+            let tree = TxEffectsTree::build(&txfx_poseidon::Sequential, leaves(n)).ok()?;
+            Some(json!({"n": n, "root": fr_to_hex(&tree.root())}))
+        })
+        .collect();
+    let leaves64 = leaves(64);
+    let root64 =
+        TxEffectsTree::build(&txfx_poseidon::Sequential, leaves64.clone()).map_err(|e| e.to_string())?.root();
+    let document = json!({
+        "quick": quick,
+        "samples": if quick { 1 } else { 15 }, "warmups": if quick { 0 } else { 3 },
+        "separators": {"tree": DomainSeparator::TX_EFFECTS_TREE.value()},
+        "leaf_formula": "leaf_i = (i * 0x9e3779b97f4a7c15 mod 2^64) | 1",
+        "commitment": commitments,
+        "leaves64": {"root": fr_to_hex(&root64), "witness_index": 37, "verify_index": 0},
+        "sweep": sweep,
+    });
+    std::fs::write(out_path, document.to_string()).map_err(|e| format!("{out_path}: {e}"))
+}

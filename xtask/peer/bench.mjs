@@ -1,0 +1,175 @@
+// The reference side of `cargo xtask bench --peer`: workloads 1-3 through Aztec's own stack,
+// @aztec/foundation + @aztec/bb.js, on one bb.js backend per process (the sync singleton holds
+// one backend): `node bench.mjs EXPORT.json uds|shm|wasm OUT.json`.
+//
+// Hashing goes through the same foundation calls the reference code makes: the async
+// `poseidon2HashWithSeparator` / `poseidon2Hash` (Barretenberg singleton) for `uds`, and the sync
+// ones from `@aztec/foundation/crypto/sync` (BarretenbergSync singleton) for `shm` and `wasm`.
+// Trees use foundation's unbalanced-tree code. Every root is checked against txfx's before any
+// timing; a mismatch aborts the run.
+
+import { Barretenberg, BarretenbergSync, BackendType } from '@aztec/bb.js';
+import { Fr } from '@aztec/foundation/curves/bn254';
+import * as asyncPoseidon from '@aztec/foundation/crypto/poseidon';
+import * as syncPoseidon from '@aztec/foundation/crypto/sync';
+import {
+  UnbalancedMerkleTreeCalculator,
+  computeUnbalancedMerkleTreeRoot,
+  computeUnbalancedMerkleTreeRootAsync,
+} from '@aztec/foundation/trees';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+
+const [exportPath, backend, outPath] = process.argv.slice(2);
+const spec = JSON.parse(readFileSync(exportPath, 'utf8'));
+const isAsync = backend === 'uds';
+if (backend === 'uds') {
+  await Barretenberg.initSingleton({ backend: BackendType.NativeUnixSocket });
+} else if (backend === 'shm') {
+  await BarretenbergSync.initSingleton({ backend: BackendType.NativeSharedMemory });
+} else if (backend === 'wasm') {
+  await BarretenbergSync.initSingleton({ backend: BackendType.Wasm });
+} else {
+  throw new Error(`unknown backend ${backend}`);
+}
+
+const TREE = spec.separators.tree;
+const hashSep = isAsync
+  ? (inputs, sep) => asyncPoseidon.poseidon2HashWithSeparator(inputs, sep)
+  : (inputs, sep) => syncPoseidon.poseidon2HashWithSeparator(inputs, sep);
+const hashPlain = isAsync ? (inputs) => asyncPoseidon.poseidon2Hash(inputs) : (inputs) => syncPoseidon.poseidon2Hash(inputs);
+const syncNode = (l, r) => syncPoseidon.poseidon2HashWithSeparator([Fr.fromBuffer(Buffer.from(l)), Fr.fromBuffer(Buffer.from(r))], TREE).toBuffer();
+const asyncNode = async (l, r) =>
+  (await asyncPoseidon.poseidon2HashWithSeparator([Fr.fromBuffer(Buffer.from(l)), Fr.fromBuffer(Buffer.from(r))], TREE)).toBuffer();
+
+const hex = (buffer) => '0x' + Buffer.from(buffer).toString('hex');
+const leafOf = (i) => {
+  const x = (BigInt(i) * 0x9e3779b97f4a7c15n) % (1n << 64n) | 1n;
+  return new Fr(x).toBuffer();
+};
+const leavesOf = (n) => Array.from({ length: n }, (_, i) => leafOf(i));
+
+// The commitment: replay each stage's jobs, substituting earlier results for references.
+async function commit(stages) {
+  const results = [];
+  for (const stage of stages) {
+    const resolve = (x) => (Array.isArray(x) ? results[x[0]][x[1]] : Fr.fromString(x));
+    const run = (job) => {
+      const inputs = job.i.map(resolve);
+      return job.s === null ? hashPlain(inputs) : hashSep(inputs, job.s);
+    };
+    results.push(isAsync ? await Promise.all(stage.map(run)) : stage.map(run));
+  }
+  const leaves = results[results.length - 1].map((fr) => fr.toBuffer());
+  return root(leaves);
+}
+
+async function root(leaves) {
+  return isAsync ? computeUnbalancedMerkleTreeRootAsync(leaves, asyncNode) : computeUnbalancedMerkleTreeRoot(leaves, syncNode);
+}
+
+// Witness paths. Sync backends use foundation's UnbalancedMerkleTreeCalculator; foundation has no
+// async calculator, so the async backend builds the same levels with awaited node hashes.
+async function levelsAsync(leaves) {
+  const levels = [leaves];
+  while (levels[levels.length - 1].length > 1) {
+    const level = levels[levels.length - 1];
+    const next = await Promise.all(
+      Array.from({ length: Math.floor(level.length / 2) }, (_, j) => asyncNode(level[2 * j], level[2 * j + 1])),
+    );
+    if (level.length % 2 === 1) next.push(level[level.length - 1]);
+    levels.push(next);
+  }
+  return levels;
+}
+function pathFromLevels(levels, index) {
+  const siblings = [];
+  let leafIndex = 0;
+  let position = index;
+  for (const level of levels.slice(0, -1)) {
+    const carried = level.length % 2 === 1 && position === level.length - 1;
+    if (!carried) {
+      leafIndex |= (position & 1) << siblings.length;
+      siblings.push(level[position ^ 1]);
+    }
+    position >>= 1;
+  }
+  return { leafIndex, siblings };
+}
+async function witnesses(leaves, indices) {
+  if (isAsync) {
+    const levels = await levelsAsync(leaves);
+    return indices.map((i) => pathFromLevels(levels, i));
+  }
+  const calculator = UnbalancedMerkleTreeCalculator.create(leaves, undefined, undefined, syncNode);
+  return indices.map((i) => {
+    const location = calculator.getLeafLocation(i);
+    return { leafIndex: Number(location.index), siblings: calculator.getSiblingPathByLeafIndex(i).toBufferArray() };
+  });
+}
+async function rootFromPath(leaf, { leafIndex, siblings }) {
+  let current = leaf;
+  let index = leafIndex;
+  for (const sibling of siblings) {
+    const [l, r] = index & 1 ? [sibling, current] : [current, sibling];
+    current = isAsync ? await asyncNode(l, r) : syncNode(l, r);
+    index >>= 1;
+  }
+  return current;
+}
+
+async function measure(samples, warmups, f, gapMs = 0) {
+  const times = [];
+  for (let i = 0; i < warmups + samples; i++) {
+    if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
+    const start = performance.now();
+    await f();
+    const elapsed = performance.now() - start;
+    if (i >= warmups) times.push(elapsed);
+  }
+  times.sort((a, b) => a - b);
+  const n = times.length;
+  return { median_ms: n % 2 ? times[(n - 1) / 2] : (times[n / 2 - 1] + times[n / 2]) / 2, min_ms: times[0], max_ms: times[n - 1], samples: n };
+}
+
+const { samples, warmups } = spec;
+const results = [];
+const record = (workload, name, n, stats) => {
+  results.push({ workload, name, backend, n, ...stats });
+  console.error(`reference: ${workload} ${name} ${backend} n=${n}: ${stats.median_ms.toFixed(3)} ms`);
+};
+const check = (what, got, want) => {
+  if (got !== want) throw new Error(`${what}: reference root ${got} but txfx computed ${want}`);
+};
+
+for (const c of spec.commitment) {
+  check(`commitment ${c.profile}/${c.n}`, hex(await commit(c.stages)), c.root);
+  record('1-commitment', c.profile, c.n, await measure(samples, warmups, () => commit(c.stages)));
+}
+
+const leaves64 = leavesOf(64);
+check('64 leaves', hex(await root(leaves64)), spec.leaves64.root);
+const [w] = await witnesses(leaves64, [spec.leaves64.verify_index]);
+check('64-leaf witness', hex(await rootFromPath(leaves64[spec.leaves64.verify_index], w)), spec.leaves64.root);
+for (const [gap, suffix] of spec.quick ? [[0, '']] : [[0, ''], [300, '-after-idle']]) {
+  record('2-leaves64', `tree${suffix}`, 64, await measure(samples, warmups, () => root(leaves64), gap));
+  record('2-leaves64', `witness${suffix}`, 64, await measure(samples, warmups, () => witnesses(leaves64, [spec.leaves64.witness_index]), gap));
+  record('2-leaves64', `verify${suffix}`, 64, await measure(samples, warmups, () => rootFromPath(leaves64[spec.leaves64.verify_index], w), gap));
+}
+
+for (const { n, root: expected } of spec.sweep) {
+  if (spec.quick && n > 4096) continue;
+  const leaves = leavesOf(n);
+  check(`sweep ${n}`, hex(await root(leaves)), expected);
+  // The largest trees take seconds per sample through the reference; fewer samples there.
+  const s = n >= 4096 ? Math.min(samples, 3) : samples;
+  const wu = n >= 4096 ? 1 : warmups;
+  record('3-sweep', 'root', n, await measure(s, wu, () => root(leaves)));
+  const all = Array.from({ length: n }, (_, i) => i);
+  record('3-sweep', 'all-witnesses', n, await measure(s, wu, () => witnesses(leaves, all)));
+}
+
+const { version: node } = process;
+const pkg = (name) => JSON.parse(readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url))).version;
+writeFileSync(outPath, JSON.stringify({ versions: { node, foundation: pkg('@aztec/foundation'), 'bb.js': pkg('@aztec/bb.js') }, results }, null, 1));
+process.exit(0);

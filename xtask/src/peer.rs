@@ -1,0 +1,47 @@
+//! The reference side of `cargo xtask bench --peer`: installs the pinned `@aztec/foundation` and
+//! `@aztec/bb.js` under `target/peer/` (never committed) and runs `xtask/peer/bench.mjs` once per
+//! bb.js backend, merging the three result files.
+
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use crate::{root, run};
+
+/// The versions the seed system was measured with (SPEC.md §1).
+const PACKAGE_JSON: &str = r#"{
+  "name": "txfx-peer-bench",
+  "private": true,
+  "type": "module",
+  "dependencies": { "@aztec/foundation": "5.2.0", "@aztec/bb.js": "5.0.0" },
+  "overrides": { "@aztec/bb.js": "5.0.0" }
+}
+"#;
+
+/// Installs the reference (if needed) and benchmarks it on `export` (written by
+/// `txfx-bench export`), writing the merged results to `out`.
+pub fn run_peer(export: &str, out: &str) -> Result<(), String> {
+    let dir = root().join("target").join("peer");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let manifest = dir.join("package.json");
+    let current = std::fs::read_to_string(&manifest).unwrap_or_default();
+    if current != PACKAGE_JSON || !dir.join("node_modules/@aztec/bb.js").exists() {
+        std::fs::write(&manifest, PACKAGE_JSON).map_err(|e| e.to_string())?;
+        run(Command::new("npm").args(["install", "--no-audit", "--no-fund", "--prefix"]).arg(&dir))?;
+    }
+    let script = dir.join("bench.mjs");
+    std::fs::copy(root().join("xtask/peer/bench.mjs"), &script).map_err(|e| e.to_string())?;
+    let mut versions = Value::Null;
+    let mut results = Vec::new();
+    for backend in ["uds", "shm", "wasm"] {
+        let part = dir.join(format!("result-{backend}.json"));
+        run(Command::new("node").arg(&script).arg(export).arg(backend).arg(&part))?;
+        let text = std::fs::read_to_string(&part).map_err(|e| format!("{}: {e}", part.display()))?;
+        let value: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        versions = value.get("versions").cloned().unwrap_or_default();
+        results.extend(value.get("results").and_then(Value::as_array).cloned().unwrap_or_default());
+    }
+    let merged = json!({"versions": versions, "results": results});
+    std::fs::write(out, serde_json::to_string_pretty(&merged).map_err(|e| e.to_string())?)
+        .map_err(|e| format!("{out}: {e}"))
+}
