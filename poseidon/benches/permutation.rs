@@ -1,5 +1,5 @@
 //! The Poseidon2 permutation and sponge, measured side by side in one run on the same inputs:
-//! txfx's permutation (single and interleaved pair), Noir's `bn254_blackbox_solver` 1.0
+//! txfx's permutation, Noir's `bn254_blackbox_solver` 1.0
 //! `poseidon2_permutation` (what a Rust user would otherwise pick), one ark-ff `Fr`
 //! multiplication (the unit of cost: a permutation is 488 of them), and `poseidon2_hash` of 3
 //! and of 3023 fields (a tree node's preimage size and a contract-class log).
@@ -11,7 +11,6 @@ use std::hint::black_box;
 
 use acir::FieldElement;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use txfx_poseidon::permutation::permute_pair;
 use txfx_poseidon::{Fr, permute, poseidon2_hash};
 
 fn inputs() -> [Fr; 4] {
@@ -38,14 +37,6 @@ fn permutation(c: &mut Criterion) {
     let noir: Vec<FieldElement> = state.iter().map(|x| FieldElement::from_repr(*x)).collect();
     group.bench_function("bn254_blackbox_solver", |b| {
         b.iter(|| bn254_blackbox_solver::poseidon2_permutation(black_box(&noir)))
-    });
-    group.throughput(Throughput::Elements(2));
-    group.bench_function("txfx_interleaved_pair", |b| {
-        b.iter(|| {
-            let (mut x, mut y) = black_box((state, [state[1], state[0], state[3], state[2]]));
-            permute_pair(&mut x, &mut y);
-            (x, y)
-        })
     });
     group.finish();
 
