@@ -64,12 +64,24 @@ pub struct Report {
     pub failed: Vec<(String, String)>,
     /// Membership + body reference cases run.
     pub reference_cases: usize,
+    /// Of which passed.
+    pub reference_passed: usize,
 }
 
 impl Report {
     /// `suite: <backend>: N passed, M failed`.
     pub fn summary(&self) -> String {
         format!("suite: {}: {} passed, {} failed", self.backend, self.passed, self.failed.len())
+    }
+
+    /// `suite: <backend> (reference membership and body cases): 18 passed, 0 failed`.
+    pub fn reference_summary(&self) -> String {
+        format!(
+            "suite: {} (reference membership and body cases): {} passed, {} failed",
+            self.backend,
+            self.reference_passed,
+            self.reference_cases - self.reference_passed
+        )
     }
 }
 
@@ -83,13 +95,16 @@ pub fn run_cases(backend: &Backend<'_>, cases: Vec<Case>) -> Report {
         passed: 0,
         failed: Vec::new(),
         reference_cases: 0,
+        reference_passed: 0,
     };
     for case in cases {
-        if matches!(case.group, Group::Membership | Group::Body) {
-            report.reference_cases += 1;
-        }
+        let reference = matches!(case.group, Group::Membership | Group::Body);
+        report.reference_cases += usize::from(reference);
         match catch_unwind(AssertUnwindSafe(|| (case.run)(backend))) {
-            Ok(()) => report.passed += 1,
+            Ok(()) => {
+                report.passed += 1;
+                report.reference_passed += usize::from(reference);
+            }
             Err(payload) => {
                 let message = payload
                     .downcast_ref::<String>()
@@ -109,7 +124,8 @@ fn write_report(report: &Report) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/txfx-suite");
     // Best effort: the assertion below, not this file, decides whether the suite passed.
     let _ = std::fs::create_dir_all(&dir);
-    let _ = std::fs::write(dir.join(format!("{}.txt", report.backend)), format!("{}\n", report.summary()));
+    let text = format!("{}\n{}\n", report.summary(), report.reference_summary());
+    let _ = std::fs::write(dir.join(format!("{}.txt", report.backend)), text);
 }
 
 /// Runs the whole suite against `hasher`, prints the summary line, and panics unless every case
@@ -117,7 +133,7 @@ fn write_report(report: &Report) {
 pub fn run_suite<H: Hasher + Clone + 'static>(hasher: &H) -> Report {
     let backend = Backend { hasher, async_hasher: hasher };
     let report = run_cases(&backend, crate::cases::all());
-    println!("{}", report.summary());
+    println!("{}\n{}", report.summary(), report.reference_summary());
     write_report(&report);
     for (name, message) in &report.failed {
         println!("  FAILED {name}: {message}");
