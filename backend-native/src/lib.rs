@@ -7,7 +7,8 @@
 //!
 //! Through [`txfx_poseidon::AsyncHasher`] (the blanket impl), every batch is handed to the rayon
 //! pool and awaited through a oneshot channel, so the caller's executor thread never runs a long
-//! hash, while tree levels stay on the synchronous fast path.
+//! hash, while tree levels stay on the synchronous fast path, which for async callers hashes on
+//! the calling thread rather than queue behind those batches.
 //!
 //! ```
 //! use txfx_backend_native::NativeBackend;
@@ -29,8 +30,9 @@ use txfx_poseidon::{
 /// Permutations below which a batch stays on the calling thread (about 0.1 ms of work).
 pub const DEFAULT_PARALLEL_THRESHOLD: usize = 8;
 
-/// States per rayon task when permuting a level: enough to amortize task overhead.
-const STATES_PER_TASK: usize = 16;
+/// Rayon tasks per thread when permuting a level: a level of equal-cost states splits evenly,
+/// with one spare task per thread for work stealing when a thread is busy elsewhere.
+const TASKS_PER_THREAD: usize = 2;
 
 /// The native backend. Cheap to clone; clones share rayon's global pool.
 #[derive(Debug, Clone, Copy)]
@@ -77,6 +79,9 @@ impl Offload for RayonOffload {
 
 static RAYON_OFFLOAD: RayonOffload = RayonOffload;
 
+/// The fast path for async callers: the same backend, never waiting on the pool.
+static ON_CALLING_THREAD: NativeBackend = NativeBackend { threshold: usize::MAX };
+
 impl Hasher for NativeBackend {
     fn name(&self) -> &'static str {
         "native"
@@ -84,7 +89,8 @@ impl Hasher for NativeBackend {
 
     fn permute_many(&self, states: &mut [State]) -> Result<(), BackendError> {
         if self.parallel(states.len()) {
-            states.par_chunks_mut(STATES_PER_TASK).for_each(permute_many);
+            let tasks = TASKS_PER_THREAD * rayon::current_num_threads();
+            states.par_chunks_mut(states.len().div_ceil(tasks).max(1)).for_each(permute_many);
         } else {
             permute_many(states);
         }
@@ -112,6 +118,12 @@ impl Hasher for NativeBackend {
 
     fn offload(&self) -> Option<&dyn Offload> {
         Some(&RAYON_OFFLOAD)
+    }
+
+    fn inline_fast_path(&self) -> Option<&dyn Hasher> {
+        // Tree levels from async callers run on their thread: parallel levels would make the
+        // executor thread wait behind the leaf batches already queued on the pool.
+        Some(&ON_CALLING_THREAD)
     }
 }
 

@@ -124,6 +124,14 @@ pub trait Hasher: Send + Sync {
     fn offload(&self) -> Option<&dyn Offload> {
         None
     }
+
+    /// The hasher async callers use synchronously, on their own executor thread, for small and
+    /// frequent work (tree levels); `None` means `self`. A backend whose batches wait on a thread
+    /// pool returns a variant that hashes on the calling thread instead: an executor thread must
+    /// not queue behind long offloaded batches.
+    fn inline_fast_path(&self) -> Option<&dyn Hasher> {
+        None
+    }
 }
 
 /// The async face of a backend, at batch grain, with access to its synchronous fast path.
@@ -183,7 +191,7 @@ impl<H: Hasher + Clone + 'static> AsyncHasher for H {
     }
 
     fn sync_fast_path(&self) -> Option<&dyn Hasher> {
-        Some(self)
+        Some(self.inline_fast_path().unwrap_or(self))
     }
 
     async fn hash_batch_async(&self, jobs: Vec<HashJob>) -> Result<Vec<Fr>, BackendError> {

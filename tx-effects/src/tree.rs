@@ -92,7 +92,18 @@ impl TxEffectsTree {
     /// [`BackendError`] if the backend fails.
     pub async fn build_async(hasher: &dyn AsyncHasher, leaves: Vec<Fr>) -> Result<Self, BackendError> {
         if let Some(sync) = hasher.sync_fast_path() {
-            return Self::build(sync, leaves);
+            // Level by level, yielding to the executor between levels so that a large tree does
+            // not hold an executor thread for its whole build.
+            let mut levels = vec![leaves];
+            while let Some(level) = levels.last().filter(|level| level.len() > 1) {
+                let (pairs, _) = level.as_chunks::<2>();
+                let hashed = sync.hash_nodes(NODE_SEPARATOR, pairs)?;
+                check_len(sync.name(), &hashed, pairs.len())?;
+                let next = next_level(hashed, level);
+                levels.push(next);
+                YieldNow(false).await;
+            }
+            return Ok(Self { levels });
         }
         let mut levels = vec![leaves];
         while let Some(level) = levels.last().filter(|level| level.len() > 1) {
@@ -156,6 +167,22 @@ impl TxEffectsTree {
     /// Every leaf's path, in block order.
     pub fn paths(&self) -> Vec<TreePath> {
         (0..self.len()).filter_map(|index| self.path(index).ok()).collect()
+    }
+}
+
+/// A future that is pending once (waking itself) and then ready: a runtime-agnostic yield.
+struct YieldNow(bool);
+
+impl std::future::Future for YieldNow {
+    type Output = ();
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
+        if self.0 {
+            std::task::Poll::Ready(())
+        } else {
+            self.0 = true;
+            cx.waker().wake_by_ref();
+            std::task::Poll::Pending
+        }
     }
 }
 

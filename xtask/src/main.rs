@@ -29,9 +29,13 @@ fn main() -> ExitCode {
         Some("ci") => lint().and_then(|()| guest::run_guest(true)).and_then(|()| test()),
         Some("wasm-guest") => guest::run_guest(args.iter().any(|a| a == "--check")),
         Some("fuzz") => fuzz(args.get(1..).unwrap_or_default()),
-        Some("bench") => bench(args.iter().any(|a| a == "--quick"), args.iter().any(|a| a == "--peer")),
+        Some("bench") => bench(
+            args.iter().any(|a| a == "--quick"),
+            args.iter().any(|a| a == "--peer"),
+            args.iter().any(|a| a == "--reuse-peer"),
+        ),
         _ => Err(format!(
-            "usage: cargo xtask <test|lint|ci|wasm-guest [--check]|fuzz [--seconds N] [TARGET ...]|bench [--quick] [--peer]>\n(got {:?})",
+            "usage: cargo xtask <test|lint|ci|wasm-guest [--check]|fuzz [--seconds N] [TARGET ...]|bench [--quick] [--peer|--reuse-peer]>\n(got {:?})",
             args.first().map(String::as_str).unwrap_or("")
         )),
     };
@@ -103,7 +107,7 @@ fn test() -> Result<(), String> {
 
 /// Runs the seed benchmark (`bench/`), optionally the reference through `xtask/peer/`, and
 /// writes the report under `target/bench/` (a full run also refreshes `BENCHMARKS.md`).
-fn bench(quick: bool, peer: bool) -> Result<(), String> {
+fn bench(quick: bool, peer: bool, reuse_peer: bool) -> Result<(), String> {
     let dir = root().join("target").join("bench");
     let dir_text = dir.to_string_lossy().into_owned();
     let ours = format!("{dir_text}/txfx.json");
@@ -137,6 +141,12 @@ fn bench(quick: bool, peer: bool) -> Result<(), String> {
         }
         run(&mut command)?;
         peer::run_peer(&export, &peer_json)?;
+        report.extend(["--peer", &peer_json]);
+    } else if reuse_peer {
+        // The reference's numbers from an earlier `--peer` run (its roots were checked then).
+        if !Path::new(&peer_json).exists() {
+            return Err(format!("--reuse-peer: no {peer_json}; run `cargo xtask bench --peer` once"));
+        }
         report.extend(["--peer", &peer_json]);
     }
     run(cargo().args(&report))?;
