@@ -22,10 +22,7 @@
 
 use rayon::prelude::*;
 use txfx_poseidon::permutation::permute_many;
-use txfx_poseidon::{
-    BackendError, DomainSeparator, Fr, HashJob, Hasher, Offload, State, poseidon2_hash,
-    poseidon2_hash_with_separator,
-};
+use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashJob, Hasher, Offload, Sequential, State};
 
 /// Permutations below which a batch stays on the calling thread (about 0.1 ms of work).
 pub const DEFAULT_PARALLEL_THRESHOLD: usize = 8;
@@ -97,12 +94,13 @@ impl Hasher for NativeBackend {
         Ok(())
     }
 
+    // One long sponge is inherently sequential: it is the reference implementation as it stands.
     fn hash(&self, inputs: &[Fr]) -> Result<Fr, BackendError> {
-        Ok(poseidon2_hash(inputs))
+        Sequential.hash(inputs)
     }
 
     fn hash_with_separator(&self, inputs: &[Fr], separator: DomainSeparator) -> Result<Fr, BackendError> {
-        Ok(poseidon2_hash_with_separator(inputs, separator))
+        Sequential.hash_with_separator(inputs, separator)
     }
 
     fn hash_batch(&self, jobs: &[HashJob]) -> Result<Vec<Fr>, BackendError> {
@@ -130,7 +128,6 @@ impl Hasher for NativeBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use txfx_poseidon::Sequential;
 
     fn level(n: u64) -> Vec<[Fr; 2]> {
         (0..n).map(|i| [Fr::from(i), Fr::from(i * 7 + 1)]).collect()

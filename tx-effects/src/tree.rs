@@ -51,11 +51,13 @@ pub struct TxEffectsTree {
     levels: Vec<Vec<Fr>>,
 }
 
-fn next_level(hashed: Vec<Fr>, level: &[Fr]) -> Vec<Fr> {
-    let mut next = hashed;
-    let (_, carried) = level.as_chunks::<2>();
+/// The level above `level`: its pairs hashed by `hasher`, an odd last node carried up.
+fn hash_level(hasher: &dyn Hasher, level: &[Fr]) -> Result<Vec<Fr>, BackendError> {
+    let (pairs, carried) = level.as_chunks::<2>();
+    let mut next = hasher.hash_nodes(NODE_SEPARATOR, pairs)?;
+    check_len(hasher.name(), &next, pairs.len())?;
     next.extend_from_slice(carried);
-    next
+    Ok(next)
 }
 
 impl TxEffectsTree {
@@ -76,10 +78,7 @@ impl TxEffectsTree {
     pub fn build(hasher: &dyn Hasher, leaves: Vec<Fr>) -> Result<Self, BackendError> {
         let mut levels = vec![leaves];
         while let Some(level) = levels.last().filter(|level| level.len() > 1) {
-            let (pairs, _) = level.as_chunks::<2>();
-            let hashed = hasher.hash_nodes(NODE_SEPARATOR, pairs)?;
-            check_len(hasher.name(), &hashed, pairs.len())?;
-            let next = next_level(hashed, level);
+            let next = hash_level(hasher, level)?;
             levels.push(next);
         }
         Ok(Self { levels })
@@ -96,10 +95,7 @@ impl TxEffectsTree {
             // not hold an executor thread for its whole build.
             let mut levels = vec![leaves];
             while let Some(level) = levels.last().filter(|level| level.len() > 1) {
-                let (pairs, _) = level.as_chunks::<2>();
-                let hashed = sync.hash_nodes(NODE_SEPARATOR, pairs)?;
-                check_len(sync.name(), &hashed, pairs.len())?;
-                let next = next_level(hashed, level);
+                let next = hash_level(sync, level)?;
                 levels.push(next);
                 YieldNow(false).await;
             }
@@ -107,11 +103,12 @@ impl TxEffectsTree {
         }
         let mut levels = vec![leaves];
         while let Some(level) = levels.last().filter(|level| level.len() > 1) {
-            let (pairs, _) = level.as_chunks::<2>();
+            let (pairs, carried) = level.as_chunks::<2>();
             let count = pairs.len();
-            let hashed = hasher.hash_nodes_async(NODE_SEPARATOR, pairs.to_vec()).await?;
-            check_len(hasher.backend_name(), &hashed, count)?;
-            let next = next_level(hashed, level);
+            let carried = carried.to_vec();
+            let mut next = hasher.hash_nodes_async(NODE_SEPARATOR, pairs.to_vec()).await?;
+            check_len(hasher.backend_name(), &next, count)?;
+            next.extend(carried);
             levels.push(next);
         }
         Ok(Self { levels })

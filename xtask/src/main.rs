@@ -112,34 +112,26 @@ fn bench(quick: bool, peer: bool, reuse_peer: bool) -> Result<(), String> {
     let dir_text = dir.to_string_lossy().into_owned();
     let ours = format!("{dir_text}/txfx.json");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{dir_text}: {e}"))?;
-    let mut command = cargo();
-    command.args(["run", "--locked", "-q", "-p", "txfx-bench"]);
-    if !quick {
-        command.arg("--release");
-    }
-    command.args(["--", "run", "--out", &ours]);
-    if quick {
-        command.arg("--quick");
-    }
-    run(&mut command)?;
-    let mut report = vec!["run", "--locked", "-q", "-p", "txfx-bench"];
-    if !quick {
-        report.push("--release");
-    }
-    report.extend(["--", "report", "--ours", &ours, "--dir", &dir_text]);
-    let peer_json = format!("{dir_text}/reference.json");
-    if peer {
-        let export = format!("{dir_text}/export.json");
+    // txfx-bench in the release build for a real run, in the dev build (already compiled by the
+    // tests) for the quick smoke run.
+    let tool = |args: &[&str]| {
         let mut command = cargo();
         command.args(["run", "--locked", "-q", "-p", "txfx-bench"]);
         if !quick {
             command.arg("--release");
         }
-        command.args(["--", "export", "--out", &export]);
-        if quick {
+        command.arg("--").args(args);
+        if quick && args.first().is_some_and(|a| *a != "report") {
             command.arg("--quick");
         }
-        run(&mut command)?;
+        command
+    };
+    run(&mut tool(&["run", "--out", &ours]))?;
+    let mut report = vec!["report", "--ours", &ours, "--dir", &dir_text];
+    let peer_json = format!("{dir_text}/reference.json");
+    if peer {
+        let export = format!("{dir_text}/export.json");
+        run(&mut tool(&["export", "--out", &export]))?;
         peer::run_peer(&export, &peer_json)?;
         report.extend(["--peer", &peer_json]);
     } else if reuse_peer {
@@ -149,7 +141,7 @@ fn bench(quick: bool, peer: bool, reuse_peer: bool) -> Result<(), String> {
         }
         report.extend(["--peer", &peer_json]);
     }
-    run(cargo().args(&report))?;
+    run(&mut tool(&report))?;
     let markdown = std::fs::read_to_string(dir.join("report.md")).map_err(|e| e.to_string())?;
     println!("{markdown}");
     if !quick {
