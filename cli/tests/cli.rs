@@ -38,18 +38,12 @@ fn expect_str(pointer: &str) -> String {
 
 #[test]
 fn permute_prints_four_lanes_on_every_backend() {
-    let expected: Vec<String> = at(aztec_fixtures(), "/poseidon2_permutation_vectors/1/output")
-        .as_array()
-        .expect("array")
-        .iter()
-        .map(|v| v.as_str().expect("hex").to_owned())
-        .collect();
-    let input: Vec<String> = at(aztec_fixtures(), "/poseidon2_permutation_vectors/1/input")
-        .as_array()
-        .expect("array")
-        .iter()
-        .map(|v| v.as_str().expect("hex").to_owned())
-        .collect();
+    let lanes = |pointer: &str| -> Vec<String> {
+        let list = at(aztec_fixtures(), pointer).as_array().expect("array");
+        list.iter().map(|v| v.as_str().expect("hex").to_owned()).collect()
+    };
+    let expected = lanes("/poseidon2_permutation_vectors/1/output");
+    let input = lanes("/poseidon2_permutation_vectors/1/input");
     for backend in ["native", "wasm"] {
         let mut args = vec!["--backend", backend, "poseidon2", "permute"];
         args.extend(input.iter().map(String::as_str));

@@ -38,50 +38,38 @@ fn field_of(value: &Value) -> Fr {
     parse_fr_hex(value.as_str().expect("hex string")).expect("canonical")
 }
 
+/// `Ok(kind)` of a refusal, or `Err` naming what an entry point accepted.
+fn refused<T: std::fmt::Debug, E: std::fmt::Debug>(result: Result<T, E>) -> Result<String, String> {
+    match result {
+        Ok(value) => Err(format!("accepted as {value:?}")),
+        Err(error) => Ok(error_kind(&format!("{error:?}"))),
+    }
+}
+
 /// Runs one catalogue entry; `Ok(kind)` is the error kind produced, `Err` if it was accepted.
 fn run_bad_input(hasher: &dyn Hasher, entry: &Value) -> Result<String, String> {
     let input = &entry["input"];
     let text = input.as_str().map(str::to_owned).unwrap_or_else(|| input.to_string());
-    let kind = |debug: String| Ok(error_kind(&debug));
     match entry["entry"].as_str().expect("entry") {
-        "field" => match parse_fr(&text) {
-            Ok(value) => Err(format!("accepted as {value}")),
-            Err(error) => kind(format!("{error:?}")),
-        },
-        "effect-json" => match effect_from_json(&text) {
-            Ok(_) => Err("accepted".into()),
-            Err(error) => kind(format!("{error:?}")),
-        },
-        "body-json" => match body_from_json(&text) {
-            Ok(_) => Err("accepted".into()),
-            Err(error) => kind(format!("{error:?}")),
-        },
+        "field" => refused(parse_fr(&text)),
+        "effect-json" => refused(effect_from_json(&text)),
+        "body-json" => refused(body_from_json(&text)),
         "blob" => {
             let fields: Vec<Fr> = input.as_array().expect("blob fields").iter().map(field_of).collect();
-            match decode_block_blob(&fields) {
-                Ok(_) => Err("accepted".into()),
-                Err(error) => kind(format!("{error:?}")),
-            }
+            refused(decode_block_blob(&fields))
         }
-        "witness-json" => match witness_from_json(&text) {
-            Ok(_) => Err("accepted".into()),
-            Err(error) => kind(format!("{error:?}")),
-        },
+        "witness-json" => refused(witness_from_json(&text)),
         "verify" => {
             let witness = witness_from_json(&text).expect("catalogue witnesses parse");
             let spec = &entry["verify"];
             let root = field_of(&spec["root"]);
-            let result = if let Some(path) = spec.get("effect").and_then(Value::as_str) {
+            refused(if let Some(path) = spec.get("effect").and_then(Value::as_str) {
                 let effect = effect_from_json(&read_testdata(path)).expect("effect parses");
                 verify_effect(hasher, &effect, &witness, root)
             } else {
                 let categories_hash = spec.get("categoriesHash").map(field_of);
                 verify_tx(hasher, field_of(&spec["txHash"]), categories_hash, &witness, root)
-            };
-            match result {
-                Ok(()) => Err("verified".into()),
-                Err(error) => kind(format!("{error:?}")),
-            }
+            })
         }
         other => panic!("unknown catalogue entry point {other}"),
     }
