@@ -1,0 +1,129 @@
+//! Work shared between the calling thread and rayon helpers, without ever waiting for a helper
+//! that has not started.
+//!
+//! A rayon `join`/`scope` entered from a thread outside the pool puts the caller to sleep until
+//! the pool has done everything, and a scope must wait for every job it spawned, even one whose
+//! worker is still waking up. On this class of machine a sleeping worker takes 30–60 µs to start
+//! and the sleeping caller as long again to wake, several times per tree level: as much as the
+//! hashing of a small level itself.
+//!
+//! [`share`] instead owns the items behind an `Arc`: the caller and up to `threads - 1` helpers
+//! claim items one at a time from a shared counter, and the caller, which never stops working,
+//! returns as soon as every item is done. A helper that wakes late finds nothing left and drops its
+//! reference; at worst the caller has done everything itself, at no more than the cost of the
+//! sequential loop. The caller only waits for items a helper has already claimed, spinning
+//! briefly, then parking until the helper that finishes the last item unparks it.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::Thread;
+use std::time::Duration;
+
+/// Spin iterations before the caller parks (a few microseconds: a short tail is waited for
+/// without a sleep and wake-up, a long one is not burnt on a core another thread may need).
+const SPINS_BEFORE_PARKING: usize = 2_000;
+
+struct Shared<I, O, F> {
+    items: Vec<I>,
+    results: Vec<Mutex<Option<O>>>,
+    work: F,
+    next: AtomicUsize,
+    done: AtomicUsize,
+    caller: Thread,
+}
+
+impl<I, O, F: Fn(&I) -> O> Shared<I, O, F> {
+    /// Claims and runs items until none is left.
+    fn drain(&self) {
+        loop {
+            let index = self.next.fetch_add(1, Ordering::Relaxed);
+            let (Some(item), Some(slot)) = (self.items.get(index), self.results.get(index)) else {
+                return;
+            };
+            let output = (self.work)(item);
+            *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(output);
+            if self.done.fetch_add(1, Ordering::AcqRel) + 1 == self.items.len() {
+                self.caller.unpark();
+            }
+        }
+    }
+
+    fn finished(&self) -> bool {
+        self.done.load(Ordering::Acquire) == self.items.len()
+    }
+}
+
+/// `items.iter().map(work)`, in order, computed by the calling thread together with up to
+/// `helpers` rayon jobs (see the module documentation).
+pub(crate) fn share<I, O, F>(items: Vec<I>, work: F, helpers: usize) -> Vec<O>
+where
+    I: Send + Sync + 'static,
+    O: Send + 'static,
+    F: Fn(&I) -> O + Send + Sync + 'static,
+{
+    let helpers = helpers.min(items.len().saturating_sub(1));
+    let results = items.iter().map(|_| Mutex::new(None)).collect();
+    let shared = Arc::new(Shared {
+        items,
+        results,
+        work,
+        next: AtomicUsize::new(0),
+        done: AtomicUsize::new(0),
+        caller: std::thread::current(),
+    });
+    for _ in 0..helpers {
+        let shared = Arc::clone(&shared);
+        rayon::spawn(move || shared.drain());
+    }
+    shared.drain();
+    let mut spins = 0;
+    while !shared.finished() {
+        if spins < SPINS_BEFORE_PARKING {
+            spins += 1;
+            std::hint::spin_loop();
+        } else {
+            // The timeout only bounds the cost of a lost wake-up; `unpark` ends the wait at once.
+            std::thread::park_timeout(Duration::from_millis(1));
+        }
+    }
+    // Every slot is filled: `done` counts a slot only after it was written.
+    shared
+        .results
+        .iter()
+        .filter_map(|slot| slot.lock().unwrap_or_else(PoisonError::into_inner).take())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(x: &u64) -> u64 {
+        x * x
+    }
+
+    #[test]
+    fn results_are_in_item_order_for_any_number_of_helpers() {
+        for n in [0u64, 1, 2, 3, 17, 1000] {
+            let expected: Vec<u64> = (0..n).map(|x| x * x).collect();
+            for helpers in [0, 1, 3, 8] {
+                assert_eq!(share((0..n).collect(), square, helpers), expected, "n {n} helpers {helpers}");
+            }
+        }
+    }
+
+    #[test]
+    fn helpers_really_share_the_work() {
+        // Slow items, so that a helper gets to claim some: more than one thread must show up.
+        fn whose(_: &u32) -> std::thread::ThreadId {
+            std::thread::sleep(Duration::from_millis(2));
+            std::thread::current().id()
+        }
+        let threads = share((0..200).collect(), whose, 1);
+        assert_eq!(threads.len(), 200);
+        let caller = std::thread::current().id();
+        assert!(threads.contains(&caller), "the caller works too");
+        // The helper is a rayon worker, never the test's own thread, whatever the core count.
+        assert!(threads.iter().any(|id| *id != caller), "a rayon helper claimed no item of 200");
+    }
+}
