@@ -35,8 +35,9 @@ use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashJob, Hasher, Offload,
 pub const DEFAULT_PARALLEL_THRESHOLD: usize = 2;
 
 /// Chunks per thread when permuting a level: equal-cost states, claimed a chunk at a time, so the
-/// caller waits at most one chunk for the last helper.
-const CHUNKS_PER_THREAD: usize = 4;
+/// caller waits at most one chunk for the last helper. Small levels go one state per chunk (a
+/// claim costs well under a microsecond, a permutation about 15).
+const CHUNKS_PER_THREAD: usize = 16;
 
 /// The most states in one chunk (about 1 ms of work), which bounds that wait on large levels.
 const MAX_CHUNK: usize = 64;
