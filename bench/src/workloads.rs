@@ -217,43 +217,35 @@ fn sweep(plan: Plan, backend: &dyn Hasher, out: &mut Vec<Value>) -> Result<(), S
 fn probe(
     runtime: &tokio::runtime::Runtime,
     stop: Arc<std::sync::atomic::AtomicBool>,
-) -> tokio::task::JoinHandle<Vec<f64>> {
+) -> Result<tokio::task::JoinHandle<Vec<f64>>, String> {
     use futures::StreamExt;
     let (ticks, mut received) = futures::channel::mpsc::unbounded::<Instant>();
     let timer = std::thread::Builder::new().name("probe-timer".to_owned());
-    let spawned = timer.spawn(move || {
-        // Tick k is due at start + k ms; a tick the timer thread itself sends late keeps its due
-        // time, so the thread's own wake-up delay is counted too.
-        let mut due = Instant::now();
-        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-            due += Duration::from_millis(1);
-            std::thread::sleep(due.saturating_duration_since(Instant::now()));
-            if ticks.unbounded_send(due).is_err() {
-                return;
+    timer
+        .spawn(move || {
+            // Tick k is due at start + k ms; a tick the timer thread itself sends late keeps its
+            // due time, so the thread's own wake-up delay is counted too.
+            let mut due = Instant::now();
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                due += Duration::from_millis(1);
+                std::thread::sleep(due.saturating_duration_since(Instant::now()));
+                if ticks.unbounded_send(due).is_err() {
+                    return;
+                }
             }
-        }
-    });
-    // Without its timer thread the probe receives nothing and the workload reports an error.
-    drop(spawned);
-    runtime.spawn(async move {
+        })
+        .map_err(|e| format!("workload 4: the probe's timer thread: {e}"))?;
+    Ok(runtime.spawn(async move {
         let mut delays = Vec::new();
         while let Some(due) = received.next().await {
             delays.push(due.elapsed().as_secs_f64() * 1e3);
         }
         delays
-    })
+    }))
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted.get(((sorted.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or(f64::NAN)
-}
-
-fn runtime() -> Result<tokio::runtime::Runtime, String> {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_time()
-        .build()
-        .map_err(|e| e.to_string())
 }
 
 /// Workload 4 for one hasher: ops/s and probe delays; `None` runs the probe alone, the idle
@@ -264,12 +256,16 @@ fn responsiveness(
     mode: &str,
     out: &mut Vec<Value>,
 ) -> Result<(), String> {
-    let runtime = runtime()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_time()
+        .build()
+        .map_err(|e| e.to_string())?;
     let body = Arc::new(block(Profile::SmallCategories, 64).map_err(|e| e.to_string())?);
     let started = Instant::now();
     let deadline = started + Duration::from_secs_f64(seconds);
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let probe = probe(&runtime, stop.clone());
+    let probe = probe(&runtime, stop.clone())?;
     let loops: Vec<_> = (0..4)
         .filter_map(|_| {
             let (hasher, body) = (hasher.clone()?, body.clone());
@@ -289,9 +285,8 @@ fn responsiveness(
         for handle in loops {
             ops += handle.await.unwrap_or(0);
         }
-        if ops == 0 {
-            tokio::time::sleep_until(deadline.into()).await;
-        }
+        // The probe runs until the deadline even without loops (the idle baseline).
+        tokio::time::sleep_until(deadline.into()).await;
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         (ops, probe.await.unwrap_or_default())
     });

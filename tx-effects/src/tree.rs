@@ -54,11 +54,17 @@ pub struct TxEffectsTree {
     levels: Vec<Vec<Fr>>,
 }
 
+/// The nodes over `pairs`, one per pair, checked to be as many as the pairs.
+fn hash_pairs(hasher: &dyn Hasher, pairs: &[[Fr; 2]]) -> Result<Vec<Fr>, BackendError> {
+    let hashed = hasher.hash_nodes(NODE_SEPARATOR, pairs)?;
+    check_len(hasher.name(), &hashed, pairs.len())?;
+    Ok(hashed)
+}
+
 /// The level above `level`: its pairs hashed by `hasher`, an odd last node carried up.
 fn hash_level(hasher: &dyn Hasher, level: &[Fr]) -> Result<Vec<Fr>, BackendError> {
     let (pairs, carried) = level.as_chunks::<2>();
-    let mut next = hasher.hash_nodes(NODE_SEPARATOR, pairs)?;
-    check_len(hasher.name(), &next, pairs.len())?;
+    let mut next = hash_pairs(hasher, pairs)?;
     next.extend_from_slice(carried);
     Ok(next)
 }
@@ -101,9 +107,7 @@ impl TxEffectsTree {
                 let (pairs, carried) = level.as_chunks::<2>();
                 let mut next = Vec::with_capacity(pairs.len() + carried.len());
                 for piece in pairs.chunks(PAIRS_PER_YIELD) {
-                    let hashed = sync.hash_nodes(NODE_SEPARATOR, piece)?;
-                    check_len(sync.name(), &hashed, piece.len())?;
-                    next.extend(hashed);
+                    next.extend(hash_pairs(sync, piece)?);
                     YieldNow(false).await;
                 }
                 next.extend_from_slice(carried);
@@ -114,11 +118,9 @@ impl TxEffectsTree {
         let mut levels = vec![leaves];
         while let Some(level) = levels.last().filter(|level| level.len() > 1) {
             let (pairs, carried) = level.as_chunks::<2>();
-            let count = pairs.len();
-            let carried = carried.to_vec();
             let mut next = hasher.hash_nodes_async(NODE_SEPARATOR, pairs.to_vec()).await?;
-            check_len(hasher.backend_name(), &next, count)?;
-            next.extend(carried);
+            check_len(hasher.backend_name(), &next, pairs.len())?;
+            next.extend_from_slice(carried);
             levels.push(next);
         }
         Ok(Self { levels })
