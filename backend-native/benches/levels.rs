@@ -7,7 +7,7 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use txfx_backend_native::NativeBackend;
-use txfx_poseidon::{DomainSeparator, Fr, Hasher};
+use txfx_poseidon::{DomainSeparator, Fr, HashBackend};
 
 fn level(n: u64) -> Vec<[Fr; 2]> {
     (0..n).map(|i| [Fr::from(i) * Fr::from(u64::MAX), Fr::from(i + 1) * Fr::from(u64::MAX - 1)]).collect()
@@ -22,10 +22,10 @@ fn levels(c: &mut Criterion) {
         let pairs = level(n);
         group.throughput(Throughput::Elements(n));
         group.bench_with_input(BenchmarkId::new("sequential", n), &pairs, |b, pairs| {
-            b.iter(|| sequential.hash_nodes(DomainSeparator::TX_EFFECTS_TREE, black_box(pairs)))
+            b.iter(|| sequential.hash_level(DomainSeparator::TX_EFFECTS_TREE, black_box(pairs)))
         });
         group.bench_with_input(BenchmarkId::new("rayon", n), &pairs, |b, pairs| {
-            b.iter(|| parallel.hash_nodes(DomainSeparator::TX_EFFECTS_TREE, black_box(pairs)))
+            b.iter(|| parallel.hash_level(DomainSeparator::TX_EFFECTS_TREE, black_box(pairs)))
         });
     }
     group.finish();

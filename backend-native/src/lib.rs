@@ -6,27 +6,31 @@
 //! it saves. The caller works on its own batch and never waits for a helper that has not started
 //! yet (see `share.rs`). Results are in input order and bit-identical either way.
 //!
-//! Through [`txfx_poseidon::AsyncHasher`] (the blanket impl), every batch is handed to txfx's
-//! background pool (lower scheduling priority than the caller's threads) and awaited through a
-//! oneshot channel, so the caller's executor thread never runs a long hash, while tree levels
-//! stay on the synchronous fast path, which for async callers hashes on the calling thread, a
-//! few pairs between yields, rather than queue behind those batches.
+//! For async callers, [`NativeBackend::asynchronous`] gives the policy of Aztec's TypeScript
+//! reference as an explicit [`Offloaded`] value: every batch is handed to txfx's background pool
+//! (lower scheduling priority than the caller's threads) and awaited through a oneshot channel,
+//! so the caller's executor thread never runs a long hash, while tree levels stay on the
+//! synchronous fast path, which hashes on the calling thread, a few pairs between yields, rather
+//! than queue behind those batches. (A bare `&NativeBackend` used as an
+//! [`txfx_poseidon::AsyncHashBackend`] hashes inline, as every synchronous backend does.)
 //!
 //! ```
 //! use txfx_backend_native::NativeBackend;
-//! use txfx_poseidon::{DomainSeparator, Fr, Hasher};
+//! use txfx_poseidon::{DomainSeparator, Fr, HashBackend};
 //! let native = NativeBackend::new();
 //! let pairs = vec![[Fr::from(1u64), Fr::from(2u64)]; 100];
-//! let level = native.hash_nodes(DomainSeparator::TX_EFFECTS_TREE, &pairs)?;
+//! let level = native.hash_level(DomainSeparator::TX_EFFECTS_TREE, &pairs)?;
 //! assert_eq!(level.len(), 100);
 //! # Ok::<(), txfx_poseidon::BackendError>(())
 //! ```
 
 mod share;
 
+use std::sync::Arc;
+
 use share::share;
 use txfx_poseidon::permutation::permute_many;
-use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashJob, Hasher, Offload, Sequential, State};
+use txfx_poseidon::{BackendError, Fr, HashBackend, HashJob, Offload, Offloaded, State};
 
 /// Permutations below which a batch stays on the calling thread: a single one. Sharing costs the
 /// caller one `rayon::spawn` (a few microseconds against a 15 µs permutation) and never a wait
@@ -45,8 +49,8 @@ const MAX_CHUNK: usize = 64;
 /// The native backend. Cheap to clone.
 ///
 /// Synchronous calls share their batches with the current rayon pool (the global one, or the
-/// pool the caller `install`ed). Async calls, through the [`txfx_poseidon::AsyncHasher`] blanket
-/// impl, run their batches on txfx's own background pool, whose threads run at a lower priority
+/// pool the caller `install`ed). Async calls through [`NativeBackend::asynchronous`] run their
+/// batches on txfx's own background pool, whose threads run at a lower priority
 /// ([`BACKGROUND_NICE`] on Linux) than the caller's executor threads: the event loop wins the
 /// core whenever it has something to do, and the hashing takes whatever is left.
 #[derive(Debug, Clone, Copy)]
@@ -81,6 +85,29 @@ impl NativeBackend {
         permutations >= self.threshold && rayon::current_num_threads() > 1
     }
 
+    /// The async policy of Aztec's reference, as an explicit value: batches on txfx's background
+    /// pool, tree levels on the caller's thread ([`NativeBackend::on_calling_thread`]).
+    ///
+    /// ```
+    /// use txfx_backend_native::NativeBackend;
+    /// use txfx_poseidon::{AsyncHashBackend, Fr, HashJob};
+    /// let native = NativeBackend::new().asynchronous();
+    /// let jobs = vec![HashJob::plain(vec![Fr::from(1u64)]); 4];
+    /// let hashed = futures::executor::block_on(native.hash_batch_async(jobs))?;
+    /// assert_eq!(hashed.len(), 4);
+    /// # Ok::<(), txfx_poseidon::BackendError>(())
+    /// ```
+    pub fn asynchronous(&self) -> AsyncNativeBackend {
+        Offloaded::new(*self, Self::on_calling_thread(), Arc::new(BackgroundOffload))
+    }
+
+    /// The backend that never shares a batch: everything on the calling thread. Async callers
+    /// hash tree levels with it, since a parallel level would make the executor thread wait
+    /// behind the leaf batches already queued on the pool.
+    pub fn on_calling_thread() -> Self {
+        Self { threshold: usize::MAX }
+    }
+
     /// Helpers beside the calling thread: one per other core of rayon's pool.
     fn helpers() -> usize {
         rayon::current_num_threads() - 1
@@ -100,6 +127,9 @@ fn permute_chunk(chunk: &[State]) -> Vec<State> {
 /// no one to yield to.
 pub const BACKGROUND_NICE: i32 = 10;
 
+/// The native backend for async callers: batches on the background pool, levels inline.
+pub type AsyncNativeBackend = Offloaded<NativeBackend, NativeBackend>;
+
 /// Offloads async batches to txfx's own background pool (see [`NativeBackend`]).
 struct BackgroundOffload;
 
@@ -113,8 +143,6 @@ impl Offload for BackgroundOffload {
     }
 }
 
-static BACKGROUND_OFFLOAD: BackgroundOffload = BackgroundOffload;
-
 /// The pool async batches run on: one thread per core, named `txfx-hash-N`, each at
 /// [`BACKGROUND_NICE`] on Linux. Built on first use; `None` if its threads could not be started.
 fn background_pool() -> Option<&'static rayon::ThreadPool> {
@@ -122,7 +150,9 @@ fn background_pool() -> Option<&'static rayon::ThreadPool> {
     POOL.get_or_init(|| {
         rayon::ThreadPoolBuilder::new()
             .thread_name(|index| format!("txfx-hash-{index}"))
-            .start_handler(|_| lower_priority())
+            .start_handler(|_| {
+                lower_priority();
+            })
             .build()
             .ok()
     })
@@ -131,22 +161,24 @@ fn background_pool() -> Option<&'static rayon::ThreadPool> {
 
 /// Lowers the calling thread's scheduling priority to [`BACKGROUND_NICE`], best effort: lowering
 /// needs no privilege, and should a sandbox refuse the call the pool merely keeps priority 0.
-fn lower_priority() {
+/// Returns whether the priority was lowered.
+fn lower_priority() -> bool {
     #[cfg(target_os = "linux")]
     {
-        let _ = rustix::process::setpriority_process(Some(rustix::thread::gettid()), BACKGROUND_NICE);
+        rustix::process::setpriority_process(Some(rustix::thread::gettid()), BACKGROUND_NICE).is_ok()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        false
     }
 }
 
-/// The fast path for async callers: the same backend, never waiting on the pool.
-static ON_CALLING_THREAD: NativeBackend = NativeBackend { threshold: usize::MAX };
-
-impl Hasher for NativeBackend {
+impl HashBackend for NativeBackend {
     fn name(&self) -> &'static str {
         "native"
     }
 
-    fn permute_many(&self, states: &mut [State]) -> Result<(), BackendError> {
+    fn permute_batch(&self, states: &mut [State]) -> Result<(), BackendError> {
         if self.parallel(states.len()) {
             let chunks = CHUNKS_PER_THREAD * rayon::current_num_threads();
             let size = states.len().div_ceil(chunks).clamp(1, MAX_CHUNK);
@@ -161,15 +193,6 @@ impl Hasher for NativeBackend {
         Ok(())
     }
 
-    // One long sponge is inherently sequential: it is the reference implementation as it stands.
-    fn hash(&self, inputs: &[Fr]) -> Result<Fr, BackendError> {
-        Sequential.hash(inputs)
-    }
-
-    fn hash_with_separator(&self, inputs: &[Fr], separator: DomainSeparator) -> Result<Fr, BackendError> {
-        Sequential.hash_with_separator(inputs, separator)
-    }
-
     fn hash_batch(&self, jobs: &[HashJob]) -> Result<Vec<Fr>, BackendError> {
         let permutations: usize = jobs.iter().map(HashJob::permutations).sum();
         if self.parallel(permutations) && jobs.len() > 1 {
@@ -181,32 +204,28 @@ impl Hasher for NativeBackend {
             order.sort_by_key(|&index| std::cmp::Reverse(jobs.get(index).map_or(0, HashJob::permutations)));
             let longest_first = order.iter().filter_map(|&index| jobs.get(index).cloned()).collect();
             let hashed = share(longest_first, HashJob::run, Self::helpers());
-            let mut out = vec![Fr::default(); jobs.len()];
+            let mut out: Vec<Option<Fr>> = vec![None; jobs.len()];
             for (index, value) in order.into_iter().zip(hashed) {
                 if let Some(slot) = out.get_mut(index) {
-                    *slot = value;
+                    *slot = Some(value);
                 }
             }
-            Ok(out)
+            // `order` is a permutation of the indices and `share` returns one result per item.
+            #[allow(
+                clippy::expect_used,
+                reason = "an internal invariant: a hole must fail loudly, never be zero"
+            )]
+            Ok(out.into_iter().map(|value| value.expect("invariant: every job has a result")).collect())
         } else {
             Ok(jobs.iter().map(HashJob::run).collect())
         }
-    }
-
-    fn offload(&self) -> Option<&dyn Offload> {
-        Some(&BACKGROUND_OFFLOAD)
-    }
-
-    fn inline_fast_path(&self) -> Option<&dyn Hasher> {
-        // Tree levels from async callers run on their thread: parallel levels would make the
-        // executor thread wait behind the leaf batches already queued on the pool.
-        Some(&ON_CALLING_THREAD)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use txfx_poseidon::{DomainSeparator, Sequential};
 
     fn level(n: u64) -> Vec<[Fr; 2]> {
         (0..n).map(|i| [Fr::from(i), Fr::from(i * 7 + 1)]).collect()
@@ -217,11 +236,11 @@ mod tests {
         let separator = DomainSeparator::TX_EFFECTS_TREE;
         for n in [0u64, 1, 2, 7, 8, 9, 63, 64, 65, 1000] {
             let pairs = level(n);
-            let expected = Sequential.hash_nodes(separator, &pairs).unwrap();
+            let expected = Sequential.hash_level(separator, &pairs).unwrap();
             for threshold in [1, DEFAULT_PARALLEL_THRESHOLD, usize::MAX] {
                 let native = NativeBackend::with_parallel_threshold(threshold);
                 assert_eq!(
-                    native.hash_nodes(separator, &pairs).unwrap(),
+                    native.hash_level(separator, &pairs).unwrap(),
                     expected,
                     "n {n} threshold {threshold}"
                 );
@@ -248,26 +267,41 @@ mod tests {
 
     #[test]
     fn async_batches_run_off_the_calling_thread() {
-        use txfx_poseidon::AsyncHasher;
-        let caller = std::thread::current().id();
-        let native = NativeBackend::new();
+        use txfx_poseidon::AsyncHashBackend;
+        let native = NativeBackend::new().asynchronous();
+        assert_eq!(native.levels().parallel_threshold(), usize::MAX, "levels stay on the caller");
         let jobs = vec![HashJob::plain(vec![Fr::from(1u64)]); 4];
         let expected = Sequential.hash_batch(&jobs).unwrap();
         let got = futures::executor::block_on(native.hash_batch_async(jobs)).unwrap();
         assert_eq!(got, expected);
-        // The offload really is another thread, of the background pool, at background priority.
+    }
+
+    #[test]
+    fn the_background_pool_is_named_and_lowered_where_the_system_allows() {
+        let caller = std::thread::current().id();
         let (sender, receiver) = std::sync::mpsc::channel();
-        native.offload().unwrap().spawn(Box::new(move || {
+        BackgroundOffload.spawn(Box::new(move || {
             let thread = std::thread::current();
             #[cfg(target_os = "linux")]
             let nice = rustix::process::getpriority_process(Some(rustix::thread::gettid())).unwrap();
             #[cfg(not(target_os = "linux"))]
-            let nice = BACKGROUND_NICE;
+            let nice = 0;
             sender.send((thread.id(), thread.name().map(str::to_owned), nice)).unwrap()
         }));
         let (id, name, nice) = receiver.recv().unwrap();
         assert_ne!(id, caller);
         assert!(name.as_deref().is_some_and(|name| name.starts_with("txfx-hash-")), "{name:?}");
-        assert_eq!(nice, BACKGROUND_NICE);
+        // Best effort: lowering is expected wherever a fresh thread may lower itself.
+        let (allowed, before) = std::thread::spawn(|| {
+            #[cfg(target_os = "linux")]
+            let before = rustix::process::getpriority_process(Some(rustix::thread::gettid())).unwrap();
+            #[cfg(not(target_os = "linux"))]
+            let before = 0;
+            (lower_priority(), before)
+        })
+        .join()
+        .unwrap();
+        let expected = if allowed { BACKGROUND_NICE } else { before };
+        assert_eq!(nice, expected, "the system {} lowering", if allowed { "allows" } else { "refuses" });
     }
 }

@@ -86,11 +86,19 @@ where
             std::thread::park_timeout(Duration::from_millis(1));
         }
     }
-    // Every slot is filled: `done` counts a slot only after it was written.
+    #[allow(
+        clippy::expect_used,
+        reason = "an internal invariant: a hole must fail loudly, never shift results"
+    )]
     shared
         .results
         .iter()
-        .filter_map(|slot| slot.lock().unwrap_or_else(PoisonError::into_inner).take())
+        .map(|slot| {
+            slot.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take()
+                .expect("invariant: `done` counts a slot only after it was written")
+        })
         .collect()
 }
 

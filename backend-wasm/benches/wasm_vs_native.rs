@@ -10,12 +10,12 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use txfx_backend_native::NativeBackend;
 use txfx_backend_wasm::WasmBackend;
-use txfx_poseidon::{DomainSeparator, Fr, Hasher, State};
+use txfx_poseidon::{DomainSeparator, Fr, HashBackend, HashBackendExt, State};
 
 fn compare(c: &mut Criterion) {
     let wasm = WasmBackend::new().expect("wasm backend starts");
     let native = NativeBackend::with_parallel_threshold(usize::MAX);
-    let backends: [(&str, &dyn Hasher); 2] = [("native", &native), ("wasm", &wasm)];
+    let backends: [(&str, &dyn HashBackend); 2] = [("native", &native), ("wasm", &wasm)];
     let state: State = [1u64, 2, 3, 4].map(|i| Fr::from(i) * Fr::from(u64::MAX));
     let pairs: Vec<[Fr; 2]> = (0..64u64).map(|i| [Fr::from(i), Fr::from(i * 3 + 1)]).collect();
     let log: Vec<Fr> = (0..3023u64).map(|i| Fr::from(i) * Fr::from(u64::MAX)).collect();
@@ -25,7 +25,7 @@ fn compare(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 let mut states = [black_box(state)];
-                backend.permute_many(&mut states).map(|()| states)
+                backend.permute_batch(&mut states).map(|()| states)
             })
         });
     }
@@ -33,7 +33,7 @@ fn compare(c: &mut Criterion) {
     let mut group = c.benchmark_group("level_64");
     for (name, backend) in backends {
         group.bench_function(name, |b| {
-            b.iter(|| backend.hash_nodes(DomainSeparator::TX_EFFECTS_TREE, black_box(&pairs)))
+            b.iter(|| backend.hash_level(DomainSeparator::TX_EFFECTS_TREE, black_box(&pairs)))
         });
     }
     group.finish();

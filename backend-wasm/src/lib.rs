@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use txfx_backend_wasm::WasmBackend;
-//! use txfx_poseidon::{Fr, Hasher, field::fr_to_hex};
+//! use txfx_poseidon::{Fr, HashBackendExt, field::fr_to_hex};
 //! let wasm = WasmBackend::new()?;
 //! let h = wasm.hash(&[Fr::from(1u64), Fr::from(2u64), Fr::from(3u64)])?;
 //! assert_eq!(fr_to_hex(&h), "0x23864adb160dddf590f1d3303683ebcb914f828e2635f6e85a32f0a1aecd3dd8");
@@ -19,7 +19,7 @@
 use std::sync::{Arc, Mutex, OnceLock};
 
 use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes};
-use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashJob, Hasher, State};
+use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashBackend, HashJob, Operation, State};
 use wasmtime::{Engine, Instance, Memory, Module, Store, TypedFunc};
 
 /// The guest module, built reproducibly by `cargo xtask wasm-guest`.
@@ -63,13 +63,12 @@ struct Guest {
     memory: Memory,
     scratch: TypedFunc<u32, u32>,
     permute: TypedFunc<u32, u32>,
-    hash: TypedFunc<(u32, u32, u32), u32>,
     hash_nodes: TypedFunc<(u32, u32), u32>,
     hash_batch: TypedFunc<u32, u32>,
 }
 
-fn backend_error(operation: &'static str, reason: impl std::fmt::Display) -> BackendError {
-    BackendError { backend: NAME, operation, reason: reason.to_string() }
+fn backend_error(operation: Operation, reason: impl std::fmt::Display) -> BackendError {
+    BackendError::Failed { backend: NAME, operation, reason: reason.to_string() }
 }
 
 impl Guest {
@@ -83,7 +82,6 @@ impl Guest {
         Ok(Self {
             scratch: instance.get_typed_func(&mut store, "txfx_scratch").map_err(fail)?,
             permute: instance.get_typed_func(&mut store, "txfx_permute").map_err(fail)?,
-            hash: instance.get_typed_func(&mut store, "txfx_hash").map_err(fail)?,
             hash_nodes: instance.get_typed_func(&mut store, "txfx_hash_nodes").map_err(fail)?,
             hash_batch: instance.get_typed_func(&mut store, "txfx_hash_batch").map_err(fail)?,
             memory,
@@ -94,7 +92,7 @@ impl Guest {
     /// Writes `input` to the scratch buffer, runs `call`, and reads `output_words` words back.
     fn run(
         &mut self,
-        operation: &'static str,
+        operation: Operation,
         input: &[u8],
         output_words: usize,
         call: impl FnOnce(&mut Self) -> wasmtime::Result<u32>,
@@ -121,7 +119,7 @@ fn words(values: impl IntoIterator<Item = Fr>) -> Vec<u8> {
     values.into_iter().flat_map(|value| fr_to_be_bytes(&value)).collect()
 }
 
-fn count(operation: &'static str, n: usize) -> Result<u32, BackendError> {
+fn count(operation: Operation, n: usize) -> Result<u32, BackendError> {
     u32::try_from(n).map_err(|_| backend_error(operation, "too many items for one call"))
 }
 
@@ -153,7 +151,7 @@ impl WasmBackend {
     /// Runs `f` on an instance of the pool (a new one if all are busy), then returns it.
     fn with_guest<T>(
         &self,
-        operation: &'static str,
+        operation: Operation,
         f: impl FnOnce(&mut Guest) -> Result<T, BackendError>,
     ) -> Result<T, BackendError> {
         let idle = self.pool.lock().map_err(|_| backend_error(operation, "instance pool poisoned"))?.pop();
@@ -177,19 +175,20 @@ impl WasmBackend {
     }
 }
 
-impl Hasher for WasmBackend {
+impl HashBackend for WasmBackend {
     fn name(&self) -> &'static str {
         NAME
     }
 
-    fn permute_many(&self, states: &mut [State]) -> Result<(), BackendError> {
+    fn permute_batch(&self, states: &mut [State]) -> Result<(), BackendError> {
         if states.is_empty() {
             return Ok(());
         }
-        let n = count("permute", states.len())?;
+        let operation = Operation::PermuteBatch;
+        let n = count(operation, states.len())?;
         let input = words(states.iter().flatten().copied());
-        let out = self.with_guest("permute", |g| {
-            g.run("permute", &input, 4 * states.len(), |g| g.permute.call(&mut g.store, n))
+        let out = self.with_guest(operation, |g| {
+            g.run(operation, &input, 4 * states.len(), |g| g.permute.call(&mut g.store, n))
         })?;
         for (state, lanes) in states.iter_mut().zip(out.chunks_exact(4)) {
             state.copy_from_slice(lanes);
@@ -197,53 +196,34 @@ impl Hasher for WasmBackend {
         Ok(())
     }
 
-    fn hash(&self, inputs: &[Fr]) -> Result<Fr, BackendError> {
-        let len = count("hash", inputs.len())?;
-        let input = words(inputs.iter().copied());
-        let out = self
-            .with_guest("hash", |g| g.run("hash", &input, 1, |g| g.hash.call(&mut g.store, (len, 0, 0))))?;
-        out.first().copied().ok_or_else(|| backend_error("hash", "no output"))
-    }
-
-    fn hash_with_separator(&self, inputs: &[Fr], separator: DomainSeparator) -> Result<Fr, BackendError> {
-        let len = count("hash_with_separator", inputs.len())?;
-        let input = words(inputs.iter().copied());
-        let out = self.with_guest("hash_with_separator", |g| {
-            g.run("hash_with_separator", &input, 1, |g| {
-                g.hash.call(&mut g.store, (len, separator.value(), 1))
-            })
-        })?;
-        out.first().copied().ok_or_else(|| backend_error("hash_with_separator", "no output"))
-    }
-
     fn hash_batch(&self, jobs: &[HashJob]) -> Result<Vec<Fr>, BackendError> {
         if jobs.is_empty() {
             return Ok(Vec::new());
         }
-        let n = count("hash_batch", jobs.len())?;
+        let operation = Operation::HashBatch;
+        let n = count(operation, jobs.len())?;
         let mut input = Vec::with_capacity(jobs.iter().map(|job| 12 + 32 * job.inputs.len()).sum());
         for job in jobs {
             let (has_separator, separator) = job.separator.map_or((0u32, 0u32), |s| (1, s.value()));
             input.extend_from_slice(&has_separator.to_le_bytes());
             input.extend_from_slice(&separator.to_le_bytes());
-            input.extend_from_slice(&count("hash_batch", job.inputs.len())?.to_le_bytes());
+            input.extend_from_slice(&count(operation, job.inputs.len())?.to_le_bytes());
             input.extend(words(job.inputs.iter().copied()));
         }
-        self.with_guest("hash_batch", |g| {
-            g.run("hash_batch", &input, jobs.len(), |g| g.hash_batch.call(&mut g.store, n))
+        self.with_guest(operation, |g| {
+            g.run(operation, &input, jobs.len(), |g| g.hash_batch.call(&mut g.store, n))
         })
     }
 
-    fn hash_nodes(&self, separator: DomainSeparator, pairs: &[[Fr; 2]]) -> Result<Vec<Fr>, BackendError> {
+    fn hash_level(&self, separator: DomainSeparator, pairs: &[[Fr; 2]]) -> Result<Vec<Fr>, BackendError> {
         if pairs.is_empty() {
             return Ok(Vec::new());
         }
-        let n = count("hash_nodes", pairs.len())?;
+        let operation = Operation::HashLevel;
+        let n = count(operation, pairs.len())?;
         let input = words(pairs.iter().flatten().copied());
-        self.with_guest("hash_nodes", |g| {
-            g.run("hash_nodes", &input, pairs.len(), |g| {
-                g.hash_nodes.call(&mut g.store, (n, separator.value()))
-            })
+        self.with_guest(operation, |g| {
+            g.run(operation, &input, pairs.len(), |g| g.hash_nodes.call(&mut g.store, (n, separator.value())))
         })
     }
 }
@@ -251,7 +231,7 @@ impl Hasher for WasmBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use txfx_poseidon::Sequential;
+    use txfx_poseidon::{HashBackendExt, Sequential};
 
     #[test]
     fn concurrent_callers_get_their_own_instances_and_agree() {
@@ -263,9 +243,9 @@ mod tests {
                     let wasm = wasm.clone();
                     scope.spawn(move || {
                         let pairs: Vec<[Fr; 2]> = (0..50).map(|i| [Fr::from(t), Fr::from(i)]).collect();
-                        let first = wasm.hash_nodes(separator, &pairs).unwrap();
+                        let first = wasm.hash_level(separator, &pairs).unwrap();
                         for _ in 0..4 {
-                            assert_eq!(wasm.hash_nodes(separator, &pairs).unwrap(), first);
+                            assert_eq!(wasm.hash_level(separator, &pairs).unwrap(), first);
                         }
                         first
                     })
@@ -275,7 +255,7 @@ mod tests {
         });
         for (t, got) in results.iter().enumerate() {
             let pairs: Vec<[Fr; 2]> = (0..50).map(|i| [Fr::from(t as u64), Fr::from(i)]).collect();
-            assert_eq!(got, &Sequential.hash_nodes(separator, &pairs).unwrap());
+            assert_eq!(got, &Sequential.hash_level(separator, &pairs).unwrap());
         }
         assert!(wasm.idle_instances() >= 1);
     }
@@ -283,7 +263,7 @@ mod tests {
     #[test]
     fn empty_batches_and_large_inputs() {
         let wasm = WasmBackend::new().unwrap();
-        assert_eq!(wasm.hash_nodes(DomainSeparator::TX_EFFECTS_TREE, &[]).unwrap(), Vec::<Fr>::new());
+        assert_eq!(wasm.hash_level(DomainSeparator::TX_EFFECTS_TREE, &[]).unwrap(), Vec::<Fr>::new());
         assert_eq!(wasm.hash_batch(&[]).unwrap(), Vec::<Fr>::new());
         let long: Vec<Fr> = (0..3023u64).map(Fr::from).collect();
         assert_eq!(wasm.hash(&long).unwrap(), Sequential.hash(&long).unwrap());

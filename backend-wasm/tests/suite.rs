@@ -6,5 +6,5 @@
 #[test]
 fn shared_suite_wasm() {
     let wasm = txfx_backend_wasm::WasmBackend::new().expect("the embedded guest starts");
-    txfx_suite::run_suite(&wasm);
+    txfx_suite::run_suite(&wasm, &wasm);
 }

@@ -1,18 +1,21 @@
 //! `txfx`: Poseidon2, AZIP-26 tx-effect commitments and membership witnesses from the command line.
 //!
 //! Exit status: 0 success, 1 a well-formed check that fails (an invalid witness), 2 malformed
-//! input (a bad argument, file, JSON or field element), 3 a backend failure.
+//! input (a bad argument, file, JSON or field element), 3 a backend failure. A reader that
+//! closes the output early (`txfx … | head`) ends the command quietly with status 0.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use serde_json::{Value, json};
-use txfx_cli::{AnyBackend, BackendChoice, ChosenBy, select_backend_from_env};
+use txfx_backends::{AnyBackend, BackendChoice, ChosenBy, Selection, select_backend_from_env};
 use txfx_membership::json::{witness_from_json, witness_to_json};
-use txfx_membership::{BlockWitnesses, VerifyError, verify_effect, verify_leaf, verify_tx};
+use txfx_membership::{
+    BlockWitnesses, TrustedRoot, TxClaim, VerifyError, verify_effect, verify_leaf, verify_tx,
+};
 use txfx_poseidon::field::{fr_to_hex, parse_fr, parse_fr_hex, serde_hex};
-use txfx_poseidon::{DomainSeparator, Fr, Hasher, State};
+use txfx_poseidon::{DomainSeparator, Fr, HashBackend, HashBackendExt, State};
 use txfx_tx_effects::blob::{decode_block_blob, encode_block_blob};
 use txfx_tx_effects::json::{body_from_json, body_to_json, effect_from_json};
 use txfx_tx_effects::synthetic::{Profile, block};
@@ -187,6 +190,19 @@ enum Failure {
     Check(String),
     /// The backend failed: exit 3.
     Backend(String),
+    /// The reader of the output went away (a closed pipe): exit 0, quietly.
+    Closed,
+    /// The output could not be written for another reason: exit 2.
+    Output(String),
+}
+
+/// Writes `text` and a newline to stdout. A closed pipe is [`Failure::Closed`], never a panic.
+fn emit(text: &str) -> Result<(), Failure> {
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{text}").and_then(|()| stdout.flush()).map_err(|error| match error.kind() {
+        std::io::ErrorKind::BrokenPipe => Failure::Closed,
+        _ => Failure::Output(format!("cannot write the output: {error}")),
+    })
 }
 
 impl From<txfx_poseidon::BackendError> for Failure {
@@ -245,8 +261,10 @@ fn read_body(path: &str) -> Result<txfx_tx_effects::Body, Failure> {
     body_from_json(&read_input(path)?).map_err(|e| Failure::Input(format!("{path}: {e}")))
 }
 
-fn print_json(value: &Value) {
-    println!("{}", serde_json::to_string_pretty(value).unwrap_or_default());
+fn print_json(value: &Value) -> Result<(), Failure> {
+    // Printing a Value into a String cannot fail: its keys are strings.
+    let text = serde_json::to_string_pretty(value).map_err(|e| Failure::Output(e.to_string()))?;
+    emit(&text)
 }
 
 fn hex_list(values: &[Fr]) -> Value {
@@ -263,9 +281,9 @@ fn poseidon2(backend: &AnyBackend, command: Poseidon2Command) -> Result<(), Fail
                 .collect::<Result<Vec<_>, _>>()?;
             let mut states: Vec<State> =
                 vec![values.try_into().map_err(|_| Failure::Input("permute takes exactly 4 lanes".into()))?];
-            backend.permute_many(&mut states)?;
+            backend.permute_batch(&mut states)?;
             for lane in states.iter().flatten() {
-                println!("{}", fr_to_hex(lane));
+                emit(&fr_to_hex(lane))?;
             }
         }
         Poseidon2Command::Hash { separator, inputs } => {
@@ -278,7 +296,7 @@ fn poseidon2(backend: &AnyBackend, command: Poseidon2Command) -> Result<(), Fail
                 Some(separator) => backend.hash_with_separator(&values, separator)?,
                 None => backend.hash(&values)?,
             };
-            println!("{}", fr_to_hex(&hash));
+            emit(&fr_to_hex(&hash))?;
         }
     }
     Ok(())
@@ -286,18 +304,16 @@ fn poseidon2(backend: &AnyBackend, command: Poseidon2Command) -> Result<(), Fail
 
 fn block_command(backend: &AnyBackend, command: BlockCommand) -> Result<(), Failure> {
     match command {
-        BlockCommand::Root { file } => {
-            println!("{}", fr_to_hex(&commit_block(backend, &read_body(&file)?)?.root()))
-        }
+        BlockCommand::Root { file } => emit(&fr_to_hex(&commit_block(backend, &read_body(&file)?)?.root()))?,
         BlockCommand::Leaves { file } => {
-            print_json(&hex_list(commit_block(backend, &read_body(&file)?)?.leaves()))
+            print_json(&hex_list(commit_block(backend, &read_body(&file)?)?.leaves()))?
         }
         BlockCommand::DecodeBlob { file } => {
             let body = decode_block_blob(&read_fields(&file)?)
                 .map_err(|e| Failure::Input(format!("{file}: {e}")))?;
-            print_json(&body_to_json(&body));
+            print_json(&body_to_json(&body))?;
         }
-        BlockCommand::EncodeBlob { file } => print_json(&hex_list(&encode_block_blob(&read_body(&file)?))),
+        BlockCommand::EncodeBlob { file } => print_json(&hex_list(&encode_block_blob(&read_body(&file)?)))?,
         BlockCommand::Generate { profile, txs } => {
             let profile = Profile::from_name(&profile).ok_or_else(|| {
                 Failure::Input(format!("profile {profile:?}: expected sparse, small or log-heavy"))
@@ -307,27 +323,26 @@ fn block_command(backend: &AnyBackend, command: BlockCommand) -> Result<(), Fail
             }
             let body = block(profile, txs).map_err(|e| Failure::Input(e.to_string()))?;
             // Compact: a 64-tx log-heavy block is 36 MiB even so.
-            println!("{}", body_to_json(&body));
+            emit(&body_to_json(&body).to_string())?;
         }
         BlockCommand::Witness(args) => {
             let body = read_body(&args.file)?;
-            let witnesses = BlockWitnesses::from_body(backend, &body, args.block_number)
-                .map_err(|e| Failure::Backend(e.to_string()))?;
+            let witnesses = BlockWitnesses::from_body(backend, &body, args.block_number)?;
             if args.all {
-                print_json(&Value::Array(witnesses.all().iter().map(witness_to_json).collect()));
-                return Ok(());
+                return print_json(&Value::Array(witnesses.all().iter().map(witness_to_json).collect()));
             }
             let tx = args.tx.unwrap_or_default();
             let witness = if tx.starts_with("0x") {
-                witnesses.witness_for_tx_hash(&hex_arg("--tx", &tx)?)
+                witnesses
+                    .witness_for_tx_hash(hex_arg("--tx", &tx)?)
+                    .map_err(|e| Failure::Input(e.to_string()))
             } else {
                 let index = tx
                     .parse::<usize>()
                     .map_err(|_| Failure::Input(format!("--tx {tx:?}: not an index or 0x tx hash")))?;
-                witnesses.witness(index)
-            }
-            .map_err(|e| Failure::Input(e.to_string()))?;
-            print_json(&witness_to_json(&witness));
+                witnesses.witness(index).map_err(|e| Failure::Input(e.to_string()))
+            }?;
+            print_json(&witness_to_json(&witness))?;
         }
     }
     Ok(())
@@ -336,13 +351,15 @@ fn block_command(backend: &AnyBackend, command: BlockCommand) -> Result<(), Fail
 fn verify(backend: &AnyBackend, args: VerifyArgs) -> Result<(), Failure> {
     let witness = witness_from_json(&read_input(&args.file)?)
         .map_err(|e| Failure::Input(format!("{}: {e}", args.file)))?;
-    let root = hex_arg("--root", &args.root)?;
+    // The caller vouches for --root: it is the header's txEffectsTreeRoot they authenticated.
+    let root = TrustedRoot::from_authenticated_header(hex_arg("--root", &args.root)?);
     let result = if let Some(leaf) = &args.leaf {
         verify_leaf(backend, hex_arg("--leaf", leaf)?, &witness, root)
     } else if let Some(tx_hash) = &args.tx_hash {
         let categories_hash =
             args.categories_hash.as_deref().map(|c| hex_arg("--categories-hash", c)).transpose()?;
-        verify_tx(backend, hex_arg("--tx-hash", tx_hash)?, categories_hash, &witness, root)
+        let tx = TxClaim { tx_hash: hex_arg("--tx-hash", tx_hash)?, categories_hash };
+        verify_tx(backend, tx, &witness, root)
     } else if let Some(effect) = &args.effect {
         let effect =
             effect_from_json(&read_input(effect)?).map_err(|e| Failure::Input(format!("{effect}: {e}")))?;
@@ -351,26 +368,23 @@ fn verify(backend: &AnyBackend, args: VerifyArgs) -> Result<(), Failure> {
         return Err(Failure::Input("give --leaf, --tx-hash or --effect".into()));
     };
     match result {
-        Ok(()) => {
-            println!("valid");
-            Ok(())
-        }
+        Ok(()) => emit("valid"),
         Err(VerifyError::Backend(error)) => Err(Failure::Backend(error.to_string())),
         Err(error) => Err(Failure::Check(error.to_string())),
     }
 }
 
 fn execute(cli: Cli) -> Result<(), Failure> {
-    let (backend, chosen_by) =
+    let Selection { backend, chosen_by } =
         select_backend_from_env(cli.backend).map_err(|e| Failure::Input(e.to_string()))?;
     match cli.command {
         Command::Backend => {
             let by = match chosen_by {
                 ChosenBy::Explicit => "--backend",
                 ChosenBy::Environment => "TXFX_BACKEND",
-                ChosenBy::Default => "default policy (native where available, else wasm)",
+                ChosenBy::Default => "default policy (auto: native)",
             };
-            println!("{} (chosen by {by})", backend.name());
+            emit(&format!("{} (chosen by {by})", backend.name()))?;
         }
         Command::Poseidon2(command) => poseidon2(&backend, command)?,
         Command::Effect(EffectCommand::Hash { file }) => {
@@ -383,11 +397,11 @@ fn execute(cli: Cli) -> Result<(), Failure> {
                 "categoriesHash": fr_to_hex(&c.categories_hash),
                 "leaf": fr_to_hex(&c.leaf),
                 "numBlobFields": c.num_blob_fields,
-            }));
+            }))?;
         }
         Command::Block(command) => block_command(&backend, command)?,
         Command::Tree(TreeCommand::Root { file }) => {
-            println!("{}", fr_to_hex(&tree_root(&backend, &read_fields(&file)?)?))
+            emit(&fr_to_hex(&tree_root(&backend, &read_fields(&file)?)?))?
         }
         Command::Tree(TreeCommand::Witness { file, index, block_number }) => {
             let leaves = read_fields(&file)?;
@@ -395,28 +409,37 @@ fn execute(cli: Cli) -> Result<(), Failure> {
                 return Err(Failure::Input(format!("{file}: more than 65536 leaves")));
             }
             let witness = txfx_membership::build_witness_from_leaves(&backend, leaves, index, block_number)
-                .map_err(|e| Failure::Input(e.to_string()))?;
-            print_json(&witness_to_json(&witness));
+                .map_err(|e| match e {
+                txfx_membership::BuildError::Backend(error) => Failure::Backend(error.to_string()),
+                other => Failure::Input(other.to_string()),
+            })?;
+            print_json(&witness_to_json(&witness))?;
         }
         Command::Witness(WitnessCommand::Verify(args)) => verify(&backend, args)?,
     }
     Ok(())
 }
 
+/// Writes `txfx: reason` to stderr. A closed stderr leaves nowhere to report to, so a failed
+/// write is dropped rather than turned into a panic; the exit status still tells.
+fn report(reason: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "txfx: {reason}");
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match execute(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Check(reason)) => {
-            println!("invalid: {reason}");
-            ExitCode::from(1)
-        }
-        Err(Failure::Input(reason)) => {
-            eprintln!("txfx: {reason}");
+        Ok(()) | Err(Failure::Closed) => ExitCode::SUCCESS,
+        Err(Failure::Check(reason)) => match emit(&format!("invalid: {reason}")) {
+            Ok(()) | Err(Failure::Closed) => ExitCode::from(1),
+            Err(_) => ExitCode::from(2),
+        },
+        Err(Failure::Output(reason) | Failure::Input(reason)) => {
+            report(&reason);
             ExitCode::from(2)
         }
         Err(Failure::Backend(reason)) => {
-            eprintln!("txfx: backend failure: {reason}");
+            report(&format!("backend failure: {reason}"));
             ExitCode::from(3)
         }
     }

@@ -164,10 +164,7 @@ fn witness_commands_round_trip_and_verify() {
 
 #[test]
 fn backend_reports_the_selection() {
-    assert_eq!(
-        stdout(&txfx(&["backend"])),
-        "native (chosen by default policy (native where available, else wasm))"
-    );
+    assert_eq!(stdout(&txfx(&["backend"])), "native (chosen by default policy (auto: native))");
     assert_eq!(stdout(&txfx(&["--backend", "wasm", "backend"])), "wasm (chosen by --backend)");
     assert_eq!(
         stdout(&txfx_with(&["backend"], &[("TXFX_BACKEND", "wasm")], None)),

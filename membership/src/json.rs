@@ -1,4 +1,4 @@
-//! The witness JSON of Aztec's node API, `aztec_getTxEffectMembershipWitness` (SPEC.md §8.3).
+//! The witness JSON of Aztec's node API, `aztec_getTxEffectMembershipWitness` (docs/spec.md §8.3).
 //!
 //! ```json
 //! {"blockNumber":7,"root":"0x..","categoriesHash":"0x..","leafIndex":"3","siblingPath":"AAAAAi0M..."}
@@ -27,6 +27,7 @@ pub const MAX_BLOCK_NUMBER: u64 = (1 << 53) - 1;
 
 /// Witness JSON that does not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum WitnessJsonError {
     /// Not JSON, or not an object.
     #[error("malformed witness JSON: {reason}")]
@@ -124,14 +125,36 @@ pub fn sibling_path_from_bytes(bytes: &[u8]) -> Result<Vec<txfx_poseidon::Fr>, W
 
 /// The witness as node-API JSON.
 pub fn witness_to_json(witness: &TxEffectMembershipWitness) -> Value {
-    let out = WitnessOut {
-        block_number: witness.block_number,
-        root: fr_to_hex(&witness.root),
-        categories_hash: witness.categories_hash.as_ref().map(fr_to_hex),
-        leaf_index: witness.leaf_index.to_string(),
-        sibling_path: STANDARD.encode(sibling_path_to_bytes(&witness.sibling_path)),
-    };
-    serde_json::to_value(out).unwrap_or_default()
+    #[allow(clippy::expect_used, reason = "an internal invariant: a failure must be loud, never JSON null")]
+    serde_json::to_value(WitnessOut::from(witness))
+        .expect("invariant: strings and a number always convert to JSON")
+}
+
+impl From<&TxEffectMembershipWitness> for WitnessOut {
+    fn from(witness: &TxEffectMembershipWitness) -> Self {
+        Self {
+            block_number: witness.block_number,
+            root: fr_to_hex(&witness.root),
+            categories_hash: witness.categories_hash.as_ref().map(fr_to_hex),
+            leaf_index: witness.leaf_index.to_string(),
+            sibling_path: STANDARD.encode(sibling_path_to_bytes(&witness.sibling_path)),
+        }
+    }
+}
+
+/// A witness serializes as the node API's JSON (module docs).
+impl serde::Serialize for TxEffectMembershipWitness {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        WitnessOut::from(self).serialize(serializer)
+    }
+}
+
+/// A witness deserializes from the node API's JSON, with every check of [`witness_from_value`].
+impl<'de> serde::Deserialize<'de> for TxEffectMembershipWitness {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = <Value as serde::Deserialize>::deserialize(deserializer)?;
+        witness_from_value(&value).map_err(serde::de::Error::custom)
+    }
 }
 
 fn field(

@@ -1,4 +1,4 @@
-//! Building and verifying tx-effect membership witnesses (SPEC.md §7.2–§7.4).
+//! Building and verifying tx-effect membership witnesses (docs/spec.md §7.2–§7.4).
 //!
 //! A witness says: the leaf of this tx sits at `leafIndex` of its own level of the block's
 //! tx-effects tree, under these siblings (lowest level first), and the tree's root is `root`.
@@ -13,7 +13,7 @@
 //! have such bits, so honest witnesses verify either way.
 
 use txfx_poseidon::field::fr_to_hex;
-use txfx_poseidon::{BackendError, Fr, Hasher};
+use txfx_poseidon::{BackendError, Fr, HashBackend};
 use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
 use txfx_tx_effects::tree::root_from_path;
 use txfx_tx_effects::{
@@ -41,33 +41,76 @@ pub struct TxEffectMembershipWitness {
     pub sibling_path: Vec<Fr>,
 }
 
+/// A tx-effects tree root the caller trusts: the `txEffectsTreeRoot` of a block header it has
+/// authenticated (against the archive root on L1, or from its own node), never a witness's own
+/// `root` field or anything else an untrusted party sent.
+///
+/// The type exists so that the root a verification compares against cannot be confused with a
+/// hash argument: a verifier must say, by constructing one, where its root comes from.
+///
+/// ```
+/// use txfx_membership::TrustedRoot;
+/// use txfx_poseidon::Fr;
+/// let header_root = Fr::from(42u64); // from an authenticated header
+/// let root = TrustedRoot::from_authenticated_header(header_root);
+/// assert_eq!(root.get(), header_root);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrustedRoot(Fr);
+
+impl TrustedRoot {
+    /// The root, taken from a block header the caller has authenticated.
+    pub fn from_authenticated_header(tx_effects_tree_root: Fr) -> Self {
+        Self(tx_effects_tree_root)
+    }
+
+    /// The root as a field element.
+    pub fn get(self) -> Fr {
+        self.0
+    }
+}
+
+/// The tx a witness is checked for: its hash and, when the caller has it, its categories hash
+/// (otherwise the witness's is used). Named fields, so the two hashes cannot be swapped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TxClaim {
+    /// The tx hash.
+    pub tx_hash: Fr,
+    /// The tx's categories hash, if the caller has it.
+    pub categories_hash: Option<Fr>,
+}
+
 /// Why a witness could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BuildError {
     /// The tx index is not in the block (every index of an empty block).
     #[error(transparent)]
     OutOfBounds(#[from] IndexOutOfBounds),
-    /// No tx of the block has this hash.
-    #[error("no tx with hash {tx_hash} in the block")]
-    UnknownTx {
-        /// The hash looked for.
-        tx_hash: String,
-    },
     /// The hashing backend failed.
     #[error(transparent)]
     Backend(#[from] BackendError),
 }
 
+/// No tx of the block has this hash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("no tx with hash {} in the block", fr_to_hex(.tx_hash))]
+pub struct UnknownTx {
+    /// The hash looked for.
+    pub tx_hash: Fr,
+}
+
 /// Why a witness does not prove membership.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum VerifyError {
     /// The path hashes to another root.
-    #[error("root mismatch: the path hashes to {computed}, the trusted root is {expected}")]
+    #[error("root mismatch: the path hashes to {}, the trusted root is {}", fr_to_hex(.computed), fr_to_hex(.expected))]
     RootMismatch {
         /// What the path hashes to.
-        computed: String,
+        computed: Fr,
         /// The trusted root.
-        expected: String,
+        expected: Fr,
     },
     /// A path longer than any block can have.
     #[error("sibling path has {length} elements, a tx-effects tree has at most {max} levels")]
@@ -90,12 +133,12 @@ pub enum VerifyError {
     #[error("no categories hash: the witness has none and none was given")]
     MissingCategoriesHash,
     /// The witness's categories hash is not the effect's.
-    #[error("the witness's categories hash {in_witness} is not the effect's {computed}")]
+    #[error("the witness's categories hash {} is not the effect's {}", fr_to_hex(.in_witness), fr_to_hex(.computed))]
     CategoriesHashMismatch {
         /// In the witness.
-        in_witness: String,
+        in_witness: Fr,
         /// From the effect.
-        computed: String,
+        computed: Fr,
     },
     /// The hashing backend failed.
     #[error(transparent)]
@@ -116,8 +159,8 @@ impl BlockWitnesses {
     /// Commits `body` and keeps its tree and categories hashes.
     ///
     /// # Errors
-    /// [`BuildError::Backend`] if the backend fails.
-    pub fn from_body(hasher: &dyn Hasher, body: &Body, block_number: u64) -> Result<Self, BuildError> {
+    /// [`BackendError`] if the backend fails.
+    pub fn from_body(hasher: &dyn HashBackend, body: &Body, block_number: u64) -> Result<Self, BackendError> {
         let BlockCommitment { txs, tree } = commit_block(hasher, body)?;
         Ok(Self {
             block_number,
@@ -127,22 +170,16 @@ impl BlockWitnesses {
         })
     }
 
-    /// From an already computed block commitment.
-    pub fn from_commitment(commitment: BlockCommitment, body: &Body, block_number: u64) -> Self {
-        Self {
-            block_number,
-            categories_hashes: Some(commitment.categories_hashes()),
-            tree: commitment.tree,
-            tx_hashes: body.tx_effects.iter().map(|effect| effect.tx_hash).collect(),
-        }
-    }
-
     /// From precomputed leaves (what a node stores per block); the witnesses carry no
     /// categories hash.
     ///
     /// # Errors
-    /// [`BuildError::Backend`] if the backend fails.
-    pub fn from_leaves(hasher: &dyn Hasher, leaves: Vec<Fr>, block_number: u64) -> Result<Self, BuildError> {
+    /// [`BackendError`] if the backend fails.
+    pub fn from_leaves(
+        hasher: &dyn HashBackend,
+        leaves: Vec<Fr>,
+        block_number: u64,
+    ) -> Result<Self, BackendError> {
         Ok(Self {
             block_number,
             tree: TxEffectsTree::build(hasher, leaves)?,
@@ -164,8 +201,8 @@ impl BlockWitnesses {
     /// The witness of the tx at `index` in the block.
     ///
     /// # Errors
-    /// [`BuildError::OutOfBounds`] for an index outside the block.
-    pub fn witness(&self, index: usize) -> Result<TxEffectMembershipWitness, BuildError> {
+    /// [`IndexOutOfBounds`] for an index outside the block.
+    pub fn witness(&self, index: usize) -> Result<TxEffectMembershipWitness, IndexOutOfBounds> {
         let path = self.tree.path(index)?;
         Ok(TxEffectMembershipWitness {
             block_number: self.block_number,
@@ -179,19 +216,21 @@ impl BlockWitnesses {
     /// The witness of the tx with this hash (the first, should a block repeat one).
     ///
     /// # Errors
-    /// [`BuildError::UnknownTx`] if no tx has it (and always for a block built from leaves).
-    pub fn witness_for_tx_hash(&self, tx_hash: &Fr) -> Result<TxEffectMembershipWitness, BuildError> {
-        let index = self
-            .tx_hashes
+    /// [`UnknownTx`] if no tx has it (and always for a block built from leaves).
+    pub fn witness_for_tx_hash(&self, tx_hash: Fr) -> Result<TxEffectMembershipWitness, UnknownTx> {
+        self.tx_hashes
             .iter()
-            .position(|hash| hash == tx_hash)
-            .ok_or_else(|| BuildError::UnknownTx { tx_hash: fr_to_hex(tx_hash) })?;
-        self.witness(index)
+            .position(|hash| *hash == tx_hash)
+            .and_then(|index| self.witness(index).ok())
+            .ok_or(UnknownTx { tx_hash })
     }
 
     /// Every witness, in block order.
+    #[allow(clippy::expect_used, reason = "an internal invariant: a lost witness must fail loudly")]
     pub fn all(&self) -> Vec<TxEffectMembershipWitness> {
-        (0..self.tree.len()).filter_map(|index| self.witness(index).ok()).collect()
+        (0..self.tree.len())
+            .map(|index| self.witness(index).expect("invariant: every index below len has a path"))
+            .collect()
     }
 }
 
@@ -212,7 +251,7 @@ impl BlockWitnesses {
 /// # Ok::<(), txfx_membership::BuildError>(())
 /// ```
 pub fn build_witness(
-    hasher: &dyn Hasher,
+    hasher: &dyn HashBackend,
     body: &Body,
     index: usize,
     block_number: u64,
@@ -221,7 +260,7 @@ pub fn build_witness(
     if index >= body.len() {
         return Err(IndexOutOfBounds { index, len: body.len() }.into());
     }
-    BlockWitnesses::from_body(hasher, body, block_number)?.witness(index)
+    Ok(BlockWitnesses::from_body(hasher, body, block_number)?.witness(index)?)
 }
 
 /// The witness of leaf `index` over precomputed leaves (no categories hash).
@@ -229,7 +268,7 @@ pub fn build_witness(
 /// # Errors
 /// [`BuildError`] for an index outside the block or a backend failure.
 pub fn build_witness_from_leaves(
-    hasher: &dyn Hasher,
+    hasher: &dyn HashBackend,
     leaves: Vec<Fr>,
     index: usize,
     block_number: u64,
@@ -237,7 +276,7 @@ pub fn build_witness_from_leaves(
     if index >= leaves.len() {
         return Err(IndexOutOfBounds { index, len: leaves.len() }.into());
     }
-    BlockWitnesses::from_leaves(hasher, leaves, block_number)?.witness(index)
+    Ok(BlockWitnesses::from_leaves(hasher, leaves, block_number)?.witness(index)?)
 }
 
 /// Checks the witness's shape before any hashing.
@@ -257,7 +296,7 @@ fn check_shape(witness: &TxEffectMembershipWitness) -> Result<(), VerifyError> {
 /// # Errors
 /// [`VerifyError`] for a malformed witness or a backend failure.
 pub fn compute_root(
-    hasher: &dyn Hasher,
+    hasher: &dyn HashBackend,
     leaf: Fr,
     witness: &TxEffectMembershipWitness,
 ) -> Result<Fr, VerifyError> {
@@ -274,34 +313,33 @@ pub fn compute_root(
 /// # Errors
 /// [`VerifyError`] saying what failed.
 pub fn verify_leaf(
-    hasher: &dyn Hasher,
+    hasher: &dyn HashBackend,
     leaf: Fr,
     witness: &TxEffectMembershipWitness,
-    trusted_root: Fr,
+    trusted_root: TrustedRoot,
 ) -> Result<(), VerifyError> {
     let computed = compute_root(hasher, leaf, witness)?;
-    if computed == trusted_root {
+    if computed == trusted_root.get() {
         Ok(())
     } else {
-        Err(VerifyError::RootMismatch { computed: fr_to_hex(&computed), expected: fr_to_hex(&trusted_root) })
+        Err(VerifyError::RootMismatch { computed, expected: trusted_root.get() })
     }
 }
 
-/// Verifies a tx from its hash and categories hash (`categories_hash`, or else the witness's).
+/// Verifies a tx from its hash and categories hash (the claim's, or else the witness's).
 ///
 /// # Errors
 /// [`VerifyError`] saying what failed.
 pub fn verify_tx(
-    hasher: &dyn Hasher,
-    tx_hash: Fr,
-    categories_hash: Option<Fr>,
+    hasher: &dyn HashBackend,
+    tx: TxClaim,
     witness: &TxEffectMembershipWitness,
-    trusted_root: Fr,
+    trusted_root: TrustedRoot,
 ) -> Result<(), VerifyError> {
     check_shape(witness)?;
     let categories_hash =
-        categories_hash.or(witness.categories_hash).ok_or(VerifyError::MissingCategoriesHash)?;
-    let leaf = compute_leaf(hasher, tx_hash, categories_hash)?;
+        tx.categories_hash.or(witness.categories_hash).ok_or(VerifyError::MissingCategoriesHash)?;
+    let leaf = compute_leaf(hasher, tx.tx_hash, categories_hash)?;
     verify_leaf(hasher, leaf, witness, trusted_root)
 }
 
@@ -311,20 +349,17 @@ pub fn verify_tx(
 /// # Errors
 /// [`VerifyError`] saying what failed.
 pub fn verify_effect(
-    hasher: &dyn Hasher,
+    hasher: &dyn HashBackend,
     effect: &TxEffect,
     witness: &TxEffectMembershipWitness,
-    trusted_root: Fr,
+    trusted_root: TrustedRoot,
 ) -> Result<(), VerifyError> {
     check_shape(witness)?;
     let commitment = commit_effect(hasher, effect)?;
     if let Some(in_witness) = witness.categories_hash
         && in_witness != commitment.categories_hash
     {
-        return Err(VerifyError::CategoriesHashMismatch {
-            in_witness: fr_to_hex(&in_witness),
-            computed: fr_to_hex(&commitment.categories_hash),
-        });
+        return Err(VerifyError::CategoriesHashMismatch { in_witness, computed: commitment.categories_hash });
     }
     verify_leaf(hasher, commitment.leaf, witness, trusted_root)
 }

@@ -1,11 +1,14 @@
 //! The BN254 scalar field codec: canonical parsing and printing of field elements.
 //!
 //! Aztec's TypeScript `Fr` *rejects* values at or above the modulus p, while barretenberg's
-//! `bb::fr(std::string)` silently reduces them (SPEC.md §2.1). A value that arrives from another
+//! `bb::fr(std::string)` silently reduces them (docs/spec.md §2.1). A value that arrives from another
 //! machine and is not canonical is a malformed input, so every parser here follows TypeScript:
 //! a value `>= p` is a [`FieldError::NotCanonical`], never reduced.
 //!
 //! The printed form is TypeScript's `Fr.toString()`: `0x` followed by 64 lowercase hex digits.
+
+use alloc::format;
+use alloc::string::String;
 
 use ark_bn254::Fr;
 use ark_ff::{BigInt, BigInteger, PrimeField};
@@ -21,6 +24,7 @@ pub const MAX_DECIMAL_DIGITS: usize = 78;
 
 /// Why a string or byte string is not a canonical BN254 scalar field element.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum FieldError {
     /// The input was empty, or `0x` with no digits.
     #[error("empty field element")]
@@ -198,21 +202,15 @@ pub fn fr_to_hex(value: &Fr) -> String {
     format!("0x{:016x}{:016x}{:016x}{:016x}", limbs[3], limbs[2], limbs[1], limbs[0])
 }
 
-/// The low 64 bits of a field element's canonical integer value.
-pub fn fr_low_u64(value: &Fr) -> u64 {
-    value.into_bigint().0[0]
-}
-
-/// Whether a field element's canonical integer value fits in `bits` bits.
-pub fn fr_fits_bits(value: &Fr, bits: u32) -> bool {
-    value.into_bigint().num_bits() <= bits
-}
-
 /// Serde support for field elements as `0x`-hex strings, for `#[serde(with = ...)]`.
 ///
 /// Serialization prints [`fr_to_hex`]; deserialization is [`parse_fr_hex`], so a value `>= p`,
 /// a decimal string or a number is an error rather than a silently different element.
+#[cfg(feature = "serde")]
 pub mod serde_hex {
+    use alloc::borrow::Cow;
+    use alloc::format;
+
     use super::{Fr, fr_to_hex, parse_fr_hex};
     use serde::{Deserialize, Deserializer, Serializer};
 
@@ -229,12 +227,16 @@ pub mod serde_hex {
     /// # Errors
     /// A non-string, a string that is not `0x`-hex, or a value `>= p`.
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Fr, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        let text = <Cow<'de, str>>::deserialize(deserializer)?;
         parse_fr_hex(&text).map_err(|error| serde::de::Error::custom(format!("{text:?}: {error}")))
     }
 
     /// Serde support for `Vec<Fr>` as an array of `0x`-hex strings.
     pub mod vec {
+        use alloc::borrow::Cow;
+        use alloc::format;
+        use alloc::vec::Vec;
+
         use super::{Fr, fr_to_hex, parse_fr_hex};
         use serde::de::{SeqAccess, Visitor};
         use serde::ser::SerializeSeq;
@@ -260,13 +262,13 @@ pub mod serde_hex {
             struct FieldList;
             impl<'de> Visitor<'de> for FieldList {
                 type Value = Vec<Fr>;
-                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                     f.write_str("an array of 0x-hex field elements")
                 }
                 fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Fr>, A::Error> {
                     // Never trust a size hint from the input for the allocation.
                     let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-                    while let Some(text) = seq.next_element::<std::borrow::Cow<'de, str>>()? {
+                    while let Some(text) = seq.next_element::<Cow<'de, str>>()? {
                         let value = parse_fr_hex(&text).map_err(|error| {
                             serde::de::Error::custom(format!("element {}: {text:?}: {error}", out.len()))
                         })?;
@@ -283,6 +285,7 @@ pub mod serde_hex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::format;
 
     #[test]
     fn hex_and_decimal_agree_and_print_canonically() {
@@ -351,8 +354,5 @@ mod tests {
         assert_eq!(bytes[0], 0x01);
         assert_eq!(bytes[31], 0x20);
         assert_eq!(fr_from_be_bytes(&bytes), Ok(value));
-        assert_eq!(fr_low_u64(&value), 0x191a1b1c1d1e1f20);
-        assert!(fr_fits_bits(&parse_fr("255").unwrap(), 8));
-        assert!(!fr_fits_bits(&parse_fr("256").unwrap(), 8));
     }
 }

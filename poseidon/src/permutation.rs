@@ -2,7 +2,7 @@
 //!
 //! Grassi, Khovratovich, Schofnegger, *Poseidon2: A Faster Version of the Poseidon Hash Function*
 //! (2023), §4–§5, with the parameters of barretenberg's `Poseidon2Bn254ScalarFieldParams`
-//! (SPEC.md §2.2):
+//! (docs/spec.md §2.2):
 //!
 //! ```text
 //!   s ← M_E·s
@@ -117,6 +117,7 @@ pub fn permute_many(states: &mut [State]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
 
     #[test]
     fn partial_round_rows_use_only_lane_zero() {

@@ -1,9 +1,11 @@
 //! Domain separators: the u32 prepended to a Poseidon2 preimage so that hashes of different
-//! kinds can never collide (SPEC.md §2.4–§2.5).
+//! kinds can never collide (docs/spec.md §2.4–§2.5).
 //!
 //! Aztec derives each separator from its name: the low 32 bits of
 //! `poseidon2_hash_bytes("az_dom_sep__" + name)` (Noir `constants_tests.nr`). The constants below
 //! are the published values; [`DomainSeparator::derive`] recomputes them and the tests check both.
+
+use alloc::format;
 
 use ark_bn254::Fr;
 use ark_ff::PrimeField;
@@ -18,7 +20,7 @@ pub struct DomainSeparator(u32);
 pub const DOMAIN_SEPARATOR_PREFIX: &str = "az_dom_sep__";
 
 impl DomainSeparator {
-    /// `DOM_SEP__TX_EFFECT_CATEGORY_HASH`: each of the seven category hashes (SPEC.md §6.2).
+    /// `DOM_SEP__TX_EFFECT_CATEGORY_HASH`: each of the seven category hashes (docs/spec.md §6.2).
     pub const TX_EFFECT_CATEGORY_HASH: Self = Self(1_030_022_731);
     /// `DOM_SEP__TX_EFFECT_CATEGORIES_HASH`: the hash of the marker, fee and category hashes (§6.3).
     pub const TX_EFFECT_CATEGORIES_HASH: Self = Self(1_426_387_399);
@@ -54,8 +56,8 @@ impl DomainSeparator {
     }
 }
 
-impl std::fmt::Display for DomainSeparator {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Display for DomainSeparator {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         self.0.fmt(f)
     }
 }

@@ -1,7 +1,7 @@
 //! The Aztec Poseidon2 sponge: `poseidon2_hash`, the separator hash and the byte hash.
 //!
 //! One construction is shared by barretenberg's `FieldSponge::hash_internal`, Noir's
-//! `Poseidon2::hash` and TypeScript's `poseidon2Hash` (SPEC.md §2.3):
+//! `Poseidon2::hash` and TypeScript's `poseidon2Hash` (docs/spec.md §2.3):
 //!
 //! ```text
 //!         x0 x1 x2        x3 x4 x5              (inputs, zero padded to a multiple of 3)
@@ -14,7 +14,10 @@
 //!
 //! An empty input still runs one permutation; a length that is a positive multiple of 3 does not
 //! run an extra one. `poseidon2_hash_with_separator(x, d)` is `poseidon2_hash([d, ...x])`
-//! (SPEC.md §2.4).
+//! (docs/spec.md §2.4).
+
+use alloc::vec::Vec;
+use core::iter;
 
 use ark_bn254::Fr;
 use ark_ff::{AdditiveGroup, PrimeField};
@@ -77,16 +80,7 @@ pub fn poseidon2_hash(inputs: &[Fr]) -> Fr {
 /// assert_eq!(fr_to_hex(&h), "0x169b50336c1f29afdb8a03d955a81e485f5ac7d5f0b8065673d1e407e5877813");
 /// ```
 pub fn poseidon2_hash_with_separator(inputs: &[Fr], separator: DomainSeparator) -> Fr {
-    sponge(inputs.len() + 1, std::iter::once(separator.to_field()).chain(inputs.iter().copied()))
-}
-
-/// The separator hash over the concatenation of several slices, without concatenating them.
-pub fn poseidon2_hash_with_separator_parts(parts: &[&[Fr]], separator: DomainSeparator) -> Fr {
-    let len = 1 + parts.iter().map(|part| part.len()).sum::<usize>();
-    sponge(
-        len,
-        std::iter::once(separator.to_field()).chain(parts.iter().flat_map(|part| part.iter().copied())),
-    )
+    sponge(inputs.len() + 1, iter::once(separator.to_field()).chain(inputs.iter().copied()))
 }
 
 /// The 2-to-1 hash `poseidon2_hash([d, left, right])`: a tree node under separator `d`.
@@ -111,7 +105,7 @@ pub fn pair_state(separator: DomainSeparator, left: Fr, right: Fr) -> State {
 pub const BYTES_PER_FIELD: usize = 31;
 
 /// `poseidon2_hash_bytes(bytes)`: cut into 31-byte chunks, read each as a **little-endian**
-/// integer, and hash the list (Noir `poseidon2_hash_bytes`, SPEC.md §2.5).
+/// integer, and hash the list (Noir `poseidon2_hash_bytes`, docs/spec.md §2.5).
 pub fn poseidon2_hash_bytes(bytes: &[u8]) -> Fr {
     let fields: Vec<Fr> = bytes.chunks(BYTES_PER_FIELD).map(Fr::from_le_bytes_mod_order).collect();
     poseidon2_hash(&fields)

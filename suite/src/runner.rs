@@ -3,11 +3,11 @@
 //! A case is a function of the backend that asserts (panics) on failure; the runner catches each
 //! panic, so one failing case does not hide the others, and reports
 //! `suite: <backend>: N passed, M failed`. [`run_suite`] fails when a case failed, when nothing
-//! ran, or when the 18 reference membership cases (SPEC.md §10.1–§10.2) did not all run.
+//! ran, or when the 18 reference membership cases (docs/spec.md §10.1–§10.2) did not all run.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use txfx_poseidon::{AsyncHasher, Hasher};
+use txfx_poseidon::{AsyncHashBackend, HashBackend};
 
 /// Which part of the suite a case belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,9 +31,9 @@ pub enum Group {
 /// The backend under test, with both faces.
 pub struct Backend<'a> {
     /// The synchronous hasher.
-    pub hasher: &'a dyn Hasher,
+    pub hasher: &'a dyn HashBackend,
     /// The same backend through the async trait.
-    pub async_hasher: &'a dyn AsyncHasher,
+    pub async_hasher: &'a dyn AsyncHashBackend,
 }
 
 /// One named case.
@@ -128,18 +128,42 @@ fn write_report(report: &Report) {
     let _ = std::fs::write(dir.join(format!("{}.txt", report.backend)), text);
 }
 
-/// Runs the whole suite against `hasher`, prints the summary line, and panics unless every case
-/// passed, at least one ran, and all 18 reference cases ran.
-pub fn run_suite<H: Hasher + Clone + 'static>(hasher: &H) -> Report {
-    let backend = Backend { hasher, async_hasher: hasher };
-    let report = run_cases(&backend, crate::cases::all());
-    println!("{}\n{}", report.summary(), report.reference_summary());
-    write_report(&report);
+/// The environment variable that runs only the cases whose name contains its value:
+/// `TXFX_SUITE_CASE="tree vectors" cargo test -p txfx-backend-native --test suite`.
+pub const CASE_FILTER_ENV: &str = "TXFX_SUITE_CASE";
+
+/// Runs the whole suite against one backend (its synchronous face and its async policy), prints
+/// the summary line, and panics unless every case passed, at least one ran, and all 18 reference
+/// cases ran.
+///
+/// With [`CASE_FILTER_ENV`] set, only the matching cases run (at least one must match); the
+/// run prints its own line and writes no report, so `cargo xtask test` never counts a partial
+/// run as a whole one.
+pub fn run_suite(hasher: &dyn HashBackend, async_hasher: &dyn AsyncHashBackend) -> Report {
+    let backend = Backend { hasher, async_hasher };
+    let filter = std::env::var(CASE_FILTER_ENV).ok().filter(|filter| !filter.is_empty());
+    let mut cases = crate::cases::all();
+    if let Some(filter) = &filter {
+        cases.retain(|case| case.name.contains(filter.as_str()));
+        assert!(!cases.is_empty(), "{CASE_FILTER_ENV}={filter:?} matches no case");
+    }
+    let report = run_cases(&backend, cases);
     for (name, message) in &report.failed {
         println!("  FAILED {name}: {message}");
     }
     assert!(report.passed + report.failed.len() > 0, "the suite ran no case");
-    assert_eq!(report.reference_cases, REFERENCE_CASES, "reference membership + body cases run");
+    if let Some(filter) = &filter {
+        println!(
+            "suite: {} (cases matching {filter:?}): {} passed, {} failed",
+            report.backend,
+            report.passed,
+            report.failed.len()
+        );
+    } else {
+        println!("{}\n{}", report.summary(), report.reference_summary());
+        write_report(&report);
+        assert_eq!(report.reference_cases, REFERENCE_CASES, "reference membership + body cases run");
+    }
     assert!(report.failed.is_empty(), "{}", report.summary());
     report
 }

@@ -5,5 +5,5 @@
 
 #[test]
 fn shared_suite_sequential() {
-    txfx_suite::run_suite(&txfx_poseidon::Sequential);
+    txfx_suite::run_suite(&txfx_poseidon::Sequential, &txfx_poseidon::Sequential);
 }

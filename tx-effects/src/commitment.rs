@@ -1,4 +1,4 @@
-//! The AZIP-26 leaf of a tx: seven category hashes, the categories hash, the leaf (SPEC.md §6).
+//! The AZIP-26 leaf of a tx: seven category hashes, the categories hash, the leaf (docs/spec.md §6).
 //!
 //! ```text
 //! C_i  = P_i empty ? 0 : H_sep(P_i, TX_EFFECT_CATEGORY_HASH)           i = 0..6
@@ -11,11 +11,14 @@
 //! then category 6, then the categories hashes, then the leaves. Each batch is one call to the
 //! backend, which may spread it over threads; the sync and async APIs share this plan.
 
-use txfx_poseidon::{AsyncHasher, BackendError, DomainSeparator, Fr, HashJob, Hasher};
+use txfx_poseidon::{
+    AsyncHashBackend, BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt, HashJob, Operation,
+    check_count,
+};
 
-use crate::blob::TxStartMarker;
+use crate::blob::{Section, TxStartMarker};
 use crate::limits::{CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, NUM_TX_EFFECT_CATEGORIES};
-use crate::model::TxEffect;
+use crate::model::{Category, TxEffect};
 
 /// Everything the commitment computes for one tx.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,52 +37,30 @@ pub struct TxEffectCommitment {
     pub leaf: Fr,
 }
 
-/// The preimages `P_0 .. P_5` (SPEC.md §6.1); `P_6` needs the contract-class-log hash, see
-/// [`contract_class_log_preimage`].
-pub fn category_preimages(effect: &TxEffect) -> [Vec<Fr>; 6] {
-    let mut writes = Vec::with_capacity(2 * effect.public_data_writes.len());
-    for write in &effect.public_data_writes {
-        writes.extend([write.leaf_slot, write.value]);
-    }
-    let mut private_logs = Vec::with_capacity(effect.private_logs.len() + effect.private_logs_length());
-    for log in &effect.private_logs {
-        private_logs.push(Fr::from(log.fields.len() as u64));
-        private_logs.extend_from_slice(&log.fields);
-    }
-    let mut public_logs = Vec::with_capacity(effect.public_logs_length());
-    for log in &effect.public_logs {
-        public_logs.push(Fr::from(log.fields.len() as u64));
-        public_logs.push(log.contract_address);
-        public_logs.extend_from_slice(&log.fields);
-    }
-    [
-        effect.note_hashes.clone(),
-        effect.nullifiers.clone(),
-        effect.l2_to_l1_msgs.clone(),
-        writes,
-        private_logs,
-        public_logs,
-    ]
+/// The preimage `P_i` of categories 0..5: exactly the category's section of the blob encoding.
+/// `P_6` needs the contract-class-log hash, see [`contract_class_log_preimage`].
+fn category_preimage(effect: &TxEffect, category: Category) -> Vec<Fr> {
+    let mut preimage = Vec::new();
+    // The marker is not part of any category section; nothing reads it here.
+    Section::Category(category).write(effect, Fr::from(0u64), &mut preimage);
+    preimage
 }
 
 /// The preimage of the contract-class-log hash: the emitted fields zero-padded to 3023.
-pub fn contract_class_log_hash_preimage(fields: &[Fr]) -> Vec<Fr> {
+fn contract_class_log_hash_preimage(fields: &[Fr]) -> Vec<Fr> {
     let mut padded = Vec::with_capacity(CONTRACT_CLASS_LOG_SIZE_IN_FIELDS);
     padded.extend_from_slice(fields);
     padded.resize(CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, Fr::from(0u64));
     padded
 }
 
-/// `P_6`: `[address, cclHash]` when the tx has a contract-class log, empty otherwise.
-pub fn contract_class_log_preimage(effect: &TxEffect, log_hash: Option<Fr>) -> Vec<Fr> {
-    match (effect.contract_class_logs.first(), log_hash) {
-        (Some(log), Some(hash)) => vec![log.contract_address, hash],
-        _ => Vec::new(),
-    }
+/// `P_6`: `[address, cclHash]`.
+fn contract_class_log_preimage(address: Fr, log_hash: Fr) -> Vec<Fr> {
+    vec![address, log_hash]
 }
 
 /// The categories-hash preimage `[marker, fee, C_0 .. C_6]`.
-pub fn categories_hash_preimage(marker: Fr, transaction_fee: Fr, category_hashes: &[Fr; 7]) -> Vec<Fr> {
+fn categories_hash_preimage(marker: Fr, transaction_fee: Fr, category_hashes: &[Fr; 7]) -> Vec<Fr> {
     let mut preimage = Vec::with_capacity(2 + NUM_TX_EFFECT_CATEGORIES);
     preimage.extend([marker, transaction_fee]);
     preimage.extend_from_slice(category_hashes);
@@ -90,132 +71,181 @@ pub fn categories_hash_preimage(marker: Fr, transaction_fee: Fr, category_hashes
 ///
 /// # Errors
 /// [`BackendError`] if the backend fails.
-pub fn compute_leaf(hasher: &dyn Hasher, tx_hash: Fr, categories_hash: Fr) -> Result<Fr, BackendError> {
+pub fn compute_leaf(hasher: &dyn HashBackend, tx_hash: Fr, categories_hash: Fr) -> Result<Fr, BackendError> {
     hasher.hash_with_separator(&[tx_hash, categories_hash], DomainSeparator::TX_EFFECTS_TREE_LEAF)
 }
 
-/// Where one effect's pending hashes sit in the current batch.
-struct Slots {
-    categories: [Option<usize>; NUM_TX_EFFECT_CATEGORIES],
-    log_hash: Option<usize>,
+/// The four batches of a commitment, in order. Each depends only on the ones before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// The contract-class-log hashes and the category hashes `C_0 .. C_5`.
+    LogHashesAndCategories,
+    /// `C_6` from the contract-class-log hash.
+    ContractClassLogCategory,
+    /// The categories hashes.
+    CategoriesHashes,
+    /// The leaves.
+    Leaves,
+}
+
+impl Stage {
+    const ALL: [Self; 4] =
+        [Self::LogHashesAndCategories, Self::ContractClassLogCategory, Self::CategoriesHashes, Self::Leaves];
+}
+
+/// Where one job's result goes: which tx, which value.
+#[derive(Debug, Clone, Copy)]
+enum Target {
+    LogHash(usize),
+    Category(usize, usize),
+    CategoriesHash(usize),
+    Leaf(usize),
+}
+
+/// One tx's commitment as the stages fill it in.
+struct Partial {
+    marker: TxStartMarker,
+    marker_field: Fr,
+    contract_class_log_hash: Option<Fr>,
+    /// Zero is the protocol's hash of an empty category; non-empty ones are filled by stage 1 or 2.
+    category_hashes: [Fr; NUM_TX_EFFECT_CATEGORIES],
+    categories_hash: Option<Fr>,
+    leaf: Option<Fr>,
 }
 
 /// The four-batch plan shared by [`commit_effects`] and [`commit_effects_async`].
 struct CommitPlan<'a> {
     effects: &'a [TxEffect],
-    stage: usize,
-    slots: Vec<Slots>,
-    out: Vec<TxEffectCommitment>,
+    partial: Vec<Partial>,
 }
 
 impl<'a> CommitPlan<'a> {
     fn new(effects: &'a [TxEffect]) -> Self {
-        let out = effects
+        let partial = effects
             .iter()
             .map(|effect| {
                 let marker = TxStartMarker::of(effect);
-                TxEffectCommitment {
-                    tx_start_marker: marker.encode(),
-                    num_blob_fields: marker.num_blob_fields,
+                Partial {
+                    marker,
+                    marker_field: marker.encode(),
                     contract_class_log_hash: None,
                     category_hashes: [Fr::from(0u64); NUM_TX_EFFECT_CATEGORIES],
-                    categories_hash: Fr::from(0u64),
-                    leaf: Fr::from(0u64),
+                    categories_hash: None,
+                    leaf: None,
                 }
             })
             .collect();
-        Self { effects, stage: 0, slots: Vec::new(), out }
+        Self { effects, partial }
     }
 
-    /// The next batch, or `None` when every commitment is complete.
-    fn next_jobs(&mut self) -> Option<Vec<HashJob>> {
-        if self.stage > 3 {
-            return None;
-        }
-        let mut jobs = Vec::new();
-        self.slots.clear();
+    /// The jobs of `stage`, each with where its result goes.
+    fn jobs(&self, stage: Stage) -> (Vec<HashJob>, Vec<Target>) {
         let category = DomainSeparator::TX_EFFECT_CATEGORY_HASH;
-        for (effect, done) in self.effects.iter().zip(&self.out) {
-            let mut slots = Slots { categories: [None; NUM_TX_EFFECT_CATEGORIES], log_hash: None };
-            let mut push = |job: HashJob| {
-                jobs.push(job);
-                Some(jobs.len() - 1)
-            };
-            match self.stage {
-                0 => {
+        let mut jobs = Vec::new();
+        let mut targets = Vec::new();
+        let mut push = |job: HashJob, target: Target| {
+            jobs.push(job);
+            targets.push(target);
+        };
+        for (tx, (effect, done)) in self.effects.iter().zip(&self.partial).enumerate() {
+            match stage {
+                Stage::LogHashesAndCategories => {
                     if let Some(log) = effect.contract_class_logs.first() {
-                        slots.log_hash = push(HashJob::plain(contract_class_log_hash_preimage(&log.fields)));
+                        push(
+                            HashJob::plain(contract_class_log_hash_preimage(&log.fields)),
+                            Target::LogHash(tx),
+                        );
                     }
-                    for (slot, preimage) in slots.categories.iter_mut().zip(category_preimages(effect)) {
+                    for (index, kind) in Category::ALL.into_iter().enumerate() {
+                        if kind == Category::ContractClassLogs {
+                            continue;
+                        }
+                        let preimage = category_preimage(effect, kind);
                         if !preimage.is_empty() {
-                            *slot = push(HashJob::with_separator(category, preimage));
+                            push(HashJob::with_separator(category, preimage), Target::Category(tx, index));
                         }
                     }
                 }
-                1 => {
-                    let preimage = contract_class_log_preimage(effect, done.contract_class_log_hash);
-                    if !preimage.is_empty() {
-                        slots.categories[NUM_TX_EFFECT_CATEGORIES - 1] =
-                            push(HashJob::with_separator(category, preimage));
+                Stage::ContractClassLogCategory => {
+                    if let (Some(log), Some(hash)) =
+                        (effect.contract_class_logs.first(), done.contract_class_log_hash)
+                    {
+                        push(
+                            HashJob::with_separator(
+                                category,
+                                contract_class_log_preimage(log.contract_address, hash),
+                            ),
+                            Target::Category(tx, NUM_TX_EFFECT_CATEGORIES - 1),
+                        );
                     }
                 }
-                2 => {
-                    let preimage = categories_hash_preimage(
-                        done.tx_start_marker,
-                        effect.transaction_fee,
-                        &done.category_hashes,
-                    );
-                    push(HashJob::with_separator(DomainSeparator::TX_EFFECT_CATEGORIES_HASH, preimage));
+                Stage::CategoriesHashes => push(
+                    HashJob::with_separator(
+                        DomainSeparator::TX_EFFECT_CATEGORIES_HASH,
+                        categories_hash_preimage(
+                            done.marker_field,
+                            effect.transaction_fee,
+                            &done.category_hashes,
+                        ),
+                    ),
+                    Target::CategoriesHash(tx),
+                ),
+                Stage::Leaves => {
+                    if let Some(categories_hash) = done.categories_hash {
+                        push(
+                            HashJob::with_separator(
+                                DomainSeparator::TX_EFFECTS_TREE_LEAF,
+                                vec![effect.tx_hash, categories_hash],
+                            ),
+                            Target::Leaf(tx),
+                        );
+                    }
                 }
-                3 => {
-                    push(HashJob::with_separator(
-                        DomainSeparator::TX_EFFECTS_TREE_LEAF,
-                        vec![effect.tx_hash, done.categories_hash],
-                    ));
-                }
-                _ => {}
             }
-            self.slots.push(slots);
         }
-        Some(jobs)
+        (jobs, targets)
     }
 
-    /// Stores a batch's results (`results[i]` for `jobs[i]` of the last [`Self::next_jobs`]).
-    fn accept(&mut self, results: &[Fr], backend: &'static str) -> Result<(), BackendError> {
-        let expected = match self.stage {
-            2 | 3 => self.out.len(),
-            _ => self
-                .slots
-                .iter()
-                .map(|s| s.categories.iter().flatten().count() + usize::from(s.log_hash.is_some()))
-                .sum(),
-        };
-        if results.len() != expected {
-            return Err(BackendError {
-                backend,
-                operation: "hash_batch",
-                reason: format!("returned {} results for {expected} jobs", results.len()),
-            });
-        }
-        let get = |index: usize| results.get(index).copied().unwrap_or_default();
-        for (i, (done, slots)) in self.out.iter_mut().zip(&self.slots).enumerate() {
-            match self.stage {
-                0 | 1 => {
-                    if let Some(index) = slots.log_hash {
-                        done.contract_class_log_hash = Some(get(index));
-                    }
-                    for (hash, slot) in done.category_hashes.iter_mut().zip(slots.categories) {
-                        if let Some(index) = slot {
-                            *hash = get(index);
-                        }
-                    }
+    /// Stores a batch's results, which the caller has checked to be one per target.
+    #[allow(clippy::expect_used, reason = "an internal invariant: a lost result must fail loudly")]
+    fn accept(&mut self, targets: Vec<Target>, results: Vec<Fr>) {
+        for (target, value) in targets.into_iter().zip(results) {
+            let tx = match target {
+                Target::LogHash(tx)
+                | Target::Category(tx, _)
+                | Target::CategoriesHash(tx)
+                | Target::Leaf(tx) => tx,
+            };
+            let done = self.partial.get_mut(tx).expect("invariant: targets name txs of this plan");
+            match target {
+                Target::LogHash(_) => done.contract_class_log_hash = Some(value),
+                Target::Category(_, index) => {
+                    *done.category_hashes.get_mut(index).expect("invariant: a category index is below 7") =
+                        value;
                 }
-                2 => done.categories_hash = get(i),
-                _ => done.leaf = get(i),
+                Target::CategoriesHash(_) => done.categories_hash = Some(value),
+                Target::Leaf(_) => done.leaf = Some(value),
             }
         }
-        self.stage += 1;
-        Ok(())
+    }
+
+    /// The commitments, once every stage has run.
+    #[allow(
+        clippy::expect_used,
+        reason = "an internal invariant: a missing hash must fail loudly, never be zero"
+    )]
+    fn finish(self) -> Vec<TxEffectCommitment> {
+        self.partial
+            .into_iter()
+            .map(|done| TxEffectCommitment {
+                tx_start_marker: done.marker_field,
+                num_blob_fields: done.marker.num_blob_fields,
+                contract_class_log_hash: done.contract_class_log_hash,
+                category_hashes: done.category_hashes,
+                categories_hash: done.categories_hash.expect("invariant: the categories-hash stage ran"),
+                leaf: done.leaf.expect("invariant: the leaf stage ran"),
+            })
+            .collect()
     }
 }
 
@@ -232,13 +262,20 @@ impl<'a> CommitPlan<'a> {
 /// assert_eq!(fr_to_hex(&commitment.leaf), "0x036639112ad40a8f951bfcc348b9906cee3f554dd05d0903c6e32a42d3f15d5a");
 /// # Ok::<(), txfx_poseidon::BackendError>(())
 /// ```
-pub fn commit_effect(hasher: &dyn Hasher, effect: &TxEffect) -> Result<TxEffectCommitment, BackendError> {
-    let mut all = commit_effects(hasher, std::slice::from_ref(effect))?;
-    all.pop().ok_or(BackendError {
-        backend: hasher.name(),
-        operation: "commit_effect",
-        reason: "no commitment produced".to_owned(),
-    })
+pub fn commit_effect(
+    hasher: &dyn HashBackend,
+    effect: &TxEffect,
+) -> Result<TxEffectCommitment, BackendError> {
+    let [commitment] =
+        commit_effects(hasher, core::slice::from_ref(effect))?.try_into().map_err(|all: Vec<_>| {
+            BackendError::WrongCount {
+                backend: hasher.name(),
+                operation: Operation::HashBatch,
+                expected: 1,
+                returned: all.len(),
+            }
+        })?;
+    Ok(commitment)
 }
 
 /// Commits many effects in four batches, `result[i]` for `effects[i]`.
@@ -246,31 +283,43 @@ pub fn commit_effect(hasher: &dyn Hasher, effect: &TxEffect) -> Result<TxEffectC
 /// # Errors
 /// [`BackendError`] if the backend fails.
 pub fn commit_effects(
-    hasher: &dyn Hasher,
+    hasher: &dyn HashBackend,
     effects: &[TxEffect],
 ) -> Result<Vec<TxEffectCommitment>, BackendError> {
     let mut plan = CommitPlan::new(effects);
-    while let Some(jobs) = plan.next_jobs() {
-        let results = if jobs.is_empty() { Vec::new() } else { hasher.hash_batch(&jobs)? };
-        plan.accept(&results, hasher.name())?;
+    for stage in Stage::ALL {
+        let (jobs, targets) = plan.jobs(stage);
+        let results = if jobs.is_empty() { Vec::new() } else { hasher.hash_batch_checked(&jobs)? };
+        plan.accept(targets, results);
     }
-    Ok(plan.out)
+    Ok(plan.finish())
 }
 
-/// [`commit_effects`] through the async hasher: every batch goes through
-/// [`AsyncHasher::hash_batch_async`], so a backend that offloads keeps long hashes (a
+/// [`commit_effects`] through the async backend: every batch goes through
+/// [`AsyncHashBackend::hash_batch_async`], so a backend that offloads keeps long hashes (a
 /// contract-class log is 1008 permutations) off the caller's executor thread.
 ///
 /// # Errors
 /// [`BackendError`] if the backend fails.
 pub async fn commit_effects_async(
-    hasher: &dyn AsyncHasher,
+    hasher: &dyn AsyncHashBackend,
     effects: &[TxEffect],
 ) -> Result<Vec<TxEffectCommitment>, BackendError> {
     let mut plan = CommitPlan::new(effects);
-    while let Some(jobs) = plan.next_jobs() {
-        let results = if jobs.is_empty() { Vec::new() } else { hasher.hash_batch_async(jobs).await? };
-        plan.accept(&results, hasher.backend_name())?;
+    for stage in Stage::ALL {
+        let (jobs, targets) = plan.jobs(stage);
+        let results = if jobs.is_empty() {
+            Vec::new()
+        } else {
+            let expected = jobs.len();
+            check_count(
+                hasher.backend_name(),
+                Operation::HashBatch,
+                expected,
+                hasher.hash_batch_async(jobs).await?,
+            )?
+        };
+        plan.accept(targets, results);
     }
-    Ok(plan.out)
+    Ok(plan.finish())
 }

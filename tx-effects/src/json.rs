@@ -13,7 +13,11 @@
 //! given zero-padded (16 for private logs, 3023 for the contract-class log) or emitted only;
 //! padding that is not zero is refused, because the blob encoding would drop it. Printing
 //! pads private logs to 16 as TypeScript does and prints a contract-class log's emitted fields.
-//! A body is a JSON array of effects, or `{"txEffects":[...]}`.
+//! A body is `{"txEffects":[...]}` (printed so, as TypeScript's `Body` schema wants), or a bare
+//! JSON array of effects (read only).
+//!
+//! With the `serde` feature (default) [`TxEffect`] and [`Body`] implement `Serialize` and
+//! `Deserialize` in these shapes; the functions here add errors that name the tx.
 
 use serde::{Deserialize, Serialize};
 use txfx_poseidon::Fr;
@@ -26,11 +30,19 @@ use crate::model::{
 };
 
 /// JSON that does not describe a legal tx effect or body.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum JsonError {
     /// Not JSON, or not the expected shape (an unknown key, a bad hex string, a value `>= p`).
-    #[error("malformed JSON: {0}")]
-    Malformed(#[from] serde_json::Error),
+    #[error("malformed JSON at line {line}, column {column}: {message}")]
+    Malformed {
+        /// The line of the error (1-based; 0 when the error is not tied to a position).
+        line: usize,
+        /// The column of the error (1-based; 0 when not tied to a position).
+        column: usize,
+        /// What was wrong.
+        message: String,
+    },
     /// Well-formed, but an effect breaks a protocol rule.
     #[error("tx {tx}: {source}")]
     Invalid {
@@ -47,6 +59,18 @@ pub enum JsonError {
         /// The limit.
         max: usize,
     },
+}
+
+impl From<serde_json::Error> for JsonError {
+    fn from(error: serde_json::Error) -> Self {
+        // serde_json appends " at line L column C" to its message; the position has its own fields.
+        let message = error.to_string();
+        let message = match message.rfind(" at line ") {
+            Some(at) if error.line() > 0 => message[..at].to_owned(),
+            _ => message,
+        };
+        Self::Malformed { line: error.line(), column: error.column(), message }
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -110,10 +134,10 @@ struct TxEffectJson {
     contract_class_logs: Vec<ContractClassLogJson>,
 }
 
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct BodyJson {
-    tx_effects: Vec<TxEffectJson>,
+struct BodyJson<E> {
+    tx_effects: Vec<E>,
 }
 
 /// The emitted fields of a log given as `fields` + `emittedLength`, padding checked.
@@ -246,6 +270,44 @@ impl From<&TxEffect> for TxEffectJson {
     }
 }
 
+/// `TxEffect` serializes as TypeScript's JSON (module docs).
+impl Serialize for TxEffect {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        TxEffectJson::from(self).serialize(serializer)
+    }
+}
+
+/// `TxEffect` deserializes from TypeScript's JSON, with every protocol rule checked.
+impl<'de> Deserialize<'de> for TxEffect {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let json = TxEffectJson::deserialize(deserializer)?;
+        TxEffect::try_from(json).map_err(serde::de::Error::custom)
+    }
+}
+
+/// `Body` serializes as `{"txEffects": [...]}`, the shape TypeScript's `Body` schema takes.
+impl Serialize for Body {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        BodyJson { tx_effects: self.tx_effects.iter().map(TxEffectJson::from).collect() }
+            .serialize(serializer)
+    }
+}
+
+/// `Body` deserializes from `{"txEffects": [...]}` (use [`body_from_json`] to also take a bare
+/// array and get errors that name the tx).
+impl<'de> Deserialize<'de> for Body {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let json = BodyJson::<TxEffect>::deserialize(deserializer)?;
+        if json.tx_effects.len() > MAX_TXS_PER_BLOCK {
+            return Err(serde::de::Error::custom(JsonError::TooManyTxs {
+                count: json.tx_effects.len(),
+                max: MAX_TXS_PER_BLOCK,
+            }));
+        }
+        Ok(Body::new(json.tx_effects))
+    }
+}
+
 /// Parses one effect.
 ///
 /// # Errors
@@ -255,18 +317,25 @@ pub fn effect_from_json(text: &str) -> Result<TxEffect, JsonError> {
     TxEffect::try_from(json).map_err(|source| JsonError::Invalid { tx: 0, source })
 }
 
-/// Prints one effect as compact JSON.
+/// One effect as a JSON value (TypeScript's shape).
 pub fn effect_to_json(effect: &TxEffect) -> serde_json::Value {
-    serde_json::to_value(TxEffectJson::from(effect)).unwrap_or_default()
+    to_value(TxEffectJson::from(effect))
 }
 
-/// Parses a body: a JSON array of effects, or `{"txEffects": [...]}`.
+/// A value of one of this module's wire types, which hold only strings, numbers, arrays and
+/// string-keyed objects: serde_json cannot fail on them.
+#[allow(clippy::expect_used, reason = "an internal invariant: a failure must be loud, never JSON null")]
+fn to_value(wire: impl Serialize) -> serde_json::Value {
+    serde_json::to_value(wire).expect("invariant: the wire types always convert to JSON")
+}
+
+/// Parses a body: `{"txEffects": [...]}` (TypeScript's shape), or a bare JSON array of effects.
 ///
 /// # Errors
 /// [`JsonError`] naming the first bad tx.
 pub fn body_from_json(text: &str) -> Result<Body, JsonError> {
     let effects: Vec<TxEffectJson> = if text.trim_start().starts_with('{') {
-        serde_json::from_str::<BodyJson>(text)?.tx_effects
+        serde_json::from_str::<BodyJson<TxEffectJson>>(text)?.tx_effects
     } else {
         serde_json::from_str(text)?
     };
@@ -281,7 +350,7 @@ pub fn body_from_json(text: &str) -> Result<Body, JsonError> {
     Ok(Body::new(tx_effects))
 }
 
-/// Prints a body as a JSON array of effects.
+/// A body as a JSON value: `{"txEffects": [...]}`, the shape TypeScript's `Body` schema takes.
 pub fn body_to_json(body: &Body) -> serde_json::Value {
-    serde_json::Value::Array(body.tx_effects.iter().map(effect_to_json).collect())
+    to_value(BodyJson { tx_effects: body.tx_effects.iter().map(TxEffectJson::from).collect() })
 }

@@ -2,12 +2,21 @@
 //! fields) to its `txEffectsTreeRoot`.
 //!
 //! - [`model`]: [`TxEffect`] and [`Body`], with every protocol limit checked at construction.
-//! - [`json`] and [`blob`]: the TypeScript JSON form and the blob encoding with its start marker.
-//! - [`commitment`]: category hashes, categories hash and leaf (SPEC.md §6).
-//! - [`tree`]: the unbalanced, greedily filled tx-effects tree (SPEC.md §7).
+//! - [`json`] (feature `serde`) and [`blob`]: the TypeScript JSON form and the blob encoding with
+//!   its start marker, laid out once in [`blob::TX_BLOB_LAYOUT`].
+//! - [`commitment`]: category hashes, categories hash and leaf (docs/spec.md §6).
+//! - [`tree`]: the unbalanced, greedily filled tx-effects tree (docs/spec.md §7).
 //!
-//! Every hash goes through a [`txfx_poseidon::Hasher`] (sync) or [`txfx_poseidon::AsyncHasher`]
-//! (async): pick a backend crate, or [`txfx_poseidon::Sequential`] for a single thread.
+//! Every hash goes through a [`txfx_poseidon::HashBackend`] (sync) or
+//! [`txfx_poseidon::AsyncHashBackend`] (async): pick a backend crate, or
+//! [`txfx_poseidon::Sequential`] for a single thread.
+//!
+//! # Features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `serde` | yes | the [`json`] module; `Serialize`/`Deserialize` for [`TxEffect`] and [`Body`] in TypeScript's shapes |
+//! | `synthetic` | no | [`synthetic`]: deterministic blocks in the benchmark profiles (for benchmarks and examples) |
 //!
 //! ```
 //! use txfx_poseidon::{Sequential, field::fr_to_hex};
@@ -20,9 +29,11 @@
 
 pub mod blob;
 pub mod commitment;
+#[cfg(feature = "serde")]
 pub mod json;
 pub mod limits;
 pub mod model;
+#[cfg(feature = "synthetic")]
 pub mod synthetic;
 pub mod tree;
 
@@ -33,7 +44,7 @@ pub use model::{
 };
 pub use tree::{IndexOutOfBounds, TreePath, TxEffectsTree, tree_root};
 
-use txfx_poseidon::{AsyncHasher, BackendError, Fr, Hasher};
+use txfx_poseidon::{AsyncHashBackend, BackendError, Fr, HashBackend};
 
 /// A block's commitment: every tx's commitment and the tree over their leaves.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -65,7 +76,7 @@ impl BlockCommitment {
 ///
 /// # Errors
 /// [`BackendError`] if the backend fails.
-pub fn commit_block(hasher: &dyn Hasher, body: &Body) -> Result<BlockCommitment, BackendError> {
+pub fn commit_block(hasher: &dyn HashBackend, body: &Body) -> Result<BlockCommitment, BackendError> {
     let txs = commit_effects(hasher, &body.tx_effects)?;
     let tree = TxEffectsTree::build(hasher, txs.iter().map(|tx| tx.leaf).collect())?;
     Ok(BlockCommitment { txs, tree })
@@ -77,7 +88,7 @@ pub fn commit_block(hasher: &dyn Hasher, body: &Body) -> Result<BlockCommitment,
 /// # Errors
 /// [`BackendError`] if the backend fails.
 pub async fn commit_block_async(
-    hasher: &dyn AsyncHasher,
+    hasher: &dyn AsyncHashBackend,
     body: &Body,
 ) -> Result<BlockCommitment, BackendError> {
     let txs = commit_effects_async(hasher, &body.tx_effects).await?;

@@ -1,4 +1,4 @@
-//! Protocol constants from Noir `constants.nr` (version `064e570d`, SPEC.md §3).
+//! Protocol constants from Noir `constants.nr` (version `064e570d`, docs/spec.md §3).
 
 /// Note hashes per tx.
 pub const MAX_NOTE_HASHES_PER_TX: usize = 64;
@@ -26,8 +26,6 @@ pub const CONTRACT_CLASS_LOG_SIZE_IN_FIELDS: usize = 3023;
 pub const MAX_TX_BLOB_DATA_SIZE_IN_FIELDS: usize = 8475;
 /// Number of effect categories committed separately.
 pub const NUM_TX_EFFECT_CATEGORIES: usize = 7;
-/// Inputs of the categories hash before its separator: marker, fee, 7 category hashes.
-pub const TX_EFFECT_CATEGORIES_HASH_PREIMAGE_LENGTH: usize = 9;
 /// The most txs one block may hold: the tree depth and a witness's path are bounded by it.
 ///
 /// Aztec bounds txs per block through its checkpoint and blob limits rather than one constant; 2^16

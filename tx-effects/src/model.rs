@@ -1,4 +1,4 @@
-//! The `TxEffect` model (SPEC.md §4) with the protocol limits of §3 enforced at construction.
+//! The `TxEffect` model (docs/spec.md §4) with the protocol limits of §3 enforced at construction.
 //!
 //! [`TxEffectFields`] is plain data; [`TxEffect`] is the same data once it has passed every
 //! legality rule, so a commitment or an encoding is never computed from an illegal effect. Logs
@@ -7,7 +7,6 @@
 //! that the blob encoding would drop.
 
 use txfx_poseidon::Fr;
-use txfx_poseidon::field::fr_to_hex;
 
 use crate::limits::{
     CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, FLAT_PUBLIC_LOGS_PAYLOAD_LENGTH, MAX_CONTRACT_CLASS_LOGS_PER_TX,
@@ -108,7 +107,7 @@ pub struct TxEffectFields {
     pub contract_class_logs: Vec<ContractClassLog>,
 }
 
-/// The effect categories, in commitment order (SPEC.md §6.1).
+/// The effect categories, in commitment order (docs/spec.md §6.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Category {
     /// Category 0.
@@ -161,6 +160,7 @@ impl std::fmt::Display for Category {
 
 /// A tx effect that breaks a protocol limit or legality rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TxEffectError {
     /// More items in a category than the protocol allows.
     #[error("{category}: {count} items, at most {max} allowed")]
@@ -252,7 +252,7 @@ pub enum TxEffectError {
     },
 }
 
-/// A tx effect that satisfies every protocol limit (SPEC.md §3–§4).
+/// A tx effect that satisfies every protocol limit (docs/spec.md §3–§4).
 ///
 /// # Example
 /// ```
@@ -356,7 +356,7 @@ impl TxEffect {
             }
         }
         for (index, log) in f.contract_class_logs.iter().enumerate() {
-            // Length 0 is refused: TypeScript and Noir disagree on how to commit it (SPEC.md §11.1).
+            // Length 0 is refused: TypeScript and Noir disagree on how to commit it (docs/spec.md §11.1).
             check_log_length(ContractClassLogs, index, log.fields.len(), CONTRACT_CLASS_LOG_SIZE_IN_FIELDS)?;
         }
         Ok(Self(fields))
@@ -367,46 +367,15 @@ impl TxEffect {
         Self(TxEffectFields::default())
     }
 
-    /// The validated fields.
-    pub fn fields(&self) -> &TxEffectFields {
-        &self.0
-    }
-
     /// Gives the fields back, for editing and re-validation.
     pub fn into_fields(self) -> TxEffectFields {
         self.0
     }
 
-    /// Σ emitted lengths of the private logs (without their per-log length fields).
-    pub fn private_logs_length(&self) -> usize {
-        self.private_logs.iter().map(|log| log.fields.len()).sum()
-    }
-
-    /// The public logs' flat payload length: Σ (fields + 2).
-    pub fn public_logs_length(&self) -> usize {
-        self.public_logs.iter().map(|log| log.fields.len() + PUBLIC_LOG_HEADER_LENGTH).sum()
-    }
-
-    /// The contract-class log's emitted length, 0 when there is none.
-    pub fn contract_class_log_length(&self) -> usize {
-        self.contract_class_logs.first().map_or(0, |log| log.fields.len())
-    }
-
-    /// How many fields this effect takes in the blob, marker included (SPEC.md §5.2).
+    /// How many fields this effect takes in the blob, marker included: the sum over the
+    /// sections of [`crate::blob::TX_BLOB_LAYOUT`] (docs/spec.md §5.2).
     pub fn num_blob_fields(&self) -> usize {
-        3 + self.note_hashes.len()
-            + self.nullifiers.len()
-            + self.l2_to_l1_msgs.len()
-            + 2 * self.public_data_writes.len()
-            + self.private_logs.len()
-            + self.private_logs_length()
-            + self.public_logs_length()
-            + self.contract_class_logs.iter().map(|log| 1 + log.fields.len()).sum::<usize>()
-    }
-
-    /// A short description for messages: the tx hash.
-    pub fn describe(&self) -> String {
-        format!("tx {}", fr_to_hex(&self.tx_hash))
+        crate::blob::TxStartMarker::of(self).implied_blob_fields()
     }
 }
 

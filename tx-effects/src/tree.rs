@@ -1,4 +1,4 @@
-//! The tx-effects tree: unbalanced, greedily filled, with domain-separated nodes (SPEC.md §7).
+//! The tx-effects tree: unbalanced, greedily filled, with domain-separated nodes (docs/spec.md §7).
 //!
 //! The root rule is recursive: `R([]) = 0`, `R([x]) = x`, and otherwise
 //! `R(L) = N(R(L[..k]), R(L[k..]))` with `k` the largest power of two strictly below `n`.
@@ -19,7 +19,9 @@
 //! actually paired, and bit j of the witness `leafIndex` is its side at the j-th such pairing.
 //! Every level is one batch for the backend; zero leaves are ordinary leaves, never skipped.
 
-use txfx_poseidon::{AsyncHasher, BackendError, DomainSeparator, Fr, Hasher};
+use txfx_poseidon::{
+    AsyncHashBackend, BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt, Operation, check_count,
+};
 
 /// The separator of internal nodes.
 pub const NODE_SEPARATOR: DomainSeparator = DomainSeparator::TX_EFFECTS_TREE;
@@ -54,19 +56,33 @@ pub struct TxEffectsTree {
     levels: Vec<Vec<Fr>>,
 }
 
-/// The nodes over `pairs`, one per pair, checked to be as many as the pairs.
-fn hash_pairs(hasher: &dyn Hasher, pairs: &[[Fr; 2]]) -> Result<Vec<Fr>, BackendError> {
-    let hashed = hasher.hash_nodes(NODE_SEPARATOR, pairs)?;
-    check_len(hasher.name(), &hashed, pairs.len())?;
-    Ok(hashed)
+/// The one level loop of every build: the levels so far, and the pairs the next level hashes.
+struct Levels {
+    levels: Vec<Vec<Fr>>,
 }
 
-/// The level above `level`: its pairs hashed by `hasher`, an odd last node carried up.
-fn hash_level(hasher: &dyn Hasher, level: &[Fr]) -> Result<Vec<Fr>, BackendError> {
-    let (pairs, carried) = level.as_chunks::<2>();
-    let mut next = hash_pairs(hasher, pairs)?;
-    next.extend_from_slice(carried);
-    Ok(next)
+impl Levels {
+    fn new(leaves: Vec<Fr>) -> Self {
+        Self { levels: vec![leaves] }
+    }
+
+    /// The pairs of the top level, or `None` once it is the root (or the tree is empty).
+    fn pending(&self) -> Option<&[[Fr; 2]]> {
+        let top = self.levels.last().filter(|level| level.len() > 1)?;
+        Some(top.as_chunks::<2>().0)
+    }
+
+    /// Adds the level above the top one: `hashed` (one node per pending pair, already checked
+    /// to be as many), then the odd last node of the top level carried up unchanged.
+    fn push(&mut self, mut hashed: Vec<Fr>) {
+        let carried = self.levels.last().map(|level| level.as_chunks::<2>().1).unwrap_or_default();
+        hashed.extend_from_slice(carried);
+        self.levels.push(hashed);
+    }
+
+    fn finish(self) -> TxEffectsTree {
+        TxEffectsTree { levels: self.levels }
+    }
 }
 
 impl TxEffectsTree {
@@ -84,51 +100,47 @@ impl TxEffectsTree {
     /// assert_eq!((path.leaf_index, path.siblings.len()), (1, 1));
     /// # Ok::<(), txfx_poseidon::BackendError>(())
     /// ```
-    pub fn build(hasher: &dyn Hasher, leaves: Vec<Fr>) -> Result<Self, BackendError> {
-        let mut levels = vec![leaves];
-        while let Some(level) = levels.last().filter(|level| level.len() > 1) {
-            let next = hash_level(hasher, level)?;
-            levels.push(next);
+    pub fn build(hasher: &dyn HashBackend, leaves: Vec<Fr>) -> Result<Self, BackendError> {
+        let mut levels = Levels::new(leaves);
+        while let Some(pairs) = levels.pending() {
+            let hashed = hasher.hash_level_checked(NODE_SEPARATOR, pairs)?;
+            levels.push(hashed);
         }
-        Ok(Self { levels })
+        Ok(levels.finish())
     }
 
-    /// Builds the tree through the async hasher: levels go through its synchronous fast path when
-    /// it has one (internal nodes are small and frequent), otherwise one async batch per level.
+    /// Builds the tree through the async backend: levels go through its synchronous fast path when
+    /// it has one (internal nodes are small and frequent), a few pairs between yields to the
+    /// executor, otherwise one async batch per level.
     ///
     /// # Errors
     /// [`BackendError`] if the backend fails.
-    pub async fn build_async(hasher: &dyn AsyncHasher, leaves: Vec<Fr>) -> Result<Self, BackendError> {
-        if let Some(sync) = hasher.sync_fast_path() {
-            // A few pairs at a time, yielding to the executor after each piece, so that a tree
-            // never holds an executor thread for more than about 0.1 ms.
-            let mut levels = vec![leaves];
-            while let Some(level) = levels.last().filter(|level| level.len() > 1) {
-                let (pairs, carried) = level.as_chunks::<2>();
-                let mut next = Vec::with_capacity(pairs.len() + carried.len());
-                for piece in pairs.chunks(PAIRS_PER_YIELD) {
-                    next.extend(hash_pairs(sync, piece)?);
-                    YieldNow(false).await;
+    pub async fn build_async(hasher: &dyn AsyncHashBackend, leaves: Vec<Fr>) -> Result<Self, BackendError> {
+        let mut levels = Levels::new(leaves);
+        while let Some(pairs) = levels.pending() {
+            let hashed = match hasher.sync_fast_path() {
+                Some(sync) => {
+                    // Never hold an executor thread for more than about 0.1 ms.
+                    let mut hashed = Vec::with_capacity(pairs.len());
+                    for piece in pairs.chunks(PAIRS_PER_YIELD) {
+                        hashed.extend(sync.hash_level_checked(NODE_SEPARATOR, piece)?);
+                        YieldNow(false).await;
+                    }
+                    hashed
                 }
-                next.extend_from_slice(carried);
-                levels.push(next);
-            }
-            return Ok(Self { levels });
+                None => {
+                    let results = hasher.hash_level_async(NODE_SEPARATOR, pairs.to_vec()).await?;
+                    check_count(hasher.backend_name(), Operation::HashLevel, pairs.len(), results)?
+                }
+            };
+            levels.push(hashed);
         }
-        let mut levels = vec![leaves];
-        while let Some(level) = levels.last().filter(|level| level.len() > 1) {
-            let (pairs, carried) = level.as_chunks::<2>();
-            let mut next = hasher.hash_nodes_async(NODE_SEPARATOR, pairs.to_vec()).await?;
-            check_len(hasher.backend_name(), &next, pairs.len())?;
-            next.extend_from_slice(carried);
-            levels.push(next);
-        }
-        Ok(Self { levels })
+        Ok(levels.finish())
     }
 
-    /// The root: 0 for no leaves, the leaf itself for one.
+    /// The root: 0 for no leaves (the protocol's root of an empty block), the leaf itself for one.
     pub fn root(&self) -> Fr {
-        self.levels.last().and_then(|level| level.first()).copied().unwrap_or_default()
+        self.levels.last().and_then(|level| level.first()).copied().unwrap_or(Fr::from(0u64))
     }
 
     /// The leaves.
@@ -172,11 +184,6 @@ impl TxEffectsTree {
         }
         Ok(TreePath { leaf_index, siblings })
     }
-
-    /// Every leaf's path, in block order.
-    pub fn paths(&self) -> Vec<TreePath> {
-        (0..self.len()).filter_map(|index| self.path(index).ok()).collect()
-    }
 }
 
 /// A future that is pending once (waking itself) and then ready: a runtime-agnostic yield.
@@ -195,23 +202,11 @@ impl std::future::Future for YieldNow {
     }
 }
 
-fn check_len(backend: &'static str, hashed: &[Fr], expected: usize) -> Result<(), BackendError> {
-    if hashed.len() == expected {
-        Ok(())
-    } else {
-        Err(BackendError {
-            backend,
-            operation: "hash_nodes",
-            reason: format!("returned {} nodes for {expected} pairs", hashed.len()),
-        })
-    }
-}
-
-/// The root over `leaves` (the recursive rule of SPEC.md §7.1).
+/// The root over `leaves` (the recursive rule of docs/spec.md §7.1).
 ///
 /// # Errors
 /// [`BackendError`] if the backend fails.
-pub fn tree_root(hasher: &dyn Hasher, leaves: &[Fr]) -> Result<Fr, BackendError> {
+pub fn tree_root(hasher: &dyn HashBackend, leaves: &[Fr]) -> Result<Fr, BackendError> {
     Ok(TxEffectsTree::build(hasher, leaves.to_vec())?.root())
 }
 
@@ -222,7 +217,7 @@ pub fn tree_root(hasher: &dyn Hasher, leaves: &[Fr]) -> Result<Fr, BackendError>
 /// # Errors
 /// [`BackendError`] if the backend fails.
 pub fn root_from_path(
-    hasher: &dyn Hasher,
+    hasher: &dyn HashBackend,
     leaf: Fr,
     leaf_index: u64,
     siblings: &[Fr],
@@ -230,10 +225,8 @@ pub fn root_from_path(
     let mut current = leaf;
     for (step, sibling) in siblings.iter().enumerate() {
         let right = step < 64 && (leaf_index >> step) & 1 == 1;
-        let pair = if right { [*sibling, current] } else { [current, *sibling] };
-        let hashed = hasher.hash_nodes(NODE_SEPARATOR, std::slice::from_ref(&pair))?;
-        check_len(hasher.name(), &hashed, 1)?;
-        current = hashed.first().copied().unwrap_or_default();
+        let (left, right) = if right { (*sibling, current) } else { (current, *sibling) };
+        current = hasher.hash_node(NODE_SEPARATOR, left, right)?;
     }
     Ok(current)
 }

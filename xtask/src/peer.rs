@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::{root, run};
 
-/// The versions the seed system was measured with (SPEC.md §1).
+/// The versions the seed system was measured with (docs/spec.md §1).
 const PACKAGE_JSON: &str = r#"{
   "name": "txfx-peer-bench",
   "private": true,

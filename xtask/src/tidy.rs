@@ -1,4 +1,5 @@
-//! Tidy checks that run as ordinary tests: dependency edges between our crates, and file headers.
+//! Tidy checks that run as ordinary tests: dependency edges between our crates, unused
+//! dependencies, file headers, and test attributes the house style forbids.
 
 #[cfg(test)]
 mod tests {
@@ -13,17 +14,9 @@ mod tests {
         ("txfx-membership", &["txfx-poseidon", "txfx-tx-effects"]),
         ("txfx-backend-native", &["txfx-poseidon"]),
         ("txfx-backend-wasm", &["txfx-poseidon"]),
+        ("txfx-backends", &["txfx-poseidon", "txfx-backend-native", "txfx-backend-wasm"]),
         ("txfx-suite", &["txfx-poseidon", "txfx-tx-effects", "txfx-membership"]),
-        (
-            "txfx-cli",
-            &[
-                "txfx-poseidon",
-                "txfx-tx-effects",
-                "txfx-membership",
-                "txfx-backend-native",
-                "txfx-backend-wasm",
-            ],
-        ),
+        ("txfx-cli", &["txfx-poseidon", "txfx-tx-effects", "txfx-membership", "txfx-backends"]),
         (
             "txfx-bench",
             &[
@@ -39,13 +32,7 @@ mod tests {
 
     #[test]
     fn dependency_edges_point_one_way() {
-        let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
-            .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
-            .current_dir(root())
-            .output()
-            .expect("cargo metadata runs");
-        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-        let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).expect("metadata is JSON");
+        let metadata = metadata();
         let packages = metadata["packages"].as_array().expect("packages");
         assert_eq!(
             packages.len(),
@@ -86,6 +73,85 @@ mod tests {
         for file in files {
             let text = std::fs::read_to_string(&file).expect("readable");
             assert!(text.starts_with("//!"), "{} does not open with a //! line", file.display());
+        }
+    }
+
+    fn metadata() -> serde_json::Value {
+        let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+            .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+            .current_dir(root())
+            .output()
+            .expect("cargo metadata runs");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_slice(&output.stdout).expect("metadata is JSON")
+    }
+
+    fn text_under(dir: &std::path::Path) -> String {
+        let mut files = Vec::new();
+        if dir.is_dir() {
+            rust_files(dir, &mut files);
+        }
+        files
+            .iter()
+            .map(|file| std::fs::read_to_string(file).expect("readable"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn every_dependency_is_used() {
+        let metadata = metadata();
+        let mut checked = 0;
+        for package in metadata["packages"].as_array().expect("packages") {
+            let name = package["name"].as_str().expect("name");
+            let manifest = std::path::Path::new(package["manifest_path"].as_str().expect("manifest path"));
+            let dir = manifest.parent().expect("crate folder");
+            let library = text_under(&dir.join("src"));
+            let all = [library.clone(), text_under(&dir.join("tests")), text_under(&dir.join("benches"))]
+                .join("\n");
+            for dependency in package["dependencies"].as_array().expect("dependencies") {
+                let dep = dependency["rename"].as_str().or(dependency["name"].as_str()).expect("name");
+                let ident = dep.replace('-', "_");
+                let is_dev = dependency["kind"].as_str() == Some("dev");
+                // A crate's dev-dependency on itself only turns on features for its own tests.
+                if dep == name {
+                    continue;
+                }
+                let used = |text: &str| {
+                    text.contains(&format!("{ident}::"))
+                        || text.contains(&format!("use {ident}"))
+                        || text.contains(&format!("{ident} as"))
+                };
+                let haystack = if is_dev { &all } else { &library };
+                assert!(
+                    used(haystack),
+                    "{name} declares {dep} but never uses it (remove it from its Cargo.toml)"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 30, "checked only {checked} dependencies");
+    }
+
+    #[test]
+    fn no_ignored_tests_and_no_should_panic_without_a_reason() {
+        let mut files = Vec::new();
+        rust_files(&root(), &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).expect("readable");
+            for (number, line) in text.lines().enumerate() {
+                let line = line.trim();
+                let at = || format!("{}:{}", file.display(), number + 1);
+                // Spelled in two pieces so that this file does not trip its own check.
+                assert!(
+                    !line.starts_with(concat!("#[", "ignore")),
+                    "{}: no ignored tests (fix or delete)",
+                    at()
+                );
+                if line.starts_with(concat!("#[", "should_panic")) {
+                    assert!(line.contains("expected"), "{}: should_panic needs an expected message", at());
+                }
+            }
         }
     }
 }

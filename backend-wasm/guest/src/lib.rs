@@ -7,7 +7,6 @@
 //! |---|---|---|---|
 //! | `txfx_scratch(bytes) -> ptr` | | | the buffer, grown to at least `bytes` |
 //! | `txfx_permute(n)` | n states of 4 words | the permuted states | status |
-//! | `txfx_hash(len, sep, has_sep)` | len words | 1 word | status |
 //! | `txfx_hash_nodes(n, sep)` | n pairs of words | n words | status |
 //! | `txfx_hash_batch(n)` | n × (u32 LE has_sep, u32 LE sep, u32 LE len, len words) | n words | status |
 //!
@@ -22,7 +21,7 @@ use std::cell::RefCell;
 
 use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes};
 use txfx_poseidon::permutation::permute_many;
-use txfx_poseidon::{DomainSeparator, Fr, HashJob, poseidon2_hash_pair, poseidon2_hash, poseidon2_hash_with_separator};
+use txfx_poseidon::{DomainSeparator, Fr, HashJob, poseidon2_hash_pair};
 
 /// An input word was not a canonical field element.
 pub const STATUS_NOT_CANONICAL: u32 = 1;
@@ -79,21 +78,6 @@ pub extern "C" fn txfx_permute(n: u32) -> u32 {
         permute_many(&mut states);
         let flat: Vec<Fr> = states.into_iter().flatten().collect();
         write_words(scratch, &flat);
-        Ok(())
-    })
-}
-
-/// Hashes `len` words, with separator `sep` when `has_sep` is nonzero.
-#[unsafe(no_mangle)]
-pub extern "C" fn txfx_hash(len: u32, sep: u32, has_sep: u32) -> u32 {
-    with_scratch(|scratch| {
-        let inputs = words(input(scratch, 32 * len as usize)?)?;
-        let out = if has_sep != 0 {
-            poseidon2_hash_with_separator(&inputs, DomainSeparator::new(sep))
-        } else {
-            poseidon2_hash(&inputs)
-        };
-        write_words(scratch, &[out]);
         Ok(())
     })
 }
