@@ -3,10 +3,12 @@
 //! ```text
 //! cargo xtask test              workspace tests + doctests, then one line per backend suite
 //! cargo xtask lint              rustfmt --check, clippy -D warnings, rustdoc -D warnings
-//! cargo xtask ci                lint, wasm-guest --check, test
+//! cargo xtask ci                lint, wasm-guest --check, bench --quick, test: all of CI
 //! cargo xtask wasm-guest        rebuild backend-wasm/guest.wasm reproducibly
 //! cargo xtask wasm-guest --check  fail if the committed guest is stale or differs from a rebuild
 //! cargo xtask fuzz --seconds N  run every fuzz target for N seconds (stable-Rust mutation driver)
+//!
+//! Unknown commands and flags are errors, never ignored.
 //! cargo xtask bench [--peer]    the seed benchmark (release build); --peer also runs Aztec's stack
 //! cargo xtask bench --quick     every workload with few samples, dev build (CI smoke)
 //! ```
@@ -21,23 +23,45 @@ mod tidy;
 /// The backends whose suite must have run for `cargo xtask test` to pass.
 const BACKENDS: [&str; 3] = ["sequential", "native", "wasm"];
 
+const USAGE: &str = "usage: cargo xtask <test | lint | ci | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer]>";
+
+/// The flags a command takes; anything else is an error, never ignored (a mistyped
+/// `wasm-guest --chek` must not rewrite the committed module).
+fn flags<'a>(command: &str, args: &'a [String], allowed: &[&str]) -> Result<Vec<&'a str>, String> {
+    args.iter()
+        .map(|arg| {
+            if allowed.contains(&arg.as_str()) {
+                Ok(arg.as_str())
+            } else {
+                Err(format!("{command}: unknown argument {arg:?} (allowed: {})\n{USAGE}", allowed.join(" ")))
+            }
+        })
+        .collect()
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("test") => test(),
-        Some("lint") => lint(),
-        Some("ci") => lint().and_then(|()| guest::run_guest(true)).and_then(|()| test()),
-        Some("wasm-guest") => guest::run_guest(args.iter().any(|a| a == "--check")),
-        Some("fuzz") => fuzz(args.get(1..).unwrap_or_default()),
-        Some("bench") => bench(
-            args.iter().any(|a| a == "--quick"),
-            args.iter().any(|a| a == "--peer"),
-            args.iter().any(|a| a == "--reuse-peer"),
-        ),
-        _ => Err(format!(
-            "usage: cargo xtask <test|lint|ci|wasm-guest [--check]|fuzz [--seconds N] [TARGET ...]|bench [--quick] [--peer|--reuse-peer]>\n(got {:?})",
-            args.first().map(String::as_str).unwrap_or("")
-        )),
+    let (command, rest) = match args.split_first() {
+        Some((command, rest)) => (command.as_str(), rest),
+        None => ("", &[][..]),
+    };
+    let result = match command {
+        "test" => flags(command, rest, &[]).and_then(|_| test()),
+        "lint" => flags(command, rest, &[]).and_then(|_| lint()),
+        "ci" => flags(command, rest, &[]).and_then(|_| ci()),
+        "wasm-guest" => {
+            flags(command, rest, &["--check"]).and_then(|given| guest::run_guest(!given.is_empty()))
+        }
+        // The fuzz driver checks its own arguments (target names, numbers) and refuses bad ones.
+        "fuzz" => fuzz(rest),
+        "bench" => flags(command, rest, &["--quick", "--peer", "--reuse-peer"]).and_then(|given| {
+            let (peer, reuse_peer) = (given.contains(&"--peer"), given.contains(&"--reuse-peer"));
+            if peer && reuse_peer {
+                return Err("bench: --peer and --reuse-peer exclude each other".to_owned());
+            }
+            bench(given.contains(&"--quick"), peer, reuse_peer)
+        }),
+        other => Err(format!("unknown command {other:?}\n{USAGE}")),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -46,6 +70,15 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// What CI runs, in order: this function is the one definition of CI (`.ci/run` calls it).
+fn ci() -> Result<(), String> {
+    lint()?;
+    guest::run_guest(true)?;
+    // The benchmarks' smoke run: every workload once, so the bench code cannot rot.
+    bench(true, false, false)?;
+    test()
 }
 
 /// The workspace root (the parent of `xtask/`).

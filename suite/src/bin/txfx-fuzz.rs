@@ -11,10 +11,22 @@ fn main() -> ExitCode {
     let mut names = Vec::new();
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
-        match arg.as_str() {
-            "--seconds" => seconds = iter.next().and_then(|s| s.parse().ok()).unwrap_or(seconds),
-            "--seed" => seed = iter.next().and_then(|s| s.parse().ok()).unwrap_or(seed),
-            name => names.push(name.to_owned()),
+        let number = |flag: &str, value: Option<&String>| -> Result<u64, String> {
+            let value = value.ok_or_else(|| format!("{flag} needs a number"))?;
+            value.parse().map_err(|_| format!("{flag} {value:?} is not a number"))
+        };
+        let parsed = match arg.as_str() {
+            "--seconds" => number("--seconds", iter.next()).map(|n| seconds = n),
+            "--seed" => number("--seed", iter.next()).map(|n| seed = n),
+            flag if flag.starts_with('-') => Err(format!("unknown flag {flag:?}")),
+            name => {
+                names.push(name.to_owned());
+                Ok(())
+            }
+        };
+        if let Err(message) = parsed {
+            eprintln!("txfx-fuzz: {message}; usage: txfx-fuzz [--seconds N] [--seed S] [TARGET ...]");
+            return ExitCode::from(2);
         }
     }
     let targets = txfx_suite::fuzz::targets();
