@@ -192,3 +192,55 @@ fn shipped_blocks_parse_and_commit() {
     let shipped = std::fs::read_to_string(testdata_dir().join("blocks/small-16.json")).expect("shipped");
     assert_eq!(String::from_utf8_lossy(&generated.stdout), shipped);
 }
+
+/// Runs `txfx args`, reads one byte of its output, then closes the pipe, as `txfx … | head -c 1`
+/// does: the command must end quietly, with status 0 and no panic, whether or not it was still
+/// writing.
+fn closed_early(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_txfx"))
+        .args(args)
+        .current_dir(testdata_dir())
+        .env_remove("TXFX_BACKEND")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("txfx runs");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut first = [0u8; 1];
+    std::io::Read::read_exact(&mut stdout, &mut first).expect("txfx printed something");
+    drop(stdout);
+    child.wait_with_output().expect("txfx finishes")
+}
+
+#[test]
+fn every_command_ends_quietly_when_its_reader_goes_away() {
+    let witness = std::env::temp_dir().join(format!("txfx-cli-test-{}-witness.json", std::process::id()));
+    let written = txfx(&["block", "witness", "blocks/three-fixtures.json", "--tx", "1"]);
+    assert!(written.status.success());
+    std::fs::write(&witness, &written.stdout).expect("temp file");
+    let root = expect_str("/three_tx_block/root");
+    let witness_path = witness.to_string_lossy().into_owned();
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["poseidon2", "permute", "0", "1", "2", "3"],
+        vec!["poseidon2", "hash", "1", "2", "3"],
+        vec!["effect", "hash", "effects/maximum.json"],
+        vec!["block", "root", "blocks/small-16.json"],
+        vec!["block", "leaves", "blocks/small-64.json"],
+        vec!["block", "decode-blob", "blocks/three-fixtures.blob.json"],
+        vec!["block", "encode-blob", "blocks/log-heavy-16.json"],
+        vec!["block", "witness", "blocks/small-64.json", "--all"],
+        vec!["block", "generate", "--profile", "log-heavy", "--txs", "64"],
+        vec!["tree", "root", "blocks/three-fixtures.leaves.json"],
+        vec!["tree", "witness", "blocks/three-fixtures.leaves.json", "--index", "2"],
+        vec!["witness", "verify", &witness_path, "--root", &root, "--effect", "effects/small.json"],
+        vec!["backend"],
+    ];
+    for args in commands {
+        let output = closed_early(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{args:?}: {:?} {stderr}", output.status);
+        assert!(stderr.is_empty(), "{args:?} wrote to stderr: {stderr}");
+    }
+    std::fs::remove_file(&witness).expect("temp file removed");
+}
