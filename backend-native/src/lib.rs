@@ -1,28 +1,7 @@
-//! The native txfx backend: this workspace's Poseidon2 in process, on every core through rayon.
-//!
-//! Batches (a tree level, the preimages of a block's leaves) are shared between the calling
-//! thread and rayon helpers once they are worth it; below [`NativeBackend::parallel_threshold`]
-//! permutations they run on the calling thread alone, where waking a helper would cost more than
-//! it saves. The caller works on its own batch and never waits for a helper that has not started
-//! yet (see `share.rs`). Results are in input order and bit-identical either way.
-//!
-//! For async callers, [`NativeBackend::asynchronous`] gives the policy of Aztec's TypeScript
-//! reference as an explicit [`Offloaded`] value: every batch is handed to txfx's background pool
-//! (lower scheduling priority than the caller's threads) and awaited through a oneshot channel,
-//! so the caller's executor thread never runs a long hash, while tree levels stay on the
-//! synchronous fast path, which hashes on the calling thread, a few pairs between yields, rather
-//! than queue behind those batches. (A bare `&NativeBackend` used as an
-//! [`txfx_poseidon::AsyncHashBackend`] hashes inline, as every synchronous backend does.)
-//!
-//! ```
-//! use txfx_backend_native::NativeBackend;
-//! use txfx_poseidon::{DomainSeparator, Fr, HashBackend};
-//! let native = NativeBackend::new();
-//! let pairs = vec![[Fr::from(1u64), Fr::from(2u64)]; 100];
-//! let level = native.hash_level(DomainSeparator::TX_EFFECTS_TREE, &pairs)?;
-//! assert_eq!(level.len(), 100);
-//! # Ok::<(), txfx_poseidon::BackendError>(())
-//! ```
+#![doc = include_str!("../README.md")]
+
+/// txfx-poseidon, re-exported: the backend traits this backend implements, `Fr`, the field codec.
+pub use txfx_poseidon;
 
 mod share;
 

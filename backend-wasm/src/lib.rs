@@ -1,20 +1,4 @@
-//! The WASM txfx backend: this workspace's own Poseidon2, compiled to `wasm32-unknown-unknown`,
-//! run by wasmtime (Cranelift). A synchronous fallback for where the native backend cannot run,
-//! like the WASM build Aztec's bb.js falls back to.
-//!
-//! The guest module (`guest.wasm`, built from `guest/` by `cargo xtask wasm-guest`) is embedded in
-//! this crate, so users need no WASM toolchain. It is compiled once per process; each concurrent
-//! caller takes an instance from a pool (creating one when none is free), so threads never share
-//! a store. Every call moves a whole batch across the boundary: one tree level, one set of jobs.
-//!
-//! ```
-//! use txfx_backend_wasm::WasmBackend;
-//! use txfx_poseidon::{Fr, HashBackendExt, field::fr_to_hex};
-//! let wasm = WasmBackend::new()?;
-//! let h = wasm.hash(&[Fr::from(1u64), Fr::from(2u64), Fr::from(3u64)])?;
-//! assert_eq!(fr_to_hex(&h), "0x23864adb160dddf590f1d3303683ebcb914f828e2635f6e85a32f0a1aecd3dd8");
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+#![doc = include_str!("../README.md")]
 
 use std::sync::{Arc, Mutex, OnceLock};
 

@@ -1,37 +1,4 @@
-//! Backend selection for txfx: native where available, WASM otherwise, as bb.js does.
-//!
-//! Precedence: an explicit choice (an argument, the CLI's `--backend`) first, then the
-//! `TXFX_BACKEND` environment variable (`native`, `wasm` or `auto`), then `auto`. Any other value
-//! is an error, never a silent default, and a forced backend that cannot start is an error, never
-//! a silent fallback.
-//!
-//! `auto` is native. bb.js falls back to WASM when its native binary is missing for the platform;
-//! txfx's native backend is plain Rust compiled into the program, so it is never missing, and
-//! WASM is chosen only explicitly (a second, independent implementation of the hashing path, for
-//! cross-checking or for hosts that want the sandboxed engine).
-//!
-//! Two entry points, named for what they read:
-//! - [`select_backend`] starts exactly the backend it is given and never looks at the environment;
-//! - [`select_backend_from_env`] applies the whole policy, `TXFX_BACKEND` included.
-//!
-//! ```
-//! use txfx_backends::{BackendChoice, select_backend};
-//! use txfx_poseidon::HashBackend;
-//! let backend = select_backend(BackendChoice::Native)?;
-//! assert_eq!(backend.name(), "native");
-//! assert!(BackendChoice::parse("gpu").is_err());
-//! # Ok::<(), txfx_backends::SelectError>(())
-//! ```
-//!
-//! The selected [`AnyBackend`] is a synchronous [`HashBackend`]; its
-//! [`AnyBackend::asynchronous`] gives each backend's own async policy (the native backend's
-//! background pool with tree levels on the caller's thread; the WASM backend inline).
-//!
-//! # Features
-//!
-//! | feature | default | what it adds |
-//! |---|---|---|
-//! | `wasm` | yes | the WASM fallback (wasmtime); without it `wasm` is unavailable and `auto` is native |
+#![doc = include_str!("../README.md")]
 
 use async_trait::async_trait;
 pub use txfx_backend_native::{AsyncNativeBackend, NativeBackend};

@@ -1,31 +1,7 @@
-//! Aztec transaction effects and their AZIP-26 commitment: from a block's effects (or its blob
-//! fields) to its `txEffectsTreeRoot`.
-//!
-//! - [`model`]: [`TxEffect`] and [`Body`], with every protocol limit checked at construction.
-//! - [`json`] (feature `serde`) and [`blob`]: the TypeScript JSON form and the blob encoding with
-//!   its start marker, laid out once in [`blob::TX_BLOB_LAYOUT`].
-//! - [`commitment`]: category hashes, categories hash and leaf (docs/spec.md §6).
-//! - [`tree`]: the unbalanced, greedily filled tx-effects tree (docs/spec.md §7).
-//!
-//! Every hash goes through a [`txfx_poseidon::HashBackend`] (sync) or
-//! [`txfx_poseidon::AsyncHashBackend`] (async): pick a backend crate, or
-//! [`txfx_poseidon::Sequential`] for a single thread.
-//!
-//! # Features
-//!
-//! | feature | default | what it adds |
-//! |---|---|---|
-//! | `serde` | yes | the [`json`] module; `Serialize`/`Deserialize` for [`TxEffect`] and [`Body`] in TypeScript's shapes |
-//! | `synthetic` | no | [`synthetic`]: deterministic blocks in the benchmark profiles (for benchmarks and examples) |
-//!
-//! ```
-//! use txfx_poseidon::{Sequential, field::fr_to_hex};
-//! use txfx_tx_effects::{Body, TxEffect, commit_block};
-//! let block = commit_block(&Sequential, &Body::new(vec![TxEffect::empty()]))?;
-//! // One tx: the root is its leaf.
-//! assert_eq!(fr_to_hex(&block.root()), "0x036639112ad40a8f951bfcc348b9906cee3f554dd05d0903c6e32a42d3f15d5a");
-//! # Ok::<(), txfx_poseidon::BackendError>(())
-//! ```
+#![doc = include_str!("../README.md")]
+
+/// txfx-poseidon, re-exported: field codec (`field::fr_to_hex`, `field::parse_fr_hex`), `Fr`, backends.
+pub use txfx_poseidon;
 
 pub mod blob;
 pub mod commitment;

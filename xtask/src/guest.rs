@@ -39,7 +39,7 @@ pub fn sources_hash() -> Result<String, String> {
     let root = root();
     let mut files = vec![
         root.join("Cargo.toml"),
-        root.join("backend-wasm/guest/Cargo.toml"),
+        root.join("backend-wasm/guest/Cargo.toml.in"),
         root.join("backend-wasm/guest/Cargo.lock"),
         root.join("poseidon/Cargo.toml"),
     ];
@@ -71,9 +71,17 @@ fn build() -> Result<Vec<u8>, String> {
         root.display(),
         cargo_home.display()
     );
+    // The guest crate is assembled here from its manifest template and lock file (see
+    // backend-wasm/guest/Cargo.toml.in for why the manifest is not a Cargo.toml in the tree).
+    let crate_dir = target_dir.join("crate");
+    std::fs::create_dir_all(&crate_dir).map_err(|e| format!("{}: {e}", crate_dir.display()))?;
+    for (from, to) in [("Cargo.toml.in", "Cargo.toml"), ("Cargo.lock", "Cargo.lock")] {
+        let from = root.join("backend-wasm/guest").join(from);
+        std::fs::copy(&from, crate_dir.join(to)).map_err(|e| format!("{}: {e}", from.display()))?;
+    }
     run(Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
         .args(["build", "--release", "--locked", "--target", "wasm32-unknown-unknown", "--manifest-path"])
-        .arg(root.join("backend-wasm/guest/Cargo.toml"))
+        .arg(crate_dir.join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", &target_dir)
         .env("RUSTFLAGS", rustflags)
         .env_remove("CARGO_ENCODED_RUSTFLAGS"))?;

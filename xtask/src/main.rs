@@ -3,7 +3,9 @@
 //! ```text
 //! cargo xtask test              workspace tests + doctests, then one line per backend suite
 //! cargo xtask lint              rustfmt --check, clippy -D warnings, rustdoc -D warnings
-//! cargo xtask ci                lint, wasm-guest --check, bench --quick, test: all of CI
+//! cargo xtask ci                lint, wasm-guest --check, bench --quick, package, consumer, test: all of CI
+//! cargo xtask package           cargo package every library crate together, building each
+//! cargo xtask consumer          build and run examples/consumer (a crate outside the workspace)
 //! cargo xtask wasm-guest        rebuild backend-wasm/guest.wasm reproducibly
 //! cargo xtask wasm-guest --check  fail if the committed guest is stale or differs from a rebuild
 //! cargo xtask fuzz --seconds N  run every fuzz target for N seconds (stable-Rust mutation driver)
@@ -23,7 +25,17 @@ mod tidy;
 /// The backends whose suite must have run for `cargo xtask test` to pass.
 const BACKENDS: [&str; 3] = ["sequential", "native", "wasm"];
 
-const USAGE: &str = "usage: cargo xtask <test | lint | ci | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer]>";
+const USAGE: &str = "usage: cargo xtask <test | lint | ci | package | consumer | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer]>";
+
+/// The published library crates, in dependency order.
+const LIBRARY_CRATES: [&str; 6] = [
+    "txfx-poseidon",
+    "txfx-tx-effects",
+    "txfx-membership",
+    "txfx-backend-native",
+    "txfx-backend-wasm",
+    "txfx-backends",
+];
 
 /// The flags a command takes; anything else is an error, never ignored (a mistyped
 /// `wasm-guest --chek` must not rewrite the committed module).
@@ -49,6 +61,8 @@ fn main() -> ExitCode {
         "test" => flags(command, rest, &[]).and_then(|_| test()),
         "lint" => flags(command, rest, &[]).and_then(|_| lint()),
         "ci" => flags(command, rest, &[]).and_then(|_| ci()),
+        "package" => flags(command, rest, &[]).and_then(|_| package()),
+        "consumer" => flags(command, rest, &[]).and_then(|_| consumer()),
         "wasm-guest" => {
             flags(command, rest, &["--check"]).and_then(|given| guest::run_guest(!given.is_empty()))
         }
@@ -78,7 +92,34 @@ fn ci() -> Result<(), String> {
     guest::run_guest(true)?;
     // The benchmarks' smoke run: every workload once, so the bench code cannot rot.
     bench(true, false, false)?;
+    package()?;
+    consumer()?;
+    // Last, so that CI's closing line is the suites' count.
     test()
+}
+
+/// Packages every library crate as crates.io would receive it, together (so each builds against
+/// the packaged versions of the others, not the workspace's paths), and builds each package.
+fn package() -> Result<(), String> {
+    let mut command = cargo();
+    // --allow-dirty: this checks that the crates package and build, it publishes nothing.
+    command.args(["package", "--locked", "--allow-dirty"]);
+    for name in LIBRARY_CRATES {
+        command.args(["-p", name]);
+    }
+    run(&mut command)
+}
+
+/// Builds and runs `examples/consumer`, a crate outside the workspace that depends on
+/// txfx-membership and the native backend with default features, as a user's project would.
+fn consumer() -> Result<(), String> {
+    let manifest = root().join("examples/consumer/Cargo.toml");
+    run(cargo().args(["fmt", "--check", "--manifest-path"]).arg(&manifest))?;
+    // The workspace's target folder: the consumer reuses whatever dependency builds match.
+    run(cargo()
+        .args(["run", "--locked", "--manifest-path"])
+        .arg(&manifest)
+        .env("CARGO_TARGET_DIR", target_dir()))
 }
 
 /// The workspace root (the parent of `xtask/`).
@@ -96,6 +137,11 @@ pub fn run(command: &mut Command) -> Result<(), String> {
 
 fn cargo() -> Command {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+}
+
+/// Cargo's target directory: `CARGO_TARGET_DIR` if set, else `target/` in the workspace.
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"))
 }
 
 /// Where each backend's suite run writes its summary line (see `txfx_suite::runner`).
@@ -147,13 +193,22 @@ fn bench(quick: bool, peer: bool, reuse_peer: bool) -> Result<(), String> {
     std::fs::create_dir_all(&dir).map_err(|e| format!("{dir_text}: {e}"))?;
     // txfx-bench in the release build for a real run, in the dev build (already compiled by the
     // tests) for the quick smoke run.
+    // A real run uses the release build. The quick smoke run uses the workspace's one dev build
+    // (`cargo build --workspace --all-targets`, the README's set-up, whose features `cargo test
+    // --workspace` shares): `cargo run -p txfx-bench` alone would resolve other features and
+    // compile arkworks and wasmtime a second time.
+    if quick {
+        run(cargo().args(["build", "--workspace", "--all-targets", "--locked"]))?;
+    }
     let tool = |args: &[&str]| {
-        let mut command = cargo();
-        command.args(["run", "--locked", "-q", "-p", "txfx-bench"]);
-        if !quick {
-            command.arg("--release");
-        }
-        command.arg("--").args(args);
+        let mut command = if quick {
+            Command::new(target_dir().join("debug").join("txfx-bench"))
+        } else {
+            let mut command = cargo();
+            command.args(["run", "--locked", "-q", "-p", "txfx-bench", "--release", "--"]);
+            command
+        };
+        command.args(args);
         if quick && args.first().is_some_and(|a| *a != "report") {
             command.arg("--quick");
         }

@@ -72,7 +72,10 @@ mod tests {
         assert!(files.len() > 20, "found only {} files", files.len());
         for file in files {
             let text = std::fs::read_to_string(&file).expect("readable");
-            assert!(text.starts_with("//!"), "{} does not open with a //! line", file.display());
+            // A library crate's docs are its README, included as the first line.
+            let opens =
+                text.starts_with("//!") || text.starts_with("#![doc = include_str!(\"../README.md\")]");
+            assert!(opens, "{} does not open with a //! line (or its crate README)", file.display());
         }
     }
 
@@ -107,8 +110,15 @@ mod tests {
             let manifest = std::path::Path::new(package["manifest_path"].as_str().expect("manifest path"));
             let dir = manifest.parent().expect("crate folder");
             let library = text_under(&dir.join("src"));
-            let all = [library.clone(), text_under(&dir.join("tests")), text_under(&dir.join("benches"))]
-                .join("\n");
+            // A crate that includes the workspace README as doctests uses its examples' crates.
+            let readme = if library.contains(concat!("include_str!(\"../../", "README.md\")")) {
+                std::fs::read_to_string(root().join("README.md")).expect("README")
+            } else {
+                String::new()
+            };
+            let all =
+                [library.clone(), text_under(&dir.join("tests")), text_under(&dir.join("benches")), readme]
+                    .join("\n");
             for dependency in package["dependencies"].as_array().expect("dependencies") {
                 let dep = dependency["rename"].as_str().or(dependency["name"].as_str()).expect("name");
                 let ident = dep.replace('-', "_");
@@ -153,5 +163,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_readme_library_example_is_the_consumer_program() {
+        let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+        let start =
+            readme.find("```rust\nuse txfx_backend_native").expect("the README has the library example");
+        let block = readme.get(start + "```rust\n".len()..).expect("text");
+        let example = block.get(..block.find("\n```").expect("closing fence")).expect("text");
+        let program =
+            std::fs::read_to_string(root().join("examples/consumer/src/main.rs")).expect("consumer");
+        let body: Vec<&str> =
+            program.lines().skip_while(|line| line.starts_with("//!") || line.is_empty()).collect();
+        assert_eq!(
+            example,
+            body.join("\n"),
+            "README's library example and examples/consumer/src/main.rs differ"
+        );
     }
 }
