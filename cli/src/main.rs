@@ -17,7 +17,9 @@ use txfx_membership::{
 use txfx_poseidon::field::{fr_to_hex, parse_fr, parse_fr_hex, serde_hex};
 use txfx_poseidon::{DomainSeparator, Fr, HashBackend, HashBackendExt, State};
 use txfx_tx_effects::blob::{decode_block_blob, encode_block_blob};
-use txfx_tx_effects::json::{body_from_json, body_to_json, effect_from_json};
+use txfx_tx_effects::json::{
+    ParsedBody, body_to_json, effect_from_json, effect_to_json, parsed_body_from_json,
+};
 use txfx_tx_effects::synthetic::{Profile, block};
 use txfx_tx_effects::{commit_block, commit_effect, tree_root};
 
@@ -78,8 +80,16 @@ enum Poseidon2Command {
 enum EffectCommand {
     /// Marker, category hashes, categories hash, leaf and blob length of one effect.
     Hash {
-        /// A JSON file with one tx effect, or - for stdin.
+        /// A JSON file with one tx effect (or a node's getTxEffect result), or - for stdin.
         file: String,
+    },
+    /// Print one effect as Aztec's TypeScript prints it (after every check txfx makes).
+    Print {
+        /// A JSON file with one tx effect (or a node's getTxEffect result), or - for stdin.
+        file: String,
+        /// One line, TypeScript's exact bytes (jsonStringify), instead of indented JSON.
+        #[arg(long)]
+        compact: bool,
     },
 }
 
@@ -128,9 +138,9 @@ struct BlockWitnessArgs {
     /// Every witness of the block, as a JSON array.
     #[arg(long)]
     all: bool,
-    /// The block number written into the witness.
-    #[arg(long, default_value_t = 0)]
-    block_number: u64,
+    /// The block number written into the witness (default: the header's, for L2Block JSON).
+    #[arg(long)]
+    block_number: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -258,7 +268,12 @@ fn read_fields(path: &str) -> Result<Vec<Fr>, Failure> {
 }
 
 fn read_body(path: &str) -> Result<txfx_tx_effects::Body, Failure> {
-    body_from_json(&read_input(path)?).map_err(|e| Failure::Input(format!("{path}: {e}")))
+    Ok(read_parsed_body(path)?.body)
+}
+
+/// A body (`{"txEffects"}`, a bare array, or a node's L2Block JSON with its block number).
+fn read_parsed_body(path: &str) -> Result<ParsedBody, Failure> {
+    parsed_body_from_json(&read_input(path)?).map_err(|e| Failure::Input(format!("{path}: {e}")))
 }
 
 fn print_json(value: &Value) -> Result<(), Failure> {
@@ -326,8 +341,14 @@ fn block_command(backend: &AnyBackend, command: BlockCommand) -> Result<(), Fail
             emit(&body_to_json(&body).to_string())?;
         }
         BlockCommand::Witness(args) => {
-            let body = read_body(&args.file)?;
-            let witnesses = BlockWitnesses::from_body(backend, &body, args.block_number)?;
+            let ParsedBody { body, block_number } = read_parsed_body(&args.file)?;
+            let block_number = args.block_number.or(block_number).ok_or_else(|| {
+                Failure::Input(format!(
+                    "{}: give --block-number (the body has no header to take it from)",
+                    args.file
+                ))
+            })?;
+            let witnesses = BlockWitnesses::from_body(backend, &body, block_number)?;
             if args.all {
                 return print_json(&Value::Array(witnesses.all().iter().map(witness_to_json).collect()));
             }
@@ -387,6 +408,12 @@ fn execute(cli: Cli) -> Result<(), Failure> {
             emit(&format!("{} (chosen by {by})", backend.name()))?;
         }
         Command::Poseidon2(command) => poseidon2(&backend, command)?,
+        Command::Effect(EffectCommand::Print { file, compact }) => {
+            let effect =
+                effect_from_json(&read_input(&file)?).map_err(|e| Failure::Input(format!("{file}: {e}")))?;
+            let json = effect_to_json(&effect);
+            if compact { emit(&json.to_string())? } else { print_json(&json)? }
+        }
         Command::Effect(EffectCommand::Hash { file }) => {
             let effect =
                 effect_from_json(&read_input(&file)?).map_err(|e| Failure::Input(format!("{file}: {e}")))?;

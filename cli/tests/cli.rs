@@ -122,9 +122,10 @@ fn witness_commands_round_trip_and_verify() {
     // Two txs share hash 0x1234 (small and maximum); the first, tx 1, is served.
     let by_hash: serde_json::Value = serde_json::from_slice(&by_hash.stdout).expect("JSON");
     assert_eq!(by_hash["leafIndex"], "1");
-    let all: serde_json::Value =
-        serde_json::from_slice(&txfx(&["block", "witness", "blocks/three-fixtures.json", "--all"]).stdout)
-            .expect("JSON");
+    let all: serde_json::Value = serde_json::from_slice(
+        &txfx(&["block", "witness", "blocks/three-fixtures.json", "--all", "--block-number", "7"]).stdout,
+    )
+    .expect("JSON");
     assert_eq!(all.as_array().map(Vec::len), Some(3));
 
     let text = witness.stdout.clone();
@@ -216,7 +217,8 @@ fn closed_early(args: &[&str]) -> Output {
 #[test]
 fn every_command_ends_quietly_when_its_reader_goes_away() {
     let witness = std::env::temp_dir().join(format!("txfx-cli-test-{}-witness.json", std::process::id()));
-    let written = txfx(&["block", "witness", "blocks/three-fixtures.json", "--tx", "1"]);
+    let written =
+        txfx(&["block", "witness", "blocks/three-fixtures.json", "--tx", "1", "--block-number", "7"]);
     assert!(written.status.success());
     std::fs::write(&witness, &written.stdout).expect("temp file");
     let root = expect_str("/three_tx_block/root");
@@ -229,7 +231,8 @@ fn every_command_ends_quietly_when_its_reader_goes_away() {
         vec!["block", "leaves", "blocks/small-64.json"],
         vec!["block", "decode-blob", "blocks/three-fixtures.blob.json"],
         vec!["block", "encode-blob", "blocks/log-heavy-16.json"],
-        vec!["block", "witness", "blocks/small-64.json", "--all"],
+        vec!["block", "witness", "blocks/small-64.json", "--all", "--block-number", "1"],
+        vec!["effect", "print", "effects/maximum.json"],
         vec!["block", "generate", "--profile", "log-heavy", "--txs", "64"],
         vec!["tree", "root", "blocks/three-fixtures.leaves.json"],
         vec!["tree", "witness", "blocks/three-fixtures.leaves.json", "--index", "2"],
@@ -243,4 +246,27 @@ fn every_command_ends_quietly_when_its_reader_goes_away() {
         assert!(stderr.is_empty(), "{args:?} wrote to stderr: {stderr}");
     }
     std::fs::remove_file(&witness).expect("temp file removed");
+}
+
+#[test]
+fn node_results_are_read_where_effects_and_bodies_are() {
+    let fixtures: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(testdata_dir().join("typescript/node-results.json")).expect("fixture"),
+    )
+    .expect("JSON");
+    let block = fixtures["getBlock"]["json"].as_str().expect("L2Block JSON");
+    // The witness takes its block number from the L2Block's header.
+    let witness = txfx_with(&["block", "witness", "-", "--tx", "0"], &[], Some(block));
+    assert!(witness.status.success(), "{}", String::from_utf8_lossy(&witness.stderr));
+    let witness: serde_json::Value = serde_json::from_slice(&witness.stdout).expect("witness JSON");
+    assert_eq!(witness["blockNumber"], fixtures["getBlock"]["blockNumber"]);
+    // A bare body has no header: the block number must be given.
+    let bare = txfx(&["block", "witness", "blocks/three-fixtures.json", "--tx", "0"]);
+    assert_eq!(bare.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bare.stderr).contains("--block-number"));
+    // A getTxEffect result prints as its effect, byte for byte as TypeScript printed that effect.
+    let result = fixtures["getTxEffect"]["json"].as_str().expect("getTxEffect JSON");
+    let printed = txfx_with(&["effect", "print", "--compact", "-"], &[], Some(result));
+    assert!(printed.status.success(), "{}", String::from_utf8_lossy(&printed.stderr));
+    assert_eq!(stdout(&printed), fixtures["getTxEffect"]["dataJson"].as_str().expect("data JSON"));
 }

@@ -99,6 +99,28 @@ pub fn parse_fr_hex(text: &str) -> Result<Fr, FieldError> {
     }
 }
 
+/// Parses a field element as Aztec's TypeScript JSON schema for `Fr` does: `0x` followed by 1 to 64
+/// hex digits of either case, or a string of decimal digits read as **decimal** (so `"10"` is ten,
+/// as in `Fr.fromString`). Values `>= p` are refused, as TypeScript's `Fr` refuses them; `0X`, a
+/// sign, spaces and hex without `0x` are refused too.
+///
+/// # Errors
+/// [`FieldError`] for an empty string, a bad digit, too many digits, or a value `>= p`.
+///
+/// # Example
+/// ```
+/// use txfx_poseidon::field::parse_fr_json;
+/// assert_eq!(parse_fr_json("0x2A")?, parse_fr_json("42")?);
+/// assert!(parse_fr_json("2a").is_err());
+/// # Ok::<(), txfx_poseidon::field::FieldError>(())
+/// ```
+pub fn parse_fr_json(text: &str) -> Result<Fr, FieldError> {
+    match text.strip_prefix("0x") {
+        Some(digits) => parse_hex_digits(digits, 2),
+        None => parse_decimal_digits(text),
+    }
+}
+
 fn parse_hex_digits(digits: &str, offset: usize) -> Result<Fr, FieldError> {
     if digits.is_empty() {
         return Err(FieldError::Empty);
@@ -202,16 +224,17 @@ pub fn fr_to_hex(value: &Fr) -> String {
     format!("0x{:016x}{:016x}{:016x}{:016x}", limbs[3], limbs[2], limbs[1], limbs[0])
 }
 
-/// Serde support for field elements as `0x`-hex strings, for `#[serde(with = ...)]`.
+/// Serde support for field elements in Aztec's JSON, for `#[serde(with = ...)]`.
 ///
-/// Serialization prints [`fr_to_hex`]; deserialization is [`parse_fr_hex`], so a value `>= p`,
-/// a decimal string or a number is an error rather than a silently different element.
+/// Serialization prints [`fr_to_hex`]; deserialization is [`parse_fr_json`], TypeScript's rule
+/// (`0x`-hex or a decimal string), so a value `>= p` or a JSON number is an error rather than a
+/// silently different element.
 #[cfg(feature = "serde")]
 pub mod serde_hex {
     use alloc::borrow::Cow;
     use alloc::format;
 
-    use super::{Fr, fr_to_hex, parse_fr_hex};
+    use super::{Fr, fr_to_hex, parse_fr_json};
     use serde::{Deserialize, Deserializer, Serializer};
 
     /// Serializes one field element as a `0x`-hex string.
@@ -222,13 +245,13 @@ pub mod serde_hex {
         serializer.serialize_str(&fr_to_hex(value))
     }
 
-    /// Deserializes one field element from a `0x`-hex string.
+    /// Deserializes one field element from a `0x`-hex or decimal string.
     ///
     /// # Errors
-    /// A non-string, a string that is not `0x`-hex, or a value `>= p`.
+    /// A non-string, a string [`parse_fr_json`] refuses, or a value `>= p`.
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Fr, D::Error> {
         let text = <Cow<'de, str>>::deserialize(deserializer)?;
-        parse_fr_hex(&text).map_err(|error| serde::de::Error::custom(format!("{text:?}: {error}")))
+        parse_fr_json(&text).map_err(|error| serde::de::Error::custom(format!("{text:?}: {error}")))
     }
 
     /// Serde support for `Vec<Fr>` as an array of `0x`-hex strings.
@@ -237,7 +260,7 @@ pub mod serde_hex {
         use alloc::format;
         use alloc::vec::Vec;
 
-        use super::{Fr, fr_to_hex, parse_fr_hex};
+        use super::{Fr, fr_to_hex, parse_fr_json};
         use serde::de::{SeqAccess, Visitor};
         use serde::ser::SerializeSeq;
         use serde::{Deserializer, Serializer};
@@ -257,19 +280,19 @@ pub mod serde_hex {
         /// Deserializes a list of field elements; the error names the index of a bad element.
         ///
         /// # Errors
-        /// A non-array, or any element [`parse_fr_hex`] rejects.
+        /// A non-array, or any element [`parse_fr_json`] rejects.
         pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Fr>, D::Error> {
             struct FieldList;
             impl<'de> Visitor<'de> for FieldList {
                 type Value = Vec<Fr>;
                 fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                    f.write_str("an array of 0x-hex field elements")
+                    f.write_str("an array of field elements (0x-hex or decimal strings)")
                 }
                 fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Fr>, A::Error> {
                     // Never trust a size hint from the input for the allocation.
                     let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
                     while let Some(text) = seq.next_element::<Cow<'de, str>>()? {
-                        let value = parse_fr_hex(&text).map_err(|error| {
+                        let value = parse_fr_json(&text).map_err(|error| {
                             serde::de::Error::custom(format!("element {}: {text:?}: {error}", out.len()))
                         })?;
                         out.push(value);

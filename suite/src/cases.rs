@@ -31,6 +31,7 @@ use crate::vectors::{array, at, aztec_fixtures, fr, frs, read_testdata, referenc
 pub fn all() -> Vec<Case> {
     let mut cases = Vec::new();
     cases.extend(vector_cases());
+    cases.extend(typescript_cases());
     cases.extend(membership_cases());
     cases.extend(body_cases());
     cases.extend(sensitivity_cases());
@@ -61,6 +62,88 @@ fn deterministic_body(n: usize) -> Body {
 /// A value no tree in the suite contains, standing in for the reference's `Fr.random()`.
 fn stray(i: u64) -> Fr {
     Fr::from(0xdead_beef_0000u64 + i)
+}
+
+fn typescript(file: &str) -> serde_json::Value {
+    serde_json::from_str(&read_testdata(&format!("typescript/{file}"))).expect("TypeScript fixture JSON")
+}
+
+fn text_of(value: &serde_json::Value) -> &str {
+    value.as_str().expect("a JSON string holding TypeScript's printed JSON")
+}
+
+/// What Aztec's TypeScript 4.1.2 prints and encodes (`testdata/typescript/`): txfx reads it, prints
+/// it back byte for byte, and encodes the blob fields TypeScript encodes.
+fn typescript_cases() -> Vec<Case> {
+    let g = Group::TypeScript;
+    vec![
+        Case::new(
+            g,
+            "typescript effects: read, printed back byte for byte, blob fields as TypeScript's",
+            |b| {
+                let fixtures = typescript("effects.json");
+                let records = array(&fixtures, "/effects");
+                assert!(records.len() >= 12, "{} effect fixtures", records.len());
+                for record in records {
+                    let name = at(record, "/name");
+                    let json = text_of(at(record, "/json"));
+                    let effect =
+                        effect_from_json(json).unwrap_or_else(|e| panic!("{name}: txfx refused it: {e}"));
+                    assert_eq!(
+                        txfx_tx_effects::json::effect_to_json(&effect).to_string(),
+                        json,
+                        "{name}: printed back"
+                    );
+                    let blob = frs(at(record, "/blobFields"));
+                    assert_eq!(encode_tx_blob(&effect), blob, "{name}: blob fields");
+                    assert_eq!(
+                        decode_tx_blob(&blob, 0).expect("TypeScript's blob fields decode"),
+                        (effect.clone(), blob.len())
+                    );
+                    let on_backend = commit_effect(b.hasher, &effect).expect("commit");
+                    let reference = commit_effect(&txfx_poseidon::Sequential, &effect).expect("commit");
+                    assert_eq!(on_backend, reference, "{name}: the backend agrees with Sequential");
+                }
+            },
+        ),
+        Case::new(g, "typescript bodies: read, blob fields as TypeScript's, decoded back", |b| {
+            let fixtures = typescript("bodies.json");
+            for record in array(&fixtures, "/bodies") {
+                let name = at(record, "/name");
+                let json = text_of(at(record, "/json"));
+                let body = body_from_json(json).unwrap_or_else(|e| panic!("{name}: txfx refused it: {e}"));
+                assert_eq!(body_to_json(&body).to_string(), json, "{name}: printed back");
+                let blob = frs(at(record, "/blobFields"));
+                assert_eq!(encode_block_blob(&body), blob, "{name}: blob fields");
+                assert_eq!(decode_block_blob(&blob).expect("decodes"), body, "{name}: decoded");
+                let root = commit_block(b.hasher, &body).expect("commit").root();
+                assert_eq!(
+                    root,
+                    commit_block(&txfx_poseidon::Sequential, &body).expect("commit").root(),
+                    "{name}"
+                );
+            }
+        }),
+        Case::new(g, "typescript node results: getTxEffect and getBlock read as effect and body", |_| {
+            let fixtures = typescript("node-results.json");
+            let result = text_of(at(&fixtures, "/getTxEffect/json"));
+            let effect = effect_from_json(result).expect("a getTxEffect result reads as its effect");
+            assert_eq!(
+                effect,
+                effect_from_json(text_of(at(&fixtures, "/getTxEffect/dataJson"))).expect("data")
+            );
+            assert_eq!(encode_tx_blob(&effect), frs(at(&fixtures, "/getTxEffect/blobFields")));
+            let block = text_of(at(&fixtures, "/getBlock/json"));
+            let parsed =
+                txfx_tx_effects::json::parsed_body_from_json(block).expect("L2Block JSON reads as its body");
+            assert_eq!(parsed.block_number, Some(uint(at(&fixtures, "/getBlock/blockNumber"))));
+            assert_eq!(
+                parsed.body,
+                body_from_json(text_of(at(&fixtures, "/getBlock/bodyJson"))).expect("body")
+            );
+            assert_eq!(encode_block_blob(&parsed.body), frs(at(&fixtures, "/getBlock/blobFields")));
+        }),
+    ]
 }
 
 fn vector_cases() -> Vec<Case> {

@@ -14,6 +14,8 @@ use txfx_poseidon::{AsyncHashBackend, HashBackend};
 pub enum Group {
     /// Known-answer vectors from `testdata/`.
     Vectors,
+    /// What Aztec's TypeScript prints and encodes (`testdata/typescript/`).
+    TypeScript,
     /// The 7 cases of the fork's `tx_effect_membership.test.ts`.
     Membership,
     /// The 11 cases of the fork's `body.test.ts`.

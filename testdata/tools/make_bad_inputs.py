@@ -28,12 +28,18 @@ def effect(mutate):
     e = copy.deepcopy(small); mutate(e); return e
 def setk(k, v): return lambda e: e.__setitem__(k, v)
 for name, mut, err in [
-    ("unknown key", setk("extra", 1), "Malformed"),
+    # Unknown keys are ignored as TypeScript's schemas ignore them, except in a private log.
+    ("unknown key in a private log", lambda e: e["privateLogs"][0].__setitem__("extra", 1), "Malformed"),
     ("missing txHash", lambda e: e.pop("txHash"), "Malformed"),
-    ("decimal string field", setk("transactionFee", "42"), "Malformed"),
+    # Decimal strings are fields (TypeScript's Fr.fromString); hex without 0x is not.
+    ("hex field without 0x", setk("transactionFee", "2a"), "Malformed"),
+    ("upper-case 0X prefix", setk("transactionFee", "0X2a"), "Malformed"),
+    ("txHash of 2 bytes", setk("txHash", "0x1234"), "Malformed"),
+    ("revert code as a string", setk("revertCode", "1"), "Malformed"),
+    ("nested contract-class log of 2 fields", lambda e: e["contractClassLogs"][0].__setitem__("fields", {"fields": [h(301), h(302)]}), "Malformed"),
     ("number as field", setk("transactionFee", 42), "Malformed"),
     ("note hash >= p", setk("noteHashes", [P]), "Malformed"),
-    ("revert code 2", setk("revertCode", 2), "Invalid/InvalidRevertCode"),
+    ("revert code 4", setk("revertCode", 4), "Invalid/InvalidRevertCode"),
     ("negative revert code", setk("revertCode", -1), "Malformed"),
     ("65 note hashes", setk("noteHashes", [h(i + 1) for i in range(65)]), "Invalid/TooMany"),
     ("9 messages", setk("l2ToL1Msgs", [h(i + 1) for i in range(9)]), "Invalid/TooMany"),
@@ -75,7 +81,7 @@ for name, fields, err in [
     ("private log length 17", b(lambda x: x.__setitem__(9, h(17))), "BadLength"),
     ("private log length sum disagrees", b(lambda x: x.__setitem__(9, h(2))), "PrivateLogsLengthMismatch"),
     ("public log length past payload", b(lambda x: x.__setitem__(13, h(3))), "BadLength"),
-    ("revert code 2", b(lambda x: x.__setitem__(0, marker(nh=2, nf=1, msgs=1, writes=1, plogs=1, plen=3, publen=4, ccl=2, revert=2, n=20))), "Invalid/InvalidRevertCode"),
+    ("revert code 4", b(lambda x: x.__setitem__(0, marker(nh=2, nf=1, msgs=1, writes=1, plogs=1, plen=3, publen=4, ccl=2, revert=4, n=20))), "Invalid/InvalidRevertCode"),
     ("zero note hash", b(lambda x: x.__setitem__(3, h(0))), "Invalid/ZeroValue"),
     ("65535 note hashes claimed over 3 fields", [marker(nh=65535, n=65538), h(1), h(2)], "Truncated"),
     ("high bits above the marker", b(lambda x: x.__setitem__(0, "0x01" + blob[0][4:])), "NotAMarker"),

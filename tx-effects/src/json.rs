@@ -1,20 +1,35 @@
-//! JSON for tx effects and bodies, in the shape Aztec's TypeScript prints (`0x`-hex fields).
+//! JSON for tx effects and bodies, exactly as Aztec's TypeScript (`@aztec/stdlib` 4.1.2) prints and
+//! reads them (docs/spec.md §12.1).
 //!
 //! ```json
 //! {"revertCode":0,"txHash":"0x..","transactionFee":"0x..","noteHashes":[..],"nullifiers":[..],
 //!  "l2ToL1Msgs":[..],"publicDataWrites":[{"leafSlot":"0x..","value":"0x.."}],
-//!  "privateLogs":[{"fields":[..],"emittedLength":3}],
+//!  "privateLogs":[{"fields":[16 fields],"emittedLength":3}],
 //!  "publicLogs":[{"contractAddress":"0x..","fields":[..]}],
-//!  "contractClassLogs":[{"contractAddress":"0x..","fields":[..],"emittedLength":17}]}
+//!  "contractClassLogs":[{"contractAddress":"0x..","fields":{"fields":[3023 fields]},"emittedLength":17}]}
 //! ```
 //!
-//! Parsing is strict: unknown keys, non-hex or non-canonical (`>= p`) field elements, and any
-//! protocol-rule violation are errors. The lists may be omitted when empty. Log `fields` may be
-//! given zero-padded (16 for private logs, 3023 for the contract-class log) or emitted only;
-//! padding that is not zero is refused, because the blob encoding would drop it. Printing
-//! pads private logs to 16 as TypeScript does and prints a contract-class log's emitted fields.
-//! A body is `{"txEffects":[...]}` (printed so, as TypeScript's `Body` schema wants), or a bare
-//! JSON array of effects (read only).
+//! Reading follows TypeScript's schemas:
+//! - unknown keys are ignored at every level (the next node version may add some), except in a
+//!   private log, whose schema is strict;
+//! - a field element is `0x` + 1..64 hex digits of either case, or a string of decimal digits,
+//!   read as decimal (`Fr.fromString`); values `>= p` are refused; a `txHash` must be exactly 32
+//!   bytes of hex (64 digits, `0x` optional), as `TxHash`'s schema wants;
+//! - `revertCode` is 0 to 3;
+//! - a contract-class log's `fields` is TypeScript's nested `{"fields": [exactly 3023]}`, or, as
+//!   a convenience, a flat array of its emitted fields (with or without the zero padding);
+//! - the node's `getTxEffect` result (`{"l2BlockNumber", "l2BlockHash", "data": <TxEffect>,
+//!   "txIndexInBlock"}`) is read as its effect, and its `getBlock` result (`L2Block` JSON, with
+//!   `"header"` and `"body": {"txEffects": [...]}`) as its body.
+//!
+//! What stays strict: a log's fields past its `emittedLength` must be zero (the blob encoding
+//! would drop them, and a contract-class log's hash would cover them), lengths must fit the
+//! protocol's limits, and every protocol rule of [`TxEffect::new`] holds. The lists may be omitted
+//! when empty.
+//!
+//! Printing gives TypeScript's exact shape: every key, private logs padded to 16 fields,
+//! contract-class logs nested and padded to 3023. A body prints as `{"txEffects":[...]}` (a bare
+//! JSON array of effects is read too).
 //!
 //! With the `serde` feature (default) [`TxEffect`] and [`Body`] implement `Serialize` and
 //! `Deserialize` in these shapes; the functions here add errors that name the tx.
@@ -74,7 +89,7 @@ impl From<serde_json::Error> for JsonError {
 }
 
 #[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 struct PublicDataWriteJson {
     #[serde(with = "serde_hex")]
     leaf_slot: Fr,
@@ -82,6 +97,7 @@ struct PublicDataWriteJson {
     value: Fr,
 }
 
+/// TypeScript's private-log schema is the one strict schema: unknown keys are refused.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct PrivateLogJson {
@@ -91,7 +107,7 @@ struct PrivateLogJson {
 }
 
 #[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 struct PublicLogJson {
     #[serde(with = "serde_hex")]
     contract_address: Fr,
@@ -100,24 +116,125 @@ struct PublicLogJson {
 }
 
 #[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 struct ContractClassLogJson {
     #[serde(with = "serde_hex")]
     contract_address: Fr,
-    #[serde(with = "serde_hex::vec")]
-    fields: Vec<Fr>,
+    fields: ContractClassLogFieldsJson,
     emitted_length: u64,
 }
 
-/// The wire form of one effect.
+/// A contract-class log's fields: TypeScript's nested `{"fields": [3023]}` (printed), or a flat
+/// array (read only).
+struct ContractClassLogFieldsJson(Vec<Fr>);
+
 #[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct TxEffectJson {
+struct NestedFieldsJson {
+    #[serde(with = "serde_hex::vec")]
+    fields: Vec<Fr>,
+}
+
+impl Serialize for ContractClassLogFieldsJson {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut fields = self.0.clone();
+        fields.resize(CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, Fr::from(0u64));
+        NestedFieldsJson { fields }.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ContractClassLogFieldsJson {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Either;
+        impl<'de> serde::de::Visitor<'de> for Either {
+            type Value = ContractClassLogFieldsJson;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("{\"fields\": [3023 field elements]} or an array of field elements")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                serde_hex::vec::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))
+                    .map(ContractClassLogFieldsJson)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                let nested =
+                    NestedFieldsJson::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                if nested.fields.len() != CONTRACT_CLASS_LOG_SIZE_IN_FIELDS {
+                    return Err(serde::de::Error::custom(format!(
+                        "a contract-class log's nested fields hold exactly {CONTRACT_CLASS_LOG_SIZE_IN_FIELDS} elements, got {}",
+                        nested.fields.len()
+                    )));
+                }
+                Ok(ContractClassLogFieldsJson(nested.fields))
+            }
+        }
+        deserializer.deserialize_any(Either)
+    }
+}
+
+/// A `txHash`: exactly 32 bytes of hex, `0x` optional (TypeScript's `TxHash` schema).
+mod tx_hash {
+    use super::Fr;
+    use serde::Deserialize;
+    use txfx_poseidon::field::parse_fr_hex;
+
+    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<Fr>, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        let digits = text.strip_prefix("0x").unwrap_or(&text);
+        if digits.len() != 64 {
+            return Err(serde::de::Error::custom(format!(
+                "txHash {text:?}: a tx hash is 32 bytes, 64 hex digits, got {}",
+                digits.len()
+            )));
+        }
+        parse_fr_hex(&format!("0x{digits}"))
+            .map(Some)
+            .map_err(|error| serde::de::Error::custom(format!("txHash {text:?}: {error}")))
+    }
+}
+
+/// An optional field element, for keys that an effect requires but a node result does not have.
+mod optional_fr {
+    use super::Fr;
+    use txfx_poseidon::field::serde_hex;
+
+    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<Fr>, D::Error> {
+        serde_hex::deserialize(deserializer).map(Some)
+    }
+}
+
+/// The printed form of one effect: every key, in TypeScript's order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TxEffectOut {
     revert_code: u64,
     #[serde(with = "serde_hex")]
     tx_hash: Fr,
     #[serde(with = "serde_hex")]
     transaction_fee: Fr,
+    #[serde(with = "serde_hex::vec")]
+    note_hashes: Vec<Fr>,
+    #[serde(with = "serde_hex::vec")]
+    nullifiers: Vec<Fr>,
+    #[serde(with = "serde_hex::vec", rename = "l2ToL1Msgs")]
+    l2_to_l1_msgs: Vec<Fr>,
+    public_data_writes: Vec<PublicDataWriteJson>,
+    private_logs: Vec<PrivateLogJson>,
+    public_logs: Vec<PublicLogJson>,
+    contract_class_logs: Vec<ContractClassLogJson>,
+}
+
+/// The read form of one effect, or of a node's `getTxEffect` result around one (`data`).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TxEffectJson {
+    revert_code: Option<u64>,
+    #[serde(default, deserialize_with = "tx_hash::deserialize")]
+    tx_hash: Option<Fr>,
+    #[serde(default, deserialize_with = "optional_fr::deserialize")]
+    transaction_fee: Option<Fr>,
     #[serde(default, with = "serde_hex::vec")]
     note_hashes: Vec<Fr>,
     #[serde(default, with = "serde_hex::vec")]
@@ -132,12 +249,42 @@ struct TxEffectJson {
     public_logs: Vec<PublicLogJson>,
     #[serde(default)]
     contract_class_logs: Vec<ContractClassLogJson>,
+    /// The effect inside a node's `getTxEffect` result.
+    data: Option<Box<TxEffectJson>>,
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct BodyJson<E> {
-    tx_effects: Vec<E>,
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BodyOut {
+    tx_effects: Vec<TxEffectOut>,
+}
+
+/// The read form of a body: `{"txEffects": [...]}`, or a node's `getBlock` result (`L2Block`
+/// JSON) with the body under `body` and the block number in its header.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct BodyJson {
+    tx_effects: Option<Vec<TxEffectJson>>,
+    body: Option<InnerBodyJson>,
+    header: Option<HeaderJson>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct InnerBodyJson {
+    tx_effects: Vec<TxEffectJson>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct HeaderJson {
+    global_variables: Option<GlobalVariablesJson>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct GlobalVariablesJson {
+    block_number: Option<u64>,
 }
 
 /// The emitted fields of a log given as `fields` + `emittedLength`, padding checked.
@@ -170,10 +317,54 @@ fn emitted_fields(
     Ok(fields)
 }
 
-impl TryFrom<TxEffectJson> for TxEffect {
-    type Error = TxEffectError;
-    fn try_from(json: TxEffectJson) -> Result<Self, TxEffectError> {
-        let private_logs = json
+/// Why a read effect is not a `TxEffect`: a key it must have is missing, or a rule is broken.
+enum Unreadable {
+    Missing(&'static str),
+    Invalid(TxEffectError),
+}
+
+impl From<TxEffectError> for Unreadable {
+    fn from(error: TxEffectError) -> Self {
+        Self::Invalid(error)
+    }
+}
+
+impl core::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::Missing(key) => write!(f, "missing key {key:?}"),
+            Self::Invalid(error) => error.fmt(f),
+        }
+    }
+}
+
+impl Unreadable {
+    fn into_json_error(self, tx: usize) -> JsonError {
+        match self {
+            Self::Missing(key) => JsonError::Malformed {
+                line: 0,
+                column: 0,
+                message: format!(
+                    "tx {tx}: missing key {key:?} (a tx effect, or a getTxEffect result with \"data\")"
+                ),
+            },
+            Self::Invalid(source) => JsonError::Invalid { tx, source },
+        }
+    }
+}
+
+impl TxEffectJson {
+    /// The effect, from the effect's own keys or, for a node result, from `data`.
+    fn into_effect(self) -> Result<TxEffect, Unreadable> {
+        if let Some(data) = self.data
+            && self.tx_hash.is_none()
+        {
+            return data.into_effect();
+        }
+        let revert_code = self.revert_code.ok_or(Unreadable::Missing("revertCode"))?;
+        let tx_hash = self.tx_hash.ok_or(Unreadable::Missing("txHash"))?;
+        let transaction_fee = self.transaction_fee.ok_or(Unreadable::Missing("transactionFee"))?;
+        let private_logs = self
             .private_logs
             .into_iter()
             .enumerate()
@@ -188,7 +379,7 @@ impl TryFrom<TxEffectJson> for TxEffect {
                 Ok(PrivateLog { fields })
             })
             .collect::<Result<_, TxEffectError>>()?;
-        let contract_class_logs = json
+        let contract_class_logs = self
             .contract_class_logs
             .into_iter()
             .enumerate()
@@ -196,37 +387,37 @@ impl TryFrom<TxEffectJson> for TxEffect {
                 let fields = emitted_fields(
                     Category::ContractClassLogs,
                     index,
-                    log.fields,
+                    log.fields.0,
                     log.emitted_length,
                     CONTRACT_CLASS_LOG_SIZE_IN_FIELDS,
                 )?;
                 Ok(ContractClassLog { contract_address: log.contract_address, fields })
             })
             .collect::<Result<_, TxEffectError>>()?;
-        TxEffect::new(TxEffectFields {
-            revert_code: RevertCode::from_code(json.revert_code)?,
-            tx_hash: json.tx_hash,
-            transaction_fee: json.transaction_fee,
-            note_hashes: json.note_hashes,
-            nullifiers: json.nullifiers,
-            l2_to_l1_msgs: json.l2_to_l1_msgs,
-            public_data_writes: json
+        Ok(TxEffect::new(TxEffectFields {
+            revert_code: RevertCode::from_code(revert_code)?,
+            tx_hash,
+            transaction_fee,
+            note_hashes: self.note_hashes,
+            nullifiers: self.nullifiers,
+            l2_to_l1_msgs: self.l2_to_l1_msgs,
+            public_data_writes: self
                 .public_data_writes
                 .into_iter()
                 .map(|w| PublicDataWrite { leaf_slot: w.leaf_slot, value: w.value })
                 .collect(),
             private_logs,
-            public_logs: json
+            public_logs: self
                 .public_logs
                 .into_iter()
                 .map(|log| PublicLog { contract_address: log.contract_address, fields: log.fields })
                 .collect(),
             contract_class_logs,
-        })
+        })?)
     }
 }
 
-impl From<&TxEffect> for TxEffectJson {
+impl From<&TxEffect> for TxEffectOut {
     fn from(effect: &TxEffect) -> Self {
         Self {
             revert_code: u64::from(effect.revert_code.code()),
@@ -262,7 +453,7 @@ impl From<&TxEffect> for TxEffectJson {
                 .iter()
                 .map(|log| ContractClassLogJson {
                     contract_address: log.contract_address,
-                    fields: log.fields.clone(),
+                    fields: ContractClassLogFieldsJson(log.fields.clone()),
                     emitted_length: log.fields.len() as u64,
                 })
                 .collect(),
@@ -273,53 +464,74 @@ impl From<&TxEffect> for TxEffectJson {
 /// `TxEffect` serializes as TypeScript's JSON (module docs).
 impl Serialize for TxEffect {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        TxEffectJson::from(self).serialize(serializer)
+        TxEffectOut::from(self).serialize(serializer)
     }
 }
 
-/// `TxEffect` deserializes from TypeScript's JSON, with every protocol rule checked.
+/// `TxEffect` deserializes from TypeScript's JSON (or a `getTxEffect` result), with every
+/// protocol rule checked.
 impl<'de> Deserialize<'de> for TxEffect {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let json = TxEffectJson::deserialize(deserializer)?;
-        TxEffect::try_from(json).map_err(serde::de::Error::custom)
+        TxEffectJson::deserialize(deserializer)?.into_effect().map_err(serde::de::Error::custom)
     }
 }
 
 /// `Body` serializes as `{"txEffects": [...]}`, the shape TypeScript's `Body` schema takes.
 impl Serialize for Body {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        BodyJson { tx_effects: self.tx_effects.iter().map(TxEffectJson::from).collect() }
-            .serialize(serializer)
+        BodyOut { tx_effects: self.tx_effects.iter().map(TxEffectOut::from).collect() }.serialize(serializer)
     }
 }
 
-/// `Body` deserializes from `{"txEffects": [...]}` (use [`body_from_json`] to also take a bare
-/// array and get errors that name the tx).
+/// `Body` deserializes from `{"txEffects": [...]}` or `L2Block` JSON (use [`body_from_json`] to
+/// also take a bare array and get errors that name the tx).
 impl<'de> Deserialize<'de> for Body {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let json = BodyJson::<TxEffect>::deserialize(deserializer)?;
-        if json.tx_effects.len() > MAX_TXS_PER_BLOCK {
-            return Err(serde::de::Error::custom(JsonError::TooManyTxs {
-                count: json.tx_effects.len(),
-                max: MAX_TXS_PER_BLOCK,
-            }));
-        }
-        Ok(Body::new(json.tx_effects))
+        let json = BodyJson::deserialize(deserializer)?;
+        body_from_effects(effects_of(json).map_err(serde::de::Error::custom)?.0)
+            .map_err(serde::de::Error::custom)
     }
 }
 
-/// Parses one effect.
+/// The effects of a read body and the block number its header gives, if it has one.
+fn effects_of(json: BodyJson) -> Result<(Vec<TxEffectJson>, Option<u64>), JsonError> {
+    let block_number = json.header.and_then(|header| header.global_variables).and_then(|g| g.block_number);
+    match (json.tx_effects, json.body) {
+        (Some(effects), _) => Ok((effects, block_number)),
+        (None, Some(body)) => Ok((body.tx_effects, block_number)),
+        (None, None) => Err(JsonError::Malformed {
+            line: 0,
+            column: 0,
+            message: "a body has \"txEffects\" (or, in L2Block JSON, \"body\": {\"txEffects\": [...]})"
+                .to_owned(),
+        }),
+    }
+}
+
+fn body_from_effects(effects: Vec<TxEffectJson>) -> Result<Body, JsonError> {
+    if effects.len() > MAX_TXS_PER_BLOCK {
+        return Err(JsonError::TooManyTxs { count: effects.len(), max: MAX_TXS_PER_BLOCK });
+    }
+    let tx_effects = effects
+        .into_iter()
+        .enumerate()
+        .map(|(tx, json)| json.into_effect().map_err(|error| error.into_json_error(tx)))
+        .collect::<Result<_, _>>()?;
+    Ok(Body::new(tx_effects))
+}
+
+/// Parses one effect, or a node's `getTxEffect` result around one.
 ///
 /// # Errors
 /// [`JsonError::Malformed`] for bad JSON, [`JsonError::Invalid`] (tx 0) for a rule broken.
 pub fn effect_from_json(text: &str) -> Result<TxEffect, JsonError> {
     let json: TxEffectJson = serde_json::from_str(text)?;
-    TxEffect::try_from(json).map_err(|source| JsonError::Invalid { tx: 0, source })
+    json.into_effect().map_err(|error| error.into_json_error(0))
 }
 
 /// One effect as a JSON value (TypeScript's shape).
 pub fn effect_to_json(effect: &TxEffect) -> serde_json::Value {
-    to_value(TxEffectJson::from(effect))
+    to_value(TxEffectOut::from(effect))
 }
 
 /// A value of one of this module's wire types, which hold only strings, numbers, arrays and
@@ -329,28 +541,38 @@ fn to_value(wire: impl Serialize) -> serde_json::Value {
     serde_json::to_value(wire).expect("invariant: the wire types always convert to JSON")
 }
 
-/// Parses a body: `{"txEffects": [...]}` (TypeScript's shape), or a bare JSON array of effects.
+/// A body read from JSON, with the block number when the input says it (an `L2Block`'s header).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedBody {
+    /// The body.
+    pub body: Body,
+    /// `header.globalVariables.blockNumber` of `L2Block` JSON; `None` for a bare body.
+    pub block_number: Option<u64>,
+}
+
+/// Parses a body: `{"txEffects": [...]}` (TypeScript's shape), a node's `getBlock` result
+/// (`L2Block` JSON), or a bare JSON array of effects.
 ///
 /// # Errors
 /// [`JsonError`] naming the first bad tx.
 pub fn body_from_json(text: &str) -> Result<Body, JsonError> {
-    let effects: Vec<TxEffectJson> = if text.trim_start().starts_with('{') {
-        serde_json::from_str::<BodyJson<TxEffectJson>>(text)?.tx_effects
+    Ok(parsed_body_from_json(text)?.body)
+}
+
+/// [`body_from_json`], also giving the block number of `L2Block` JSON.
+///
+/// # Errors
+/// [`JsonError`] naming the first bad tx.
+pub fn parsed_body_from_json(text: &str) -> Result<ParsedBody, JsonError> {
+    let (effects, block_number) = if text.trim_start().starts_with('{') {
+        effects_of(serde_json::from_str::<BodyJson>(text)?)?
     } else {
-        serde_json::from_str(text)?
+        (serde_json::from_str(text)?, None)
     };
-    if effects.len() > MAX_TXS_PER_BLOCK {
-        return Err(JsonError::TooManyTxs { count: effects.len(), max: MAX_TXS_PER_BLOCK });
-    }
-    let tx_effects = effects
-        .into_iter()
-        .enumerate()
-        .map(|(tx, json)| TxEffect::try_from(json).map_err(|source| JsonError::Invalid { tx, source }))
-        .collect::<Result<_, _>>()?;
-    Ok(Body::new(tx_effects))
+    Ok(ParsedBody { body: body_from_effects(effects)?, block_number })
 }
 
 /// A body as a JSON value: `{"txEffects": [...]}`, the shape TypeScript's `Body` schema takes.
 pub fn body_to_json(body: &Body) -> serde_json::Value {
-    to_value(BodyJson { tx_effects: body.tx_effects.iter().map(TxEffectJson::from).collect() })
+    to_value(BodyOut { tx_effects: body.tx_effects.iter().map(TxEffectOut::from).collect() })
 }

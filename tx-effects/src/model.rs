@@ -15,34 +15,46 @@ use crate::limits::{
     PUBLIC_LOG_HEADER_LENGTH,
 };
 
-/// Whether the tx's public part reverted. The marker stores it in 8 bits; Aztec uses 0 and 1.
+/// Which phases of the tx's public execution reverted (Aztec's `RevertCode`, 4.1.2). The marker
+/// stores it in 8 bits, unchanged; JSON prints it as a number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum RevertCode {
-    /// `OK = 0`.
+    /// `OK = 0`: every phase completed.
     #[default]
     Ok,
-    /// `REVERTED = 1`.
-    Reverted,
+    /// `APP_LOGIC_REVERTED = 1` (formerly `REVERTED`): app logic's state changes were discarded.
+    AppLogicReverted,
+    /// `TEARDOWN_REVERTED = 2`: teardown's state changes were discarded.
+    TeardownReverted,
+    /// `BOTH_REVERTED = 3`: app logic and teardown reverted; only setup's effects are kept.
+    BothReverted,
 }
 
 impl RevertCode {
+    /// Every code, in numeric order.
+    pub const ALL: [Self; 4] = [Self::Ok, Self::AppLogicReverted, Self::TeardownReverted, Self::BothReverted];
+
     /// The code as stored in the marker and hashed.
     pub fn code(self) -> u8 {
         match self {
             Self::Ok => 0,
-            Self::Reverted => 1,
+            Self::AppLogicReverted => 1,
+            Self::TeardownReverted => 2,
+            Self::BothReverted => 3,
         }
     }
 
-    /// The code for `value`, or [`TxEffectError::InvalidRevertCode`] for anything but 0 and 1
-    /// (TypeScript coerces every value above 1 to 1; txfx refuses rather than alter the input).
+    /// The code for `value`: 0 to 3, as TypeScript's `RevertCode` schema accepts.
     ///
     /// # Errors
-    /// [`TxEffectError::InvalidRevertCode`].
+    /// [`TxEffectError::InvalidRevertCode`] for 4 and above, which no Aztec version defines
+    /// (TypeScript's schema refuses them too).
     pub fn from_code(value: u64) -> Result<Self, TxEffectError> {
         match value {
             0 => Ok(Self::Ok),
-            1 => Ok(Self::Reverted),
+            1 => Ok(Self::AppLogicReverted),
+            2 => Ok(Self::TeardownReverted),
+            3 => Ok(Self::BothReverted),
             _ => Err(TxEffectError::InvalidRevertCode { value }),
         }
     }
@@ -244,8 +256,10 @@ pub enum TxEffectError {
         /// The limit.
         max: usize,
     },
-    /// A revert code other than 0 or 1.
-    #[error("revertCode {value}: only 0 (OK) and 1 (REVERTED) exist")]
+    /// A revert code above 3.
+    #[error(
+        "revertCode {value}: only 0 (OK), 1 (APP_LOGIC_REVERTED), 2 (TEARDOWN_REVERTED) and 3 (BOTH_REVERTED) exist"
+    )]
     InvalidRevertCode {
         /// The value given.
         value: u64,

@@ -160,19 +160,47 @@ fn small_json() -> serde_json::Value {
 #[test]
 fn json_rules() {
     let mut value = small_json();
-    value["revertCode"] = 2.into();
+    value["revertCode"] = 4.into();
     assert!(matches!(
         json_error(&value.to_string()),
-        JsonError::Invalid { tx: 0, source: TxEffectError::InvalidRevertCode { value: 2 } }
+        JsonError::Invalid { tx: 0, source: TxEffectError::InvalidRevertCode { value: 4 } }
     ));
 
+    // Unknown keys are ignored at every level, as TypeScript's schemas drop them...
     let mut value = small_json();
     value["surprise"] = 1.into();
+    value["publicDataWrites"][0]["nextVersion"] = "x".into();
+    value["contractClassLogs"][0]["fields"]["extra"] = serde_json::json!([1]);
+    assert_eq!(effect_from_json(&value.to_string()).unwrap(), small());
+    // ...except in a private log, whose schema is strict.
+    let mut value = small_json();
+    value["privateLogs"][0]["surprise"] = 1.into();
     let error = json_error(&value.to_string());
     assert!(
         matches!(error, JsonError::Malformed { .. }) && error.to_string().contains("surprise"),
         "{error}"
     );
+
+    // Every revert code TypeScript 4.1.2 has is read and printed unchanged.
+    for code in 0..=3u64 {
+        let mut value = small_json();
+        value["revertCode"] = code.into();
+        let effect = effect_from_json(&value.to_string()).unwrap();
+        assert_eq!(u64::from(effect.revert_code.code()), code);
+        assert_eq!(effect_to_json(&effect)["revertCode"], code);
+    }
+
+    // A txHash is 32 bytes of hex, as TypeScript's TxHash schema wants.
+    let mut value = small_json();
+    value["txHash"] = "0x1234".into();
+    let error = json_error(&value.to_string());
+    assert!(
+        matches!(error, JsonError::Malformed { .. }) && error.to_string().contains("32 bytes"),
+        "{error}"
+    );
+    let mut value = small_json();
+    value["txHash"] = format!("{:064x}", 0x1234).into();
+    assert_eq!(effect_from_json(&value.to_string()).unwrap(), small(), "0x is optional");
 
     let mut value = small_json();
     value["noteHashes"][0] = "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001".into();
@@ -180,8 +208,17 @@ fn json_rules() {
     assert!(error.to_string().contains("not below the field modulus"), "{error}");
     assert!(error.to_string().contains("element 0"), "{error}");
 
+    // Field elements as TypeScript's Fr schema reads them: decimal strings are decimal, hex
+    // needs a lower-case 0x and may be short or upper-case; numbers are refused.
+    for (text, accepted) in
+        [("42", true), ("0x2a", true), ("0x2A", true), ("0X2a", false), ("2a", false), ("", false)]
+    {
+        let mut value = small_json();
+        value["transactionFee"] = text.into();
+        assert_eq!(effect_from_json(&value.to_string()).is_ok(), accepted, "{text:?}");
+    }
     let mut value = small_json();
-    value["transactionFee"] = "42".into();
+    value["transactionFee"] = 42.into();
     assert!(matches!(json_error(&value.to_string()), JsonError::Malformed { .. }));
 
     let mut value = small_json();
@@ -226,13 +263,26 @@ fn json_rules() {
         }
     ));
 
-    // The contract-class log may be given zero-padded to 3023, as TypeScript holds it.
+    // The contract-class log is printed nested and padded to 3023, as TypeScript prints it, and
+    // read so or flat (emitted fields only, or padded).
+    let printed = small_json();
+    assert_eq!(printed["contractClassLogs"][0]["fields"]["fields"].as_array().map(Vec::len), Some(3023));
     let mut value = small_json();
     let mut padded = vec![serde_json::Value::from("0x0"); 3023];
     padded[0] = "0x12d".into();
     padded[1] = "0x12e".into();
     value["contractClassLogs"][0]["fields"] = serde_json::Value::from(padded);
     assert_eq!(effect_from_json(&value.to_string()).unwrap(), small());
+    value["contractClassLogs"][0]["fields"] = serde_json::json!(["0x12d", "0x12e"]);
+    assert_eq!(effect_from_json(&value.to_string()).unwrap(), small());
+    // A nested form of another length is not TypeScript's.
+    value["contractClassLogs"][0]["fields"] = serde_json::json!({"fields": ["0x12d", "0x12e"]});
+    let error = json_error(&value.to_string());
+    assert!(error.to_string().contains("exactly 3023"), "{error}");
+
+    // A node's getTxEffect result reads as its effect.
+    let result = serde_json::json!({"l2BlockNumber": 7, "l2BlockHash": "0x01", "data": small_json(), "txIndexInBlock": 0});
+    assert_eq!(effect_from_json(&result.to_string()).unwrap(), small());
 }
 
 #[test]
@@ -311,12 +361,12 @@ fn blob_decoding_checks() {
 
     // A revert code the protocol does not have.
     let mut reverted = TxStartMarker::of(&effect);
-    reverted.revert_code = 2;
+    reverted.revert_code = 4;
     let mut bad_revert = fields.clone();
     bad_revert[0] = reverted.encode();
     assert!(matches!(
         decode_tx_blob(&bad_revert, 0),
-        Err(BlobError::Invalid { tx: 0, source: TxEffectError::InvalidRevertCode { value: 2 } })
+        Err(BlobError::Invalid { tx: 0, source: TxEffectError::InvalidRevertCode { value: 4 } })
     ));
 
     // A marker claiming the maximum counts over a 3-field input: refused before any allocation.

@@ -6,6 +6,7 @@
 //! cargo xtask ci                lint, wasm-guest --check, bench --quick, package, consumer, test: all of CI
 //! cargo xtask package           cargo package every library crate together, building each
 //! cargo xtask consumer          build and run examples/consumer (a crate outside the workspace)
+//! cargo xtask ts-fixtures       regenerate testdata/typescript/ with Aztec's TypeScript (npm, Node)
 //! cargo xtask wasm-guest        rebuild backend-wasm/guest.wasm reproducibly
 //! cargo xtask wasm-guest --check  fail if the committed guest is stale or differs from a rebuild
 //! cargo xtask fuzz --seconds N  run every fuzz target for N seconds (stable-Rust mutation driver)
@@ -21,11 +22,12 @@ use std::process::{Command, ExitCode};
 mod guest;
 mod peer;
 mod tidy;
+mod ts;
 
 /// The backends whose suite must have run for `cargo xtask test` to pass.
 const BACKENDS: [&str; 3] = ["sequential", "native", "wasm"];
 
-const USAGE: &str = "usage: cargo xtask <test | lint | ci | package | consumer | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer]>";
+const USAGE: &str = "usage: cargo xtask <test | lint | ci | package | consumer | ts-fixtures | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer]>";
 
 /// The published library crates, in dependency order.
 const LIBRARY_CRATES: [&str; 6] = [
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
         "ci" => flags(command, rest, &[]).and_then(|_| ci()),
         "package" => flags(command, rest, &[]).and_then(|_| package()),
         "consumer" => flags(command, rest, &[]).and_then(|_| consumer()),
+        "ts-fixtures" => flags(command, rest, &[]).and_then(|_| ts::run_ts_fixtures()),
         "wasm-guest" => {
             flags(command, rest, &["--check"]).and_then(|given| guest::run_guest(!given.is_empty()))
         }
@@ -135,12 +138,13 @@ pub fn run(command: &mut Command) -> Result<(), String> {
     if status.success() { Ok(()) } else { Err(format!("{description} failed with {status}")) }
 }
 
-fn cargo() -> Command {
+/// Cargo, as the one that runs this xtask.
+pub fn cargo() -> Command {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
 }
 
 /// Cargo's target directory: `CARGO_TARGET_DIR` if set, else `target/` in the workspace.
-fn target_dir() -> PathBuf {
+pub fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"))
 }
 

@@ -1,0 +1,38 @@
+//! `cargo xtask ts-fixtures`: fixtures from Aztec's own TypeScript. Installs `@aztec/stdlib`,
+//! `@aztec/foundation` and `@aztec/blob-lib` 4.1.2 under `target/ts-fixtures/` (never committed),
+//! runs `xtask/ts/fixtures.mjs`, and writes `testdata/typescript/`. The script also feeds the
+//! workspace's `txfx` binary's output back to TypeScript's schemas (`acceptance.json`).
+
+use std::process::Command;
+
+use crate::{cargo, root, run, target_dir};
+
+/// The versions deployed nodes run (docs/spec.md §12), pinned exactly.
+const PACKAGE_JSON: &str = r#"{
+  "name": "txfx-ts-fixtures",
+  "private": true,
+  "type": "module",
+  "dependencies": { "@aztec/stdlib": "4.1.2", "@aztec/foundation": "4.1.2", "@aztec/blob-lib": "4.1.2" }
+}
+"#;
+
+/// Installs the packages (if needed), builds `txfx`, and regenerates `testdata/typescript/`.
+pub fn run_ts_fixtures() -> Result<(), String> {
+    let dir = root().join("target").join("ts-fixtures");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let manifest = dir.join("package.json");
+    let current = std::fs::read_to_string(&manifest).unwrap_or_default();
+    if current != PACKAGE_JSON || !dir.join("node_modules/@aztec/stdlib").exists() {
+        std::fs::write(&manifest, PACKAGE_JSON).map_err(|e| e.to_string())?;
+        run(Command::new("npm").args(["install", "--no-audit", "--no-fund", "--prefix"]).arg(&dir))?;
+    }
+    // The set-up's build, so this compiles nothing the tests do not.
+    run(cargo().args(["build", "--workspace", "--all-targets", "--locked"]))?;
+    let script = dir.join("fixtures.mjs");
+    std::fs::copy(root().join("xtask/ts/fixtures.mjs"), &script).map_err(|e| e.to_string())?;
+    run(Command::new("node")
+        .arg(&script)
+        .arg(root().join("testdata").join("typescript"))
+        .current_dir(&dir)
+        .env("TXFX_BIN", target_dir().join("debug").join("txfx")))
+}
