@@ -3,8 +3,9 @@
 //! The module is built with paths remapped (`--remap-path-prefix` for the workspace and cargo
 //! home), so the same sources give the same bytes from any checkout. Beside it,
 //! `guest.wasm.sources-sha256` records the SHA-256 of everything the build reads (the guest's
-//! and `poseidon`'s sources and manifests, the root manifest, the guest's lock file and the
-//! `rustc` version). `--check` fails if that record is stale or a fresh build differs.
+//! and `poseidon`'s sources and manifests, the root manifest and lock file, and the `rustc`
+//! version). The guest is a workspace member, so that cargo derives crate disambiguators from
+//! paths relative to the workspace root, never from where the checkout is. `--check` fails if that record is stale or a fresh build differs.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,8 +40,8 @@ pub fn sources_hash() -> Result<String, String> {
     let root = root();
     let mut files = vec![
         root.join("Cargo.toml"),
-        root.join("backend-wasm/guest/Cargo.toml.in"),
-        root.join("backend-wasm/guest/Cargo.lock"),
+        root.join("Cargo.lock"),
+        root.join("backend-wasm/guest/Cargo.toml"),
         root.join("poseidon/Cargo.toml"),
     ];
     files_under(&root.join("backend-wasm/guest/src"), &mut files)?;
@@ -71,21 +72,13 @@ fn build() -> Result<Vec<u8>, String> {
         root.display(),
         cargo_home.display()
     );
-    // The guest crate is assembled here from its manifest template and lock file (see
-    // backend-wasm/guest/Cargo.toml.in for why the manifest is not a Cargo.toml in the tree).
-    let crate_dir = target_dir.join("crate");
-    std::fs::create_dir_all(&crate_dir).map_err(|e| format!("{}: {e}", crate_dir.display()))?;
-    for (from, to) in [("Cargo.toml.in", "Cargo.toml"), ("Cargo.lock", "Cargo.lock")] {
-        let from = root.join("backend-wasm/guest").join(from);
-        std::fs::copy(&from, crate_dir.join(to)).map_err(|e| format!("{}: {e}", from.display()))?;
-    }
     run(Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
-        .args(["build", "--release", "--locked", "--target", "wasm32-unknown-unknown", "--manifest-path"])
-        .arg(crate_dir.join("Cargo.toml"))
+        .args(["build", "--locked", "--package", "txfx-wasm-guest", "--profile", "wasm-guest"])
+        .args(["--target", "wasm32-unknown-unknown"])
         .env("CARGO_TARGET_DIR", &target_dir)
         .env("RUSTFLAGS", rustflags)
         .env_remove("CARGO_ENCODED_RUSTFLAGS"))?;
-    let built = target_dir.join("wasm32-unknown-unknown/release/txfx_wasm_guest.wasm");
+    let built = target_dir.join("wasm32-unknown-unknown/wasm-guest/txfx_wasm_guest.wasm");
     std::fs::read(&built).map_err(|e| format!("{}: {e}", built.display()))
 }
 

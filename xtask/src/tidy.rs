@@ -15,6 +15,7 @@ mod tests {
         ("txfx-backend-native", &["txfx-poseidon"]),
         ("txfx-backend-wasm", &["txfx-poseidon"]),
         ("txfx-backends", &["txfx-poseidon", "txfx-backend-native", "txfx-backend-wasm"]),
+        ("txfx-wasm-guest", &["txfx-poseidon"]),
         ("txfx-suite", &["txfx-poseidon", "txfx-tx-effects", "txfx-membership"]),
         ("txfx-cli", &["txfx-poseidon", "txfx-tx-effects", "txfx-membership", "txfx-backends"]),
         (

@@ -73,8 +73,7 @@ fn write_words(scratch: &mut Vec<u8>, values: &[Fr]) {
 pub extern "C" fn txfx_permute(n: u32) -> u32 {
     with_scratch(|scratch| {
         let fields = words(input(scratch, 128 * n as usize)?)?;
-        let mut states: Vec<[Fr; 4]> =
-            fields.chunks_exact(4).map(|s| [s[0], s[1], s[2], s[3]]).collect();
+        let mut states: Vec<[Fr; 4]> = fields.chunks_exact(4).map(|s| [s[0], s[1], s[2], s[3]]).collect();
         permute_many(&mut states);
         let flat: Vec<Fr> = states.into_iter().flatten().collect();
         write_words(scratch, &flat);
@@ -88,7 +87,8 @@ pub extern "C" fn txfx_hash_nodes(n: u32, sep: u32) -> u32 {
     with_scratch(|scratch| {
         let fields = words(input(scratch, 64 * n as usize)?)?;
         let separator = DomainSeparator::new(sep);
-        let out: Vec<Fr> = fields.chunks_exact(2).map(|p| poseidon2_hash_pair(separator, p[0], p[1])).collect();
+        let out: Vec<Fr> =
+            fields.chunks_exact(2).map(|p| poseidon2_hash_pair(separator, p[0], p[1])).collect();
         write_words(scratch, &out);
         Ok(())
     })
