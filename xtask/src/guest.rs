@@ -44,7 +44,7 @@ pub fn sources_hash() -> Result<String, String> {
         root.join("backend-wasm/guest/Cargo.toml"),
         root.join("poseidon/Cargo.toml"),
     ];
-    files_under(&root.join("backend-wasm/guest/src"), &mut files)?;
+    files_under(&root.join("backend-wasm/guest-src"), &mut files)?;
     files_under(&root.join("poseidon/src"), &mut files)?;
     files.sort();
     let mut hasher = Sha256::new();
