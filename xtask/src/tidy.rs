@@ -110,7 +110,18 @@ mod tests {
             let name = package["name"].as_str().expect("name");
             let manifest = std::path::Path::new(package["manifest_path"].as_str().expect("manifest path"));
             let dir = manifest.parent().expect("crate folder");
-            let library = text_under(&dir.join("src"));
+            // The library's and binaries' sources: `src/`, and the folder of any target whose
+            // source lives elsewhere (the WASM guest's `guest-src/`).
+            let mut library = text_under(&dir.join("src"));
+            for target in package["targets"].as_array().expect("targets") {
+                let source = std::path::Path::new(target["src_path"].as_str().expect("src_path"));
+                let folder = source.parent().expect("a source folder");
+                let is_dev =
+                    target["kind"].as_array().expect("kind").iter().any(|k| k == "test" || k == "bench");
+                if !is_dev && !folder.starts_with(dir.join("src")) {
+                    library.push_str(&text_under(folder));
+                }
+            }
             // A crate that includes the workspace README as doctests uses its examples' crates.
             let readme = if library.contains(concat!("include_str!(\"../../", "README.md\")")) {
                 std::fs::read_to_string(root().join("README.md")).expect("README")
