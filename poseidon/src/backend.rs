@@ -344,30 +344,6 @@ mod asynchronous {
             self.hash_level(separator, &pairs)
         }
     }
-
-    /// A backend behind `dyn`, as the blanket impl: inline, on the polling thread.
-    #[async_trait]
-    impl AsyncHashBackend for dyn HashBackend {
-        fn backend_name(&self) -> &'static str {
-            self.name()
-        }
-
-        fn sync_fast_path(&self) -> Option<&dyn HashBackend> {
-            Some(self)
-        }
-
-        async fn hash_batch_async(&self, jobs: Vec<HashJob>) -> Result<Vec<Fr>, BackendError> {
-            self.hash_batch(&jobs)
-        }
-
-        async fn hash_level_async(
-            &self,
-            separator: DomainSeparator,
-            pairs: Vec<[Fr; 2]>,
-        ) -> Result<Vec<Fr>, BackendError> {
-            self.hash_level(separator, &pairs)
-        }
-    }
 }
 
 #[cfg(feature = "async")]

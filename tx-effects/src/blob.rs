@@ -419,82 +419,69 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// The effect's fields as the decoder fills them, section by section.
-#[derive(Default)]
-struct Decoded {
-    fields: TxEffectFields,
-}
-
-impl Decoded {
-    /// Reads one section (the marker is already read) from `cursor`.
-    fn read(
-        &mut self,
-        section: Section,
-        marker: &TxStartMarker,
-        cursor: &mut Cursor<'_>,
-    ) -> Result<(), BlobError> {
-        let f = &mut self.fields;
-        let len = section.len(marker);
-        match section {
-            Section::Marker => {}
-            Section::TxHash => f.tx_hash = cursor.one("txHash")?,
-            Section::TransactionFee => f.transaction_fee = cursor.one("transactionFee")?,
-            Section::Category(category) => {
-                let mut part = cursor.section(len, category.name())?;
-                match category {
-                    Category::NoteHashes => f.note_hashes = part.fields.to_vec(),
-                    Category::Nullifiers => f.nullifiers = part.fields.to_vec(),
-                    Category::L2ToL1Msgs => f.l2_to_l1_msgs = part.fields.to_vec(),
-                    Category::PublicDataWrites => {
-                        let (pairs, _) = part.fields.as_chunks::<2>();
-                        f.public_data_writes = pairs
-                            .iter()
-                            .map(|[leaf_slot, value]| PublicDataWrite {
-                                leaf_slot: *leaf_slot,
-                                value: *value,
-                            })
-                            .collect();
+/// Reads one section (the marker is already read) from `cursor` into the effect's fields.
+fn read_section(
+    f: &mut TxEffectFields,
+    section: Section,
+    marker: &TxStartMarker,
+    cursor: &mut Cursor<'_>,
+) -> Result<(), BlobError> {
+    let len = section.len(marker);
+    match section {
+        Section::Marker => {}
+        Section::TxHash => f.tx_hash = cursor.one("txHash")?,
+        Section::TransactionFee => f.transaction_fee = cursor.one("transactionFee")?,
+        Section::Category(category) => {
+            let mut part = cursor.section(len, category.name())?;
+            match category {
+                Category::NoteHashes => f.note_hashes = part.fields.to_vec(),
+                Category::Nullifiers => f.nullifiers = part.fields.to_vec(),
+                Category::L2ToL1Msgs => f.l2_to_l1_msgs = part.fields.to_vec(),
+                Category::PublicDataWrites => {
+                    let (pairs, _) = part.fields.as_chunks::<2>();
+                    f.public_data_writes = pairs
+                        .iter()
+                        .map(|[leaf_slot, value]| PublicDataWrite { leaf_slot: *leaf_slot, value: *value })
+                        .collect();
+                }
+                Category::PrivateLogs => {
+                    let mut sum = 0usize;
+                    for _ in 0..marker.num_private_logs {
+                        let length = part.length("private log length", PRIVATE_LOG_SIZE_IN_FIELDS)?;
+                        sum += length;
+                        f.private_logs
+                            .push(PrivateLog { fields: part.take(length, "private log length")?.to_vec() });
                     }
-                    Category::PrivateLogs => {
-                        let mut sum = 0usize;
-                        for _ in 0..marker.num_private_logs {
-                            let length = part.length("private log length", PRIVATE_LOG_SIZE_IN_FIELDS)?;
-                            sum += length;
-                            f.private_logs.push(PrivateLog {
-                                fields: part.take(length, "private log length")?.to_vec(),
-                            });
-                        }
-                        if sum != usize::from(marker.private_logs_length) || !part.fields.is_empty() {
-                            return Err(BlobError::PrivateLogsLengthMismatch {
-                                tx: part.tx,
-                                sum,
-                                marker: usize::from(marker.private_logs_length),
-                            });
-                        }
+                    if sum != usize::from(marker.private_logs_length) || !part.fields.is_empty() {
+                        return Err(BlobError::PrivateLogsLengthMismatch {
+                            tx: part.tx,
+                            sum,
+                            marker: usize::from(marker.private_logs_length),
+                        });
                     }
-                    Category::PublicLogs => {
-                        while !part.fields.is_empty() {
-                            let max = part.fields.len().saturating_sub(PUBLIC_LOG_HEADER_LENGTH);
-                            let length = part.length("public log length", max)?;
-                            let contract_address = part.one("public log address")?;
-                            f.public_logs.push(PublicLog {
-                                contract_address,
-                                fields: part.take(length, "public log length")?.to_vec(),
-                            });
-                        }
+                }
+                Category::PublicLogs => {
+                    while !part.fields.is_empty() {
+                        let max = part.fields.len().saturating_sub(PUBLIC_LOG_HEADER_LENGTH);
+                        let length = part.length("public log length", max)?;
+                        let contract_address = part.one("public log address")?;
+                        f.public_logs.push(PublicLog {
+                            contract_address,
+                            fields: part.take(length, "public log length")?.to_vec(),
+                        });
                     }
-                    Category::ContractClassLogs => {
-                        if len > 0 {
-                            let contract_address = part.one("contract class log address")?;
-                            f.contract_class_logs
-                                .push(ContractClassLog { contract_address, fields: part.fields.to_vec() });
-                        }
+                }
+                Category::ContractClassLogs => {
+                    if len > 0 {
+                        let contract_address = part.one("contract class log address")?;
+                        f.contract_class_logs
+                            .push(ContractClassLog { contract_address, fields: part.fields.to_vec() });
                     }
                 }
             }
         }
-        Ok(())
     }
+    Ok(())
 }
 
 /// Decodes the tx whose marker is `fields[0]`, returning it and the number of fields it used.
@@ -525,12 +512,11 @@ fn decode_tx_blob_at(fields: &[Fr], offset: usize, tx: usize) -> Result<(TxEffec
         .map_err(|source| BlobError::Invalid { tx, source })?;
     // From here on every read is bounded by the claimed length, which is bounded by the input.
     let mut cursor = Cursor { fields: fields.get(1..claimed).unwrap_or_default(), offset: offset + 1, tx };
-    let mut decoded = Decoded::default();
-    decoded.fields.revert_code = revert_code;
+    let mut decoded = TxEffectFields { revert_code, ..TxEffectFields::default() };
     for section in TX_BLOB_LAYOUT {
-        decoded.read(section, &marker, &mut cursor)?;
+        read_section(&mut decoded, section, &marker, &mut cursor)?;
     }
-    let effect = TxEffect::new(decoded.fields).map_err(|source| BlobError::Invalid { tx, source })?;
+    let effect = TxEffect::new(decoded).map_err(|source| BlobError::Invalid { tx, source })?;
     Ok((effect, claimed))
 }
 

@@ -93,13 +93,20 @@ impl Stage {
         [Self::LogHashesAndCategories, Self::ContractClassLogCategory, Self::CategoriesHashes, Self::Leaves];
 }
 
-/// Where one job's result goes: which tx, which value.
+/// Where one job's result goes: which tx, which value of it.
 #[derive(Debug, Clone, Copy)]
-enum Target {
-    LogHash(usize),
-    Category(usize, usize),
-    CategoriesHash(usize),
-    Leaf(usize),
+struct Target {
+    tx: usize,
+    slot: Slot,
+}
+
+/// A value of a [`Partial`] that a job fills.
+#[derive(Debug, Clone, Copy)]
+enum Slot {
+    LogHash,
+    Category(usize),
+    CategoriesHash,
+    Leaf,
 }
 
 /// One tx's commitment as the stages fill it in.
@@ -153,7 +160,7 @@ impl<'a> CommitPlan<'a> {
                     if let Some(log) = effect.contract_class_logs.first() {
                         push(
                             HashJob::plain(contract_class_log_hash_preimage(&log.fields)),
-                            Target::LogHash(tx),
+                            Target { tx, slot: Slot::LogHash },
                         );
                     }
                     for (index, kind) in Category::ALL.into_iter().enumerate() {
@@ -162,7 +169,10 @@ impl<'a> CommitPlan<'a> {
                         }
                         let preimage = category_preimage(effect, kind);
                         if !preimage.is_empty() {
-                            push(HashJob::with_separator(category, preimage), Target::Category(tx, index));
+                            push(
+                                HashJob::with_separator(category, preimage),
+                                Target { tx, slot: Slot::Category(index) },
+                            );
                         }
                     }
                 }
@@ -175,7 +185,7 @@ impl<'a> CommitPlan<'a> {
                                 category,
                                 contract_class_log_preimage(log.contract_address, hash),
                             ),
-                            Target::Category(tx, NUM_TX_EFFECT_CATEGORIES - 1),
+                            Target { tx, slot: Slot::Category(NUM_TX_EFFECT_CATEGORIES - 1) },
                         );
                     }
                 }
@@ -188,7 +198,7 @@ impl<'a> CommitPlan<'a> {
                             &done.category_hashes,
                         ),
                     ),
-                    Target::CategoriesHash(tx),
+                    Target { tx, slot: Slot::CategoriesHash },
                 ),
                 Stage::Leaves => {
                     if let Some(categories_hash) = done.categories_hash {
@@ -197,7 +207,7 @@ impl<'a> CommitPlan<'a> {
                                 DomainSeparator::TX_EFFECTS_TREE_LEAF,
                                 vec![effect.tx_hash, categories_hash],
                             ),
-                            Target::Leaf(tx),
+                            Target { tx, slot: Slot::Leaf },
                         );
                     }
                 }
@@ -209,22 +219,16 @@ impl<'a> CommitPlan<'a> {
     /// Stores a batch's results, which the caller has checked to be one per target.
     #[allow(clippy::expect_used, reason = "an internal invariant: a lost result must fail loudly")]
     fn accept(&mut self, targets: Vec<Target>, results: Vec<Fr>) {
-        for (target, value) in targets.into_iter().zip(results) {
-            let tx = match target {
-                Target::LogHash(tx)
-                | Target::Category(tx, _)
-                | Target::CategoriesHash(tx)
-                | Target::Leaf(tx) => tx,
-            };
+        for (Target { tx, slot }, value) in targets.into_iter().zip(results) {
             let done = self.partial.get_mut(tx).expect("invariant: targets name txs of this plan");
-            match target {
-                Target::LogHash(_) => done.contract_class_log_hash = Some(value),
-                Target::Category(_, index) => {
+            match slot {
+                Slot::LogHash => done.contract_class_log_hash = Some(value),
+                Slot::Category(index) => {
                     *done.category_hashes.get_mut(index).expect("invariant: a category index is below 7") =
                         value;
                 }
-                Target::CategoriesHash(_) => done.categories_hash = Some(value),
-                Target::Leaf(_) => done.leaf = Some(value),
+                Slot::CategoriesHash => done.categories_hash = Some(value),
+                Slot::Leaf => done.leaf = Some(value),
             }
         }
     }
@@ -266,15 +270,10 @@ pub fn commit_effect(
     hasher: &dyn HashBackend,
     effect: &TxEffect,
 ) -> Result<TxEffectCommitment, BackendError> {
-    let [commitment] =
-        commit_effects(hasher, core::slice::from_ref(effect))?.try_into().map_err(|all: Vec<_>| {
-            BackendError::WrongCount {
-                backend: hasher.name(),
-                operation: Operation::HashBatch,
-                expected: 1,
-                returned: all.len(),
-            }
-        })?;
+    let mut all = commit_effects(hasher, core::slice::from_ref(effect))?;
+    // One commitment per effect is the plan's invariant, not something a backend can break.
+    #[allow(clippy::expect_used, reason = "an internal invariant: a missing commitment must fail loudly")]
+    let commitment = all.pop().expect("invariant: commit_effects returns one commitment per effect");
     Ok(commitment)
 }
 
