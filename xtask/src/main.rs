@@ -139,8 +139,27 @@ pub fn run(command: &mut Command) -> Result<(), String> {
 }
 
 /// Cargo, as the one that runs this xtask.
-pub fn cargo() -> Command {
+fn cargo() -> Command {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+}
+
+/// The workspace's one dev build, every target (the README's set-up): tools run from it share the
+/// tests' feature set, so nothing compiles twice.
+pub fn build_workspace() -> Result<(), String> {
+    run(cargo().args(["build", "--workspace", "--all-targets", "--locked"]))
+}
+
+/// Installs the npm packages of `package_json` under `dir` (never committed), unless `probe`, a
+/// path under `dir/node_modules`, shows they already are.
+pub fn npm_install(dir: &Path, package_json: &str, probe: &str) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let manifest = dir.join("package.json");
+    let current = std::fs::read_to_string(&manifest).unwrap_or_default();
+    if current != package_json || !dir.join("node_modules").join(probe).exists() {
+        std::fs::write(&manifest, package_json).map_err(|e| e.to_string())?;
+        run(Command::new("npm").args(["install", "--no-audit", "--no-fund", "--prefix"]).arg(dir))?;
+    }
+    Ok(())
 }
 
 /// Cargo's target directory: `CARGO_TARGET_DIR` if set, else `target/` in the workspace.
@@ -202,7 +221,7 @@ fn bench(quick: bool, peer: bool, reuse_peer: bool) -> Result<(), String> {
     // --workspace` shares): `cargo run -p txfx-bench` alone would resolve other features and
     // compile arkworks and wasmtime a second time.
     if quick {
-        run(cargo().args(["build", "--workspace", "--all-targets", "--locked"]))?;
+        build_workspace()?;
     }
     let tool = |args: &[&str]| {
         let mut command = if quick {

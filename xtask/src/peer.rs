@@ -6,7 +6,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::{root, run};
+use crate::{npm_install, root, run};
 
 /// The versions the seed system was measured with (docs/spec.md §1).
 const PACKAGE_JSON: &str = r#"{
@@ -22,13 +22,7 @@ const PACKAGE_JSON: &str = r#"{
 /// `txfx-bench export`), writing the merged results to `out`.
 pub fn run_peer(export: &str, out: &str) -> Result<(), String> {
     let dir = root().join("target").join("peer");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let manifest = dir.join("package.json");
-    let current = std::fs::read_to_string(&manifest).unwrap_or_default();
-    if current != PACKAGE_JSON || !dir.join("node_modules/@aztec/bb.js").exists() {
-        std::fs::write(&manifest, PACKAGE_JSON).map_err(|e| e.to_string())?;
-        run(Command::new("npm").args(["install", "--no-audit", "--no-fund", "--prefix"]).arg(&dir))?;
-    }
+    npm_install(&dir, PACKAGE_JSON, "@aztec/bb.js")?;
     let script = dir.join("bench.mjs");
     std::fs::copy(root().join("xtask/peer/bench.mjs"), &script).map_err(|e| e.to_string())?;
     let mut versions = Value::Null;

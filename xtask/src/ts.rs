@@ -5,7 +5,7 @@
 
 use std::process::Command;
 
-use crate::{cargo, root, run, target_dir};
+use crate::{build_workspace, npm_install, root, run, target_dir};
 
 /// The versions deployed nodes run (docs/spec.md §12), pinned exactly.
 const PACKAGE_JSON: &str = r#"{
@@ -19,15 +19,8 @@ const PACKAGE_JSON: &str = r#"{
 /// Installs the packages (if needed), builds `txfx`, and regenerates `testdata/typescript/`.
 pub fn run_ts_fixtures() -> Result<(), String> {
     let dir = root().join("target").join("ts-fixtures");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let manifest = dir.join("package.json");
-    let current = std::fs::read_to_string(&manifest).unwrap_or_default();
-    if current != PACKAGE_JSON || !dir.join("node_modules/@aztec/stdlib").exists() {
-        std::fs::write(&manifest, PACKAGE_JSON).map_err(|e| e.to_string())?;
-        run(Command::new("npm").args(["install", "--no-audit", "--no-fund", "--prefix"]).arg(&dir))?;
-    }
-    // The set-up's build, so this compiles nothing the tests do not.
-    run(cargo().args(["build", "--workspace", "--all-targets", "--locked"]))?;
+    npm_install(&dir, PACKAGE_JSON, "@aztec/stdlib")?;
+    build_workspace()?;
     let script = dir.join("fixtures.mjs");
     std::fs::copy(root().join("xtask/ts/fixtures.mjs"), &script).map_err(|e| e.to_string())?;
     run(Command::new("node")
