@@ -6,8 +6,10 @@ pub use txfx_poseidon;
 pub use txfx_tx_effects;
 
 pub mod json;
+pub mod stored;
 pub mod witness;
 
+pub use stored::{StoredBlock, StoredError, StoredTx};
 pub use witness::{
     BlockWitnesses, BuildError, MAX_PROTOCOL_PATH_LENGTH, TrustedRoot, TxClaim, TxEffectMembershipWitness,
     UnknownTx, VerifyError, build_witness, build_witness_from_leaves, compute_root, verify_effect,

@@ -170,8 +170,8 @@ impl BlockWitnesses {
         })
     }
 
-    /// From precomputed leaves (what a node stores per block); the witnesses carry no
-    /// categories hash.
+    /// From bare leaves; the witnesses carry no categories hash and look-up by tx hash is
+    /// impossible. Prefer [`BlockWitnesses::from_stored`], whose stored form keeps both.
     ///
     /// # Errors
     /// [`BackendError`] if the backend fails.
@@ -186,6 +186,16 @@ impl BlockWitnesses {
             categories_hashes: None,
             tx_hashes: Vec::new(),
         })
+    }
+
+    /// From checked parts (the stored form's constructor checks them).
+    pub(crate) fn from_parts(
+        block_number: u64,
+        tree: TxEffectsTree,
+        categories_hashes: Option<Vec<Fr>>,
+        tx_hashes: Vec<Fr>,
+    ) -> Self {
+        Self { block_number, tree, categories_hashes, tx_hashes }
     }
 
     /// The block's root.

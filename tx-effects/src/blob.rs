@@ -449,8 +449,10 @@ fn read_section(
                     for _ in 0..marker.num_private_logs {
                         let length = part.length("private log length", PRIVATE_LOG_SIZE_IN_FIELDS)?;
                         sum += length;
-                        f.private_logs
-                            .push(PrivateLog { fields: part.take(length, "private log length")?.to_vec() });
+                        f.private_logs.push(PrivateLog {
+                            fields: part.take(length, "private log length")?.to_vec(),
+                            padding: Vec::new(),
+                        });
                     }
                     if sum != usize::from(marker.private_logs_length) || !part.fields.is_empty() {
                         return Err(BlobError::PrivateLogsLengthMismatch {

@@ -22,10 +22,13 @@
 //!   "txIndexInBlock"}`) is read as its effect, and its `getBlock` result (`L2Block` JSON, with
 //!   `"header"` and `"body": {"txEffects": [...]}`) as its body.
 //!
-//! What stays strict: a log's fields past its `emittedLength` must be zero (the blob encoding
-//! would drop them, and a contract-class log's hash would cover them), lengths must fit the
-//! protocol's limits, and every protocol rule of [`TxEffect::new`] holds. The lists may be omitted
-//! when empty.
+//! What stays strict: a contract-class log's fields past its `emittedLength` must be zero (its
+//! hash covers all 3023), lengths must fit the protocol's limits, and every protocol rule of
+//! [`TxEffect::new`] holds. The lists may be omitted when empty.
+//!
+//! A private log's fields past its `emittedLength` may be nonzero, as TypeScript's schema allows.
+//! They are not part of the blob encoding (TypeScript's drops them) and so not of the commitment;
+//! txfx keeps them in [`PrivateLog::padding`] only so that printing gives back what was read.
 //!
 //! Printing gives TypeScript's exact shape: every key, private logs padded to 16 fields,
 //! contract-class logs nested and padded to 3023. A body prints as `{"txEffects":[...]}` (a bare
@@ -33,6 +36,10 @@
 //!
 //! With the `serde` feature (default) [`TxEffect`] and [`Body`] implement `Serialize` and
 //! `Deserialize` in these shapes; the functions here add errors that name the tx.
+
+mod checkpoint;
+
+pub use checkpoint::{ParsedCheckpoint, checkpoint_from_json, checkpoint_to_json};
 
 use serde::{Deserialize, Serialize};
 use txfx_poseidon::Fr;
@@ -66,6 +73,27 @@ pub enum JsonError {
         /// The rule broken.
         source: TxEffectError,
     },
+    /// Inside block `block` of a checkpoint.
+    #[error("block {block}: {source}")]
+    InBlock {
+        /// The block's index within the checkpoint.
+        block: usize,
+        /// What is wrong there.
+        source: Box<JsonError>,
+    },
+    /// A value the input gives disagrees with the one derived from the rest of it.
+    #[error("{what} is {given}, but the data gives {actual}")]
+    Disagrees {
+        /// The key (TypeScript's name).
+        what: &'static str,
+        /// The value given.
+        given: u64,
+        /// The value derived.
+        actual: u64,
+    },
+    /// Well-formed, but not an encodable checkpoint.
+    #[error(transparent)]
+    Checkpoint(#[from] crate::checkpoint::CheckpointError),
     /// More txs than a block may hold.
     #[error("a body holds at most {max} txs, got {count}")]
     TooManyTxs {
@@ -287,7 +315,37 @@ struct GlobalVariablesJson {
     block_number: Option<u64>,
 }
 
-/// The emitted fields of a log given as `fields` + `emittedLength`, padding checked.
+/// A log given as `fields` + `emittedLength`: its emitted fields, and the fields after them with
+/// trailing zeros dropped (what a private log keeps as its padding).
+fn split_log(
+    category: Category,
+    index: usize,
+    mut fields: Vec<Fr>,
+    emitted_length: u64,
+    size: usize,
+) -> Result<(Vec<Fr>, Vec<Fr>), TxEffectError> {
+    let length = usize::try_from(emitted_length).unwrap_or(usize::MAX);
+    if !(1..=size).contains(&length) {
+        return Err(TxEffectError::LogLength { category, index, length, min: 1, max: size });
+    }
+    if fields.len() > size {
+        return Err(TxEffectError::LogTooManyFields { category, index, fields: fields.len(), max: size });
+    }
+    if fields.len() < length {
+        return Err(TxEffectError::LogFieldsShorterThanLength {
+            category,
+            index,
+            emitted_length: length,
+            fields: fields.len(),
+        });
+    }
+    let mut padding = fields.split_off(length);
+    let kept = padding.iter().rposition(|f| *f != Fr::from(0u64)).map_or(0, |last| last + 1);
+    padding.truncate(kept);
+    Ok((fields, padding))
+}
+
+/// The emitted fields of a log given as `fields` + `emittedLength`, padding checked to be zero.
 fn emitted_fields(
     category: Category,
     index: usize,
@@ -369,14 +427,14 @@ impl TxEffectJson {
             .into_iter()
             .enumerate()
             .map(|(index, log)| {
-                let fields = emitted_fields(
+                let (fields, padding) = split_log(
                     Category::PrivateLogs,
                     index,
                     log.fields,
                     log.emitted_length,
                     PRIVATE_LOG_SIZE_IN_FIELDS,
                 )?;
-                Ok(PrivateLog { fields })
+                Ok(PrivateLog { fields, padding })
             })
             .collect::<Result<_, TxEffectError>>()?;
         let contract_class_logs = self
@@ -436,6 +494,7 @@ impl From<&TxEffect> for TxEffectOut {
                 .iter()
                 .map(|log| {
                     let mut fields = log.fields.clone();
+                    fields.extend_from_slice(&log.padding);
                     fields.resize(PRIVATE_LOG_SIZE_IN_FIELDS, Fr::from(0u64));
                     PrivateLogJson { fields, emitted_length: log.fields.len() as u64 }
                 })

@@ -4,6 +4,7 @@
 pub use txfx_poseidon;
 
 pub mod blob;
+pub mod checkpoint;
 pub mod commitment;
 #[cfg(feature = "serde")]
 pub mod json;

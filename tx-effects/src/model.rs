@@ -69,11 +69,17 @@ pub struct PublicDataWrite {
     pub value: Fr,
 }
 
-/// A private log: its emitted fields (1 to 16).
+/// A private log: its emitted fields (1 to 16), and whatever followed them in the 16-field JSON
+/// form.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PrivateLog {
     /// The emitted fields; `emittedLength` is their count.
     pub fields: Vec<Fr>,
+    /// Fields given after the emitted ones, trailing zeros dropped (so empty for every log a node
+    /// prints). TypeScript's schema accepts nonzero values there and keeps them in its JSON, but
+    /// its blob encoding drops them, so they are in neither the blob nor the commitment; txfx
+    /// keeps them only so that printing gives back what was read.
+    pub padding: Vec<Fr>,
 }
 
 /// A public log: the emitting contract and its fields (at most 4094).
@@ -348,6 +354,15 @@ impl TxEffect {
         }
         for (index, log) in f.private_logs.iter().enumerate() {
             check_log_length(PrivateLogs, index, log.fields.len(), PRIVATE_LOG_SIZE_IN_FIELDS)?;
+            let given = log.fields.len() + log.padding.len();
+            if given > PRIVATE_LOG_SIZE_IN_FIELDS {
+                return Err(TxEffectError::LogTooManyFields {
+                    category: PrivateLogs,
+                    index,
+                    fields: given,
+                    max: PRIVATE_LOG_SIZE_IN_FIELDS,
+                });
+            }
         }
         let mut flat_length = 0usize;
         for (index, log) in f.public_logs.iter().enumerate() {

@@ -78,7 +78,7 @@ pub fn effect(profile: Profile, tx: usize) -> Result<TxEffect, TxEffectError> {
             fields.public_data_writes = (0..2)
                 .map(|i| PublicDataWrite { leaf_slot: value(tx, 4, 2 * i), value: value(tx, 4, 2 * i + 1) })
                 .collect();
-            fields.private_logs = vec![PrivateLog { fields: values(tx, 5, 8) }];
+            fields.private_logs = vec![PrivateLog { fields: values(tx, 5, 8), padding: Vec::new() }];
             fields.public_logs =
                 vec![PublicLog { contract_address: value(tx, 6, 999), fields: values(tx, 6, 8) }];
         }
@@ -88,6 +88,7 @@ pub fn effect(profile: Profile, tx: usize) -> Result<TxEffect, TxEffectError> {
                     fields: (0..PRIVATE_LOG_SIZE_IN_FIELDS)
                         .map(|i| value(tx, 5, log * PRIVATE_LOG_SIZE_IN_FIELDS + i))
                         .collect(),
+                    padding: Vec::new(),
                 })
                 .collect();
             // Four public logs whose headers and fields fill the flat payload exactly.

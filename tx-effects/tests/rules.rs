@@ -52,7 +52,7 @@ fn counts_per_category_are_bounded() {
         TxEffectFields { public_data_writes: writes, ..base() },
         TxEffectError::TooMany { category: PublicDataWrites, count: 65, max: 64 },
     );
-    let logs = (0..65).map(|_| PrivateLog { fields: ones(1) }).collect();
+    let logs = (0..65).map(|_| PrivateLog { fields: ones(1), padding: Vec::new() }).collect();
     check(
         TxEffectFields { private_logs: logs, ..base() },
         TxEffectError::TooMany { category: PrivateLogs, count: 65, max: 64 },
@@ -109,13 +109,16 @@ fn log_lengths_are_bounded() {
         |category, index, length, min, max| TxEffectError::LogLength { category, index, length, min, max };
     check(
         TxEffectFields {
-            private_logs: vec![PrivateLog { fields: ones(2) }, PrivateLog { fields: vec![] }],
+            private_logs: vec![
+                PrivateLog { fields: ones(2), padding: Vec::new() },
+                PrivateLog { fields: vec![], padding: Vec::new() },
+            ],
             ..base()
         },
         log_length(PrivateLogs, 1, 0, 1, 16),
     );
     check(
-        TxEffectFields { private_logs: vec![PrivateLog { fields: ones(17) }], ..base() },
+        TxEffectFields { private_logs: vec![PrivateLog { fields: ones(17), padding: Vec::new() }], ..base() },
         log_length(PrivateLogs, 0, 17, 1, 16),
     );
     check(
@@ -221,15 +224,24 @@ fn json_rules() {
     value["transactionFee"] = 42.into();
     assert!(matches!(json_error(&value.to_string()), JsonError::Malformed { .. }));
 
+    // A private log's fields past emittedLength may be nonzero (TypeScript's schema takes them):
+    // kept for printing, out of the blob and the commitment.
     let mut value = small_json();
-    value["privateLogs"][0]["fields"][5] = "0x01".into();
+    value["privateLogs"][0]["fields"][5] = format!("0x{:064x}", 1).into();
+    let padded = effect_from_json(&value.to_string()).expect("nonzero private-log padding is read");
+    assert_eq!(effect_to_json(&padded), value, "printed back as given");
+    assert_eq!(padded.private_logs[0].padding, vec![Fr::from(0u64), Fr::from(0u64), Fr::from(1u64)]);
+    assert_eq!(encode_tx_blob(&padded), encode_tx_blob(&small()), "not in the blob");
+    // A contract-class log's padding is hashed in full: nonzero padding is refused.
+    let mut value = small_json();
+    value["contractClassLogs"][0]["fields"]["fields"][2000] = "0x01".into();
     assert!(matches!(
         json_error(&value.to_string()),
         JsonError::Invalid {
             source: TxEffectError::LogPaddingNotZero {
-                category: Category::PrivateLogs,
+                category: Category::ContractClassLogs,
                 index: 0,
-                position: 5
+                position: 2000
             },
             ..
         }
