@@ -8,15 +8,18 @@ use crate::trusted;
 use futures::executor::block_on;
 use txfx_membership::json::{witness_from_json, witness_to_json};
 use txfx_membership::{
-    BlockWitnesses, TxClaim, TxEffectMembershipWitness, VerifyError, build_witness, compute_root,
-    verify_leaf, verify_tx,
+    BlockWitnesses, StoredBlock, StoredTx, TxClaim, TxEffectMembershipWitness, UnknownTx, VerifyError,
+    build_witness, compute_root, verify_leaf, verify_tx,
 };
 use txfx_poseidon::field::fr_to_hex;
 use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt, HashJob, State};
 use txfx_tx_effects::blob::{
     TxStartMarker, decode_block_blob, decode_tx_blob, encode_block_blob, encode_tx_blob,
 };
-use txfx_tx_effects::json::{body_from_json, body_to_json, effect_from_json};
+use txfx_tx_effects::checkpoint::{decode_checkpoint, encode_checkpoint, pad_to_blobs};
+use txfx_tx_effects::json::{
+    body_from_json, body_to_json, checkpoint_from_json, checkpoint_to_json, effect_from_json,
+};
 use txfx_tx_effects::synthetic::{Profile, block};
 use txfx_tx_effects::tree::TxEffectsTree;
 use txfx_tx_effects::{
@@ -34,6 +37,7 @@ pub fn all() -> Vec<Case> {
     cases.extend(typescript_cases());
     cases.extend(membership_cases());
     cases.extend(body_cases());
+    cases.extend(stored_cases());
     cases.extend(sensitivity_cases());
     cases.extend(snapshot_cases());
     cases.extend(crate::hostile::bad_input_cases());
@@ -83,7 +87,8 @@ fn typescript_cases() -> Vec<Case> {
             |b| {
                 let fixtures = typescript("effects.json");
                 let records = array(&fixtures, "/effects");
-                assert!(records.len() >= 12, "{} effect fixtures", records.len());
+                assert!(records.len() >= 13, "{} effect fixtures", records.len());
+                let mut with_padding = 0;
                 for record in records {
                     let name = at(record, "/name");
                     let json = text_of(at(record, "/json"));
@@ -96,14 +101,25 @@ fn typescript_cases() -> Vec<Case> {
                     );
                     let blob = frs(at(record, "/blobFields"));
                     assert_eq!(encode_tx_blob(&effect), blob, "{name}: blob fields");
+                    // The blob drops private-log fields past emittedLength, as TypeScript's does.
+                    let mut unpadded = effect.clone().into_fields();
+                    let padded_logs =
+                        unpadded.private_logs.iter().filter(|log| !log.padding.is_empty()).count();
+                    unpadded.private_logs.iter_mut().for_each(|log| log.padding.clear());
+                    let unpadded = TxEffect::new(unpadded).expect("still legal");
                     assert_eq!(
                         decode_tx_blob(&blob, 0).expect("TypeScript's blob fields decode"),
-                        (effect.clone(), blob.len())
+                        (unpadded.clone(), blob.len())
                     );
                     let on_backend = commit_effect(b.hasher, &effect).expect("commit");
-                    let reference = commit_effect(&txfx_poseidon::Sequential, &effect).expect("commit");
-                    assert_eq!(on_backend, reference, "{name}: the backend agrees with Sequential");
+                    let reference = commit_effect(&txfx_poseidon::Sequential, &unpadded).expect("commit");
+                    assert_eq!(
+                        on_backend, reference,
+                        "{name}: the backend agrees with Sequential, padding uncommitted"
+                    );
+                    with_padding += padded_logs;
                 }
+                assert!(with_padding > 0, "a fixture has private-log fields past emittedLength");
             },
         ),
         Case::new(g, "typescript bodies: read, blob fields as TypeScript's, decoded back", |b| {
@@ -124,6 +140,46 @@ fn typescript_cases() -> Vec<Case> {
                 );
             }
         }),
+        Case::new(
+            g,
+            "typescript checkpoints: decoded as blob-lib decodes them, encoded back bit for bit, zero tail or not",
+            |b| {
+                let fixtures = typescript("checkpoints.json");
+                let records = array(&fixtures, "/checkpoints");
+                assert!(records.len() >= 6, "{} checkpoint fixtures", records.len());
+                for record in records {
+                    let name = at(record, "/name");
+                    let fields = frs(at(record, "/blobFields"));
+                    let checkpoint =
+                        decode_checkpoint(&fields).unwrap_or_else(|e| panic!("{name}: txfx refused it: {e}"));
+                    let expected = at(record, "/decoded");
+                    assert_eq!(
+                        &checkpoint_to_json(&checkpoint, None),
+                        expected,
+                        "{name}: as blob-lib decodes it"
+                    );
+                    assert_eq!(encode_checkpoint(&checkpoint), fields, "{name}: encoded back");
+                    let padded = pad_to_blobs(fields.clone());
+                    assert_eq!(padded.len() as u64, uint(at(record, "/paddedLength")), "{name}: whole blobs");
+                    assert_eq!(
+                        decode_checkpoint(&padded).as_ref(),
+                        Ok(&checkpoint),
+                        "{name}: with the zero tail"
+                    );
+                    let parsed =
+                        checkpoint_from_json(&expected.to_string()).expect("blob-lib's decoding reads");
+                    assert_eq!(parsed.checkpoint, checkpoint, "{name}: from JSON");
+                    assert!(parsed.claimed_roots.iter().all(Option::is_none));
+                    for block in checkpoint.blocks() {
+                        assert_eq!(
+                            body_root(b, &block.body),
+                            commit_block(&txfx_poseidon::Sequential, &block.body).expect("commit").root(),
+                            "{name}"
+                        );
+                    }
+                }
+            },
+        ),
         Case::new(g, "typescript node results: getTxEffect and getBlock read as effect and body", |_| {
             let fixtures = typescript("node-results.json");
             let result = text_of(at(&fixtures, "/getTxEffect/json"));
@@ -448,6 +504,61 @@ impl HashBackend for Counting<'_> {
         drop(counts);
         self.inner.hash_batch(jobs)
     }
+}
+
+fn stored_cases() -> Vec<Case> {
+    let g = Group::Stored;
+    vec![
+        Case::new(
+            g,
+            "stored leaves serve the body's witnesses, categories hashes and tx-hash look-up included",
+            |b| {
+                for n in [0usize, 1, 2, 3, 8, 33] {
+                    let body = deterministic_body(n);
+                    let stored = StoredBlock::from_body(b.hasher, &body, 11).expect("commit");
+                    assert_eq!(stored.txs.len(), n);
+                    let reread =
+                        StoredBlock::from_json(&stored.to_json().to_string()).expect("its JSON reads");
+                    assert_eq!(reread, stored, "JSON round trip");
+                    let served = BlockWitnesses::from_stored(b.hasher, &reread).expect("a genuine store");
+                    let direct = BlockWitnesses::from_body(b.hasher, &body, 11).expect("commit");
+                    assert_eq!(served.all(), direct.all(), "{n} txs");
+                    assert!(served.all().iter().all(|w| w.categories_hash.is_some()));
+                    for (index, effect) in body.tx_effects.iter().enumerate() {
+                        assert_eq!(
+                            served.witness_for_tx_hash(effect.tx_hash),
+                            direct.witness(index).map_err(|_| UnknownTx { tx_hash: effect.tx_hash })
+                        );
+                    }
+                }
+            },
+        ),
+        Case::new(g, "stored leaves of the upstream three-tx block give its root and witnesses", |b| {
+            let three = at(aztec_fixtures(), "/three_tx_block");
+            let fixtures = at(aztec_fixtures(), "/tx_effect_fixtures");
+            let stored = StoredBlock {
+                block_number: 1,
+                tx_effects_tree_root: fr(at(three, "/root")),
+                txs: ["empty", "small", "maximum"]
+                    .map(|name| StoredTx {
+                        tx_hash: fr(at(fixtures, &format!("/{name}/tx_hash"))),
+                        categories_hash: fr(at(fixtures, &format!("/{name}/categories_hash"))),
+                        leaf: fr(at(fixtures, &format!("/{name}/leaf"))),
+                    })
+                    .to_vec(),
+            };
+            let served =
+                BlockWitnesses::from_stored(b.hasher, &stored).expect("upstream values hold together");
+            let body = Body::new(["empty", "small", "maximum"].map(fixture_effect).to_vec());
+            assert_eq!(StoredBlock::from_body(b.hasher, &body, 1).expect("commit"), stored);
+            for (index, expected) in array(three, "/witnesses").iter().enumerate() {
+                assert_eq!(uint(at(expected, "/txIndexInBlock")), index as u64);
+                let witness = served.witness(index).expect("in block");
+                assert_eq!(witness.sibling_path, frs(at(expected, "/siblingPath")), "tx {index}");
+                assert_eq!(witness.leaf_index, uint(at(expected, "/leafIndex")), "tx {index}");
+            }
+        }),
+    ]
 }
 
 fn body_cases() -> Vec<Case> {

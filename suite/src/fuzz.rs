@@ -13,11 +13,14 @@ use std::time::{Duration, Instant};
 
 use crate::trusted;
 use txfx_membership::json::{witness_from_json, witness_to_json};
-use txfx_membership::{BlockWitnesses, TxEffectMembershipWitness, verify_leaf};
+use txfx_membership::{BlockWitnesses, StoredBlock, TxEffectMembershipWitness, verify_leaf};
 use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex, parse_fr};
 use txfx_poseidon::{Fr, Sequential};
 use txfx_tx_effects::blob::{decode_block_blob, encode_block_blob};
-use txfx_tx_effects::json::{body_from_json, body_to_json, effect_from_json, effect_to_json};
+use txfx_tx_effects::checkpoint::{decode_checkpoint, encode_checkpoint};
+use txfx_tx_effects::json::{
+    body_from_json, body_to_json, checkpoint_from_json, checkpoint_to_json, effect_from_json, effect_to_json,
+};
 
 use crate::vectors::{read_testdata, testdata_dir};
 
@@ -61,11 +64,25 @@ pub fn effect_json(bytes: &[u8]) -> Result<Outcome, String> {
     if effect_from_json(&effect_to_json(&effect).to_string()).as_ref().ok() != Some(&effect) {
         return Err("JSON round trip changed the effect".into());
     }
-    let body = txfx_tx_effects::Body::new(vec![effect]);
+    let body = without_private_log_padding(txfx_tx_effects::Body::new(vec![effect]))?;
     if decode_block_blob(&encode_block_blob(&body)).as_ref().ok() != Some(&body) {
         return Err("blob round trip changed the effect".into());
     }
     Ok(Outcome::Accepted)
+}
+
+/// The body as its blob carries it: without private-log fields past emittedLength.
+fn without_private_log_padding(body: txfx_tx_effects::Body) -> Result<txfx_tx_effects::Body, String> {
+    let effects = body
+        .tx_effects
+        .into_iter()
+        .map(|effect| {
+            let mut fields = effect.into_fields();
+            fields.private_logs.iter_mut().for_each(|log| log.padding.clear());
+            txfx_tx_effects::TxEffect::new(fields).map_err(|e| format!("clearing private-log padding: {e}"))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(txfx_tx_effects::Body::new(effects))
 }
 
 /// Body JSON: an accepted body round-trips through JSON and its blob.
@@ -74,6 +91,7 @@ pub fn body_json(bytes: &[u8]) -> Result<Outcome, String> {
     if body_from_json(&body_to_json(&body).to_string()).as_ref().ok() != Some(&body) {
         return Err("JSON round trip changed the body".into());
     }
+    let body = without_private_log_padding(body)?;
     if decode_block_blob(&encode_block_blob(&body)).as_ref().ok() != Some(&body) {
         return Err("blob round trip changed the body".into());
     }
@@ -87,6 +105,47 @@ pub fn blob(bytes: &[u8]) -> Result<Outcome, String> {
     let Ok(body) = decode_block_blob(&fields) else { return Ok(Outcome::Rejected) };
     if encode_block_blob(&body) != fields {
         return Err("decoded block does not re-encode to its blob".into());
+    }
+    Ok(Outcome::Accepted)
+}
+
+/// Checkpoint blob fields as consecutive 32-byte words: an accepted checkpoint re-encodes to the
+/// same fields up to its end marker, and everything after that is zero.
+pub fn checkpoint(bytes: &[u8]) -> Result<Outcome, String> {
+    let fields: Result<Vec<Fr>, _> = bytes.chunks(32).map(fr_from_be_slice).collect();
+    let Ok(fields) = fields else { return Ok(Outcome::Rejected) };
+    let Ok(checkpoint) = decode_checkpoint(&fields) else { return Ok(Outcome::Rejected) };
+    let encoded = encode_checkpoint(&checkpoint);
+    let (head, tail) = fields.split_at_checked(encoded.len()).ok_or("decoded more fields than given")?;
+    if head != encoded.as_slice() || tail.iter().any(|field| *field != Fr::from(0u64)) {
+        return Err("decoded checkpoint does not re-encode to its fields".into());
+    }
+    Ok(Outcome::Accepted)
+}
+
+/// Checkpoint JSON: an accepted checkpoint re-prints and re-parses to itself.
+pub fn checkpoint_json(bytes: &[u8]) -> Result<Outcome, String> {
+    let Some(Ok(parsed)) = text(bytes).map(checkpoint_from_json) else { return Ok(Outcome::Rejected) };
+    let printed = checkpoint_to_json(&parsed.checkpoint, None).to_string();
+    if checkpoint_from_json(&printed).map(|again| again.checkpoint).as_ref().ok() != Some(&parsed.checkpoint)
+    {
+        return Err("checkpoint JSON round trip changed the checkpoint".into());
+    }
+    Ok(Outcome::Accepted)
+}
+
+/// Stored leaves: an accepted stored block serves witnesses that verify against its root, and
+/// the rebuilt stored form is itself.
+pub fn stored_leaves(bytes: &[u8]) -> Result<Outcome, String> {
+    let Some(Ok(stored)) = text(bytes).map(StoredBlock::from_json) else { return Ok(Outcome::Rejected) };
+    let Ok(block) = BlockWitnesses::from_stored(&Sequential, &stored) else { return Ok(Outcome::Rejected) };
+    for (index, tx) in stored.txs.iter().enumerate() {
+        let witness = block.witness(index).map_err(|e| e.to_string())?;
+        if witness.categories_hash != Some(tx.categories_hash)
+            || verify_leaf(&Sequential, tx.leaf, &witness, trusted(stored.tx_effects_tree_root)).is_err()
+        {
+            return Err(format!("tx {index}: the served witness does not verify"));
+        }
     }
     Ok(Outcome::Accepted)
 }
@@ -196,6 +255,52 @@ pub fn targets() -> Vec<(&'static str, Target, Vec<Vec<u8>>)> {
         ))
         .unwrap_or_default(),
     );
+    // Checkpoints from TypeScript's fixtures (blob-lib's encoding), and their decoded JSON.
+    let checkpoints: serde_json::Value =
+        serde_json::from_str(&read_testdata("typescript/checkpoints.json")).unwrap_or_default();
+    let records = checkpoints["checkpoints"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let mut checkpoint_seeds: Vec<Vec<u8>> = records
+        .iter()
+        .filter(|record| record["blobFields"].as_array().is_some_and(|fields| fields.len() < 2048))
+        .map(|record| {
+            let fields: Vec<Fr> = record["blobFields"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|field| field.as_str().and_then(|text| parse_fr(text).ok()))
+                .collect();
+            fields.iter().flat_map(fr_to_be_bytes).collect()
+        })
+        .collect();
+    // The catalogue's corruptions, as the target's 32-byte words.
+    checkpoint_seeds.extend(
+        catalogue["cases"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .filter(|case| case["entry"] == "checkpoint")
+            .map(|case| {
+                let words = case["input"].as_array().map(Vec::as_slice).unwrap_or_default();
+                words
+                    .iter()
+                    .filter_map(|field| field.as_str().and_then(|text| parse_fr(text).ok()))
+                    .flat_map(|field| fr_to_be_bytes(&field))
+                    .collect::<Vec<u8>>()
+            }),
+    );
+    let mut checkpoint_json_seeds: Vec<Vec<u8>> =
+        records.iter().take(3).map(|record| record["decoded"].to_string().into_bytes()).collect();
+    checkpoint_json_seeds.extend(catalogue_inputs("checkpoint-json"));
+    let mut stored_seeds = vec![
+        body_from_json(&read_testdata("blocks/three-fixtures.json"))
+            .ok()
+            .and_then(|body| StoredBlock::from_body(&Sequential, &body, 7).ok())
+            .map(|stored| stored.to_json().to_string().into_bytes())
+            .unwrap_or_default(),
+    ];
+    stored_seeds.extend(catalogue_inputs("stored-leaves"));
     vec![
         ("field", field as Target, field_seeds),
         ("effect-json", effect_json as Target, effect_seeds),
@@ -205,6 +310,9 @@ pub fn targets() -> Vec<(&'static str, Target, Vec<Vec<u8>>)> {
             blob as Target,
             vec![blob_seed("blocks/three-fixtures.json"), blob_seed("blocks/small-3.json")],
         ),
+        ("checkpoint", checkpoint as Target, checkpoint_seeds),
+        ("checkpoint-json", checkpoint_json as Target, checkpoint_json_seeds),
+        ("stored-leaves", stored_leaves as Target, stored_seeds),
         ("witness-json", witness_json as Target, witness_seeds),
         ("verify", verify as Target, vec![vec![3, 0, 1, 2, 1], vec![200, 1, 9, 9, 77, 0, 3, 1, 0]]),
     ]

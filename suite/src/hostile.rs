@@ -12,12 +12,15 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::Value;
 use txfx_membership::json::{WitnessJsonError, witness_from_json};
-use txfx_membership::{BlockWitnesses, TxClaim, VerifyError, verify_effect, verify_leaf, verify_tx};
+use txfx_membership::{
+    BlockWitnesses, StoredBlock, StoredError, TxClaim, VerifyError, verify_effect, verify_leaf, verify_tx,
+};
 use txfx_poseidon::field::{FieldError, parse_fr, parse_fr_hex};
 use txfx_poseidon::{AsyncHashBackend, Fr, HashBackend, HashJob, Sequential};
 use txfx_tx_effects::TxEffectError;
 use txfx_tx_effects::blob::{BlobError, decode_block_blob};
-use txfx_tx_effects::json::{JsonError, body_from_json, effect_from_json};
+use txfx_tx_effects::checkpoint::{CheckpointDecodeError, CheckpointError, decode_checkpoint};
+use txfx_tx_effects::json::{JsonError, body_from_json, checkpoint_from_json, effect_from_json};
 use txfx_tx_effects::synthetic::{Profile, block};
 use txfx_tx_effects::{commit_block, commit_block_async};
 
@@ -59,7 +62,49 @@ fn json_kind(error: &JsonError) -> String {
         JsonError::Malformed { .. } => "Malformed".to_owned(),
         JsonError::Invalid { source, .. } => format!("Invalid/{}", effect_kind(source)),
         JsonError::TooManyTxs { .. } => "TooManyTxs".to_owned(),
+        JsonError::InBlock { source, .. } => format!("InBlock/{}", json_kind(source)),
+        JsonError::Disagrees { .. } => "Disagrees".to_owned(),
+        JsonError::Checkpoint(error) => format!("Checkpoint/{}", checkpoint_kind(error)),
         _ => "unknown".to_owned(),
+    }
+}
+
+fn checkpoint_kind(error: &CheckpointError) -> &'static str {
+    match error {
+        CheckpointError::NoBlocks => "NoBlocks",
+        CheckpointError::L1ToL2MessageRoot { .. } => "L1ToL2MessageRoot",
+        CheckpointError::StateOutOfRange { .. } => "StateOutOfRange",
+        CheckpointError::TooManyTxs { .. } => "TooManyTxs",
+        CheckpointError::TooLarge { .. } => "TooLarge",
+        _ => "unknown",
+    }
+}
+
+fn checkpoint_decode_kind(error: &CheckpointDecodeError) -> String {
+    use CheckpointDecodeError as E;
+    match error {
+        E::Empty => "Empty".to_owned(),
+        E::TooLong { .. } => "TooLong".to_owned(),
+        E::Tx { source, .. } => format!("Tx/{}", blob_kind(source)),
+        E::MissingBlockEnd { .. } => "MissingBlockEnd".to_owned(),
+        E::TruncatedBlockEnd { .. } => "TruncatedBlockEnd".to_owned(),
+        E::BadStateField { .. } => "BadStateField".to_owned(),
+        E::NumTxsMismatch { .. } => "NumTxsMismatch".to_owned(),
+        E::MissingCheckpointEnd { .. } => "MissingCheckpointEnd".to_owned(),
+        E::NumBlobFieldsMismatch { .. } => "NumBlobFieldsMismatch".to_owned(),
+        E::NonzeroTail { .. } => "NonzeroTail".to_owned(),
+        _ => "unknown".to_owned(),
+    }
+}
+
+fn stored_kind(error: &StoredError) -> &'static str {
+    match error {
+        StoredError::LeafMismatch { .. } => "LeafMismatch",
+        StoredError::RootMismatch { .. } => "RootMismatch",
+        StoredError::TooManyTxs { .. } => "TooManyTxs",
+        StoredError::BlockNumberTooLarge { .. } => "BlockNumberTooLarge",
+        StoredError::Backend(_) => "Backend",
+        _ => "unknown",
     }
 }
 
@@ -127,6 +172,17 @@ fn run_bad_input(hasher: &dyn HashBackend, entry: &Value) -> Result<String, Stri
             let fields: Vec<Fr> = input.as_array().expect("blob fields").iter().map(field_of).collect();
             refused(decode_block_blob(&fields), blob_kind)
         }
+        "checkpoint" => {
+            let fields: Vec<Fr> = input.as_array().expect("blob fields").iter().map(field_of).collect();
+            refused(decode_checkpoint(&fields), checkpoint_decode_kind)
+        }
+        "checkpoint-json" => refused(checkpoint_from_json(&text), json_kind),
+        "stored-leaves" => match StoredBlock::from_json(&text) {
+            Err(error) => Ok(witness_json_kind(&error).to_owned()),
+            Ok(stored) => {
+                refused(BlockWitnesses::from_stored(hasher, &stored).map(|w| w.root()), stored_kind)
+            }
+        },
         "witness-json" => refused(witness_from_json(&text), witness_json_kind),
         "verify" => {
             let witness = witness_from_json(&text).expect("catalogue witnesses parse");

@@ -20,6 +20,8 @@ pub enum Group {
     Membership,
     /// The 11 cases of the fork's `body.test.ts`.
     Body,
+    /// Witnesses served from the stored form (per tx txHash, categoriesHash, leaf).
+    Stored,
     /// The Noir suite's sensitivity and domain-separation cases.
     Sensitivity,
     /// Witness snapshots.

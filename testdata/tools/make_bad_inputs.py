@@ -48,13 +48,13 @@ for name, mut, err in [
     ("empty public data write", setk("publicDataWrites", [{"leafSlot": h(0), "value": h(0)}]), "Invalid/EmptyPublicDataWrite"),
     ("private log emittedLength 0", lambda e: e["privateLogs"][0].__setitem__("emittedLength", 0), "Invalid/LogLength"),
     ("private log emittedLength 17", lambda e: e["privateLogs"][0].__setitem__("emittedLength", 17), "Invalid/LogLength"),
-    ("private log nonzero padding", lambda e: e["privateLogs"][0]["fields"].__setitem__(7, h(1)), "Invalid/LogPaddingNotZero"),
     ("private log fields short of its length", lambda e: e["privateLogs"][0].__setitem__("fields", [h(1)]), "Invalid/LogFieldsShorterThanLength"),
     ("private log with 17 fields", lambda e: e["privateLogs"][0].__setitem__("fields", [h(1)] * 17), "Invalid/LogTooManyFields"),
     ("public log of 4095 fields", setk("publicLogs", [{"contractAddress": h(1), "fields": [h(1)] * 4095}]), "Invalid/LogLength"),
     ("public logs over 4096", setk("publicLogs", [{"contractAddress": h(1), "fields": [h(1)] * 3000}] * 2), "Invalid/PublicLogsPayloadTooLong"),
     ("two contract class logs", lambda e: e["contractClassLogs"].append({"contractAddress": h(2), "fields": [h(3)], "emittedLength": 1}), "Invalid/TooMany"),
     ("contract class log emittedLength 0", lambda e: e["contractClassLogs"][0].__setitem__("emittedLength", 0), "Invalid/LogLength"),
+    ("contract class log nonzero padding", lambda e: e["contractClassLogs"][0].update(fields=e["contractClassLogs"][0]["fields"] + [h(1)]), "Invalid/LogPaddingNotZero"),
     ("contract class log of 3024 fields", lambda e: e["contractClassLogs"][0].update(fields=[h(1)] * 3024, emittedLength=3024), "Invalid/LogLength"),
 ]:
     case("effect json: " + name, "effect-json", err, input=json.dumps(effect(mut)))
@@ -128,6 +128,86 @@ for name, witness, verify, err in [
     ("effect whose categories hash differs", good, {"root": three["root"], "effect": "effects/small.json"}, "CategoriesHashMismatch"),
 ]:
     case("verify: " + name, "verify", err, input=json.dumps(witness), verify=verify)
+
+# Checkpoint blob fields (docs/spec.md §12.2), corrupting a checkpoint @aztec/blob-lib encoded
+# (testdata/typescript/checkpoints.json). Kinds: CheckpointDecodeError variants; "Tx/<BlobError>" for
+# a tx that does not decode.
+BLOCK_END_PREFIX, CHECKPOINT_END_PREFIX = 3951939007, 2355328067
+ts = json.load(open(os.path.join(root, "typescript", "checkpoints.json")))["checkpoints"]
+two = next(c for c in ts if c["name"] == "2 blocks, the second empty")
+F = [int(x, 16) for x in two["blobFields"]]
+b0 = next(i for i, f in enumerate(F) if f >> 112 == BLOCK_END_PREFIX)
+assert F[-1] >> 32 == CHECKPOINT_END_PREFIX and F[0] >> 184 == 0x9C707518
+def fields(xs): return [h(x) for x in xs]
+def with_(i, v): xs = list(F); xs[i] = v; return xs
+for name, xs, err in [
+    ("empty", [], "Empty"),
+    ("no checkpoint-end marker", F[:-1], "MissingCheckpointEnd"),
+    ("numBlobFields one more", with_(len(F) - 1, F[-1] + 1), "NumBlobFieldsMismatch"),
+    ("numBlobFields one fewer", with_(len(F) - 1, F[-1] - 1), "NumBlobFieldsMismatch"),
+    ("nonzero field in the zero tail", F + [0, 0, 1, 0], "NonzeroTail"),
+    ("zero tail past six blobs", F + [0] * (6 * 4096 + 1 - len(F)), "TooLong"),
+    ("numTxs one more", with_(b0, F[b0] + 1), "NumTxsMismatch"),
+    ("numTxs one fewer", with_(b0, F[b0] - 1), "NumTxsMismatch"),
+    ("block-end data cut short", F[:b0 + 3], "TruncatedBlockEnd"),
+    ("fields end before any block-end marker", F[:b0], "MissingBlockEnd"),
+    ("fields end inside a tx", F[:5], "Tx/Truncated"),
+    ("state field wider than 208 bits", with_(b0 + 1, F[b0 + 1] + (1 << 208)), "BadStateField"),
+    ("only a checkpoint-end marker", [(CHECKPOINT_END_PREFIX << 32) | 1], "Tx/NotAMarker"),
+    ("end marker with a high bit set", with_(len(F) - 1, F[-1] + (1 << 64)), "Tx/NotAMarker"),
+    ("first block without l1ToL2MessageRoot", F[:b0 + 6] + F[b0 + 7:], "Tx/NotAMarker"),
+    ("tx marker numBlobFields one more", with_(0, F[0] + 1), "Tx/LengthMismatch"),
+    ("garbage where the next block starts", F[:b0 + 7] + [5] + F[b0 + 7:], "Tx/NotAMarker"),
+]:
+    case("checkpoint: " + name, "checkpoint", err, input=fields(xs))
+
+# Checkpoint JSON (`txfx checkpoint encode`), from what blob-lib decoded.
+D = two["decoded"]
+def cj(mut):
+    x = copy.deepcopy(D); mut(x); return json.dumps(x)
+def blk(i, k, v): return lambda x: x["blocks"][i].__setitem__(k, v)
+def state(i, k, v): return lambda x: x["blocks"][i]["state"].__setitem__(k, v)
+first_nullifier_zero = lambda x: x["blocks"][0]["body"]["txEffects"][0]["nullifiers"].__setitem__(0, h(0))
+for name, text, err in [
+    ("numTxs disagrees", cj(blk(0, "numTxs", 5)), "InBlock/Disagrees"),
+    ("indexWithinCheckpoint disagrees", cj(blk(1, "indexWithinCheckpoint", 0)), "InBlock/Disagrees"),
+    ("numBlobFields disagrees", cj(lambda x: x.__setitem__("numBlobFields", 7)), "Disagrees"),
+    ("l1ToL2MessageRoot on the second block", cj(blk(1, "l1ToL2MessageRoot", h(1))), "Checkpoint/L1ToL2MessageRoot"),
+    ("no l1ToL2MessageRoot on the first block", cj(lambda x: x["blocks"][0].pop("l1ToL2MessageRoot")), "Checkpoint/L1ToL2MessageRoot"),
+    ("no blocks", cj(lambda x: x.__setitem__("blocks", [])), "Checkpoint/NoBlocks"),
+    ("l1-to-l2 index of 37 bits", cj(state(0, "l1ToL2MessageNextAvailableLeafIndex", 2 ** 36)), "Checkpoint/StateOutOfRange"),
+    ("totalManaUsed of 49 bits", cj(state(0, "totalManaUsed", str(2 ** 48))), "Checkpoint/StateOutOfRange"),
+    ("blockNumber of 33 bits", cj(blk(0, "blockNumber", 2 ** 32)), "Malformed"),
+    ("timestamp of 65 bits", cj(blk(0, "timestamp", str(2 ** 64))), "Malformed"),
+    ("negative timestamp", cj(blk(0, "timestamp", "-1")), "Malformed"),
+    ("hex timestamp", cj(blk(0, "timestamp", "0x10")), "Malformed"),
+    ("root >= p", cj(blk(0, "noteHashRoot", P)), "Malformed"),
+    ("no body", cj(lambda x: x["blocks"][0].pop("body")), "Malformed"),
+    ("a zero nullifier in a body", cj(first_nullifier_zero), "InBlock/Invalid/ZeroValue"),
+]:
+    case("checkpoint json: " + name, "checkpoint-json", err, input=text)
+
+# Stored leaves (`txfx tree witness`), built from the upstream fixtures' tx hashes, categories
+# hashes and leaves, and the three-tx block's root.
+fx = json.load(open(os.path.join(root, "aztec-fixtures.json")))
+three_root = fx["three_tx_block"]["root"]
+def stx(name):
+    t = fx["tx_effect_fixtures"][name]
+    return {"txHash": t["tx_hash"], "categoriesHash": t["categories_hash"], "leaf": t["leaf"]}
+stored = {"blockNumber": 7, "txEffectsTreeRoot": three_root, "txs": [stx("empty"), stx("small"), stx("maximum")]}
+assert fx["three_tx_block"]["leaves"] == [t["leaf"] for t in stored["txs"]]
+def st(mut):
+    x = copy.deepcopy(stored); mut(x); return json.dumps(x)
+for name, text, err in [
+    ("wrong root", st(lambda x: x.__setitem__("txEffectsTreeRoot", h(1))), "RootMismatch"),
+    ("txs swapped", st(lambda x: x["txs"].reverse()), "RootMismatch"),
+    ("a leaf of another tx", st(lambda x: x["txs"][1].__setitem__("leaf", x["txs"][2]["leaf"])), "LeafMismatch"),
+    ("a wrong categories hash", st(lambda x: x["txs"][0].__setitem__("categoriesHash", h(9))), "LeafMismatch"),
+    ("a tx without its leaf", st(lambda x: x["txs"][0].pop("leaf")), "Malformed"),
+    ("block number above 2^53-1", st(lambda x: x.__setitem__("blockNumber", 2 ** 53)), "BlockNumberTooLarge"),
+    ("a leaf >= p", st(lambda x: x["txs"][0].__setitem__("leaf", P)), "Malformed"),
+]:
+    case("stored leaves: " + name, "stored-leaves", err, input=text)
 
 with open(os.path.join(root, "bad-inputs", "catalogue.json"), "w") as f:
     json.dump({"note": "generated by tools/make_bad_inputs.py; error kinds chosen by hand from docs/spec.md", "cases": cases}, f, indent=1)
