@@ -4,21 +4,25 @@
 //! input (a bad argument, file, JSON or field element), 3 a backend failure. A reader that
 //! closes the output early (`txfx … | head`) ends the command quietly with status 0.
 
-use std::io::{Read, Write};
+use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use rayon::prelude::*;
 use serde_json::{Value, json};
 use txfx_backends::{AnyBackend, BackendChoice, ChosenBy, Selection, select_backend_from_env};
 use txfx_membership::json::{witness_from_json, witness_to_json};
 use txfx_membership::{
-    BlockWitnesses, TrustedRoot, TxClaim, VerifyError, verify_effect, verify_leaf, verify_tx,
+    BlockWitnesses, StoredBlock, TrustedRoot, TxClaim, TxEffectMembershipWitness, VerifyError, verify_effect,
+    verify_leaf, verify_tx,
 };
 use txfx_poseidon::field::{fr_to_hex, parse_fr, parse_fr_hex, serde_hex};
 use txfx_poseidon::{DomainSeparator, Fr, HashBackend, HashBackendExt, State};
 use txfx_tx_effects::blob::{decode_block_blob, encode_block_blob};
+use txfx_tx_effects::checkpoint::{Checkpoint, decode_checkpoint, encode_checkpoint, pad_to_blobs};
 use txfx_tx_effects::json::{
-    ParsedBody, body_to_json, effect_from_json, effect_to_json, parsed_body_from_json,
+    ParsedBody, ParsedCheckpoint, body_to_json, checkpoint_from_json, checkpoint_to_json, effect_from_json,
+    effect_to_json, parsed_body_from_json,
 };
 use txfx_tx_effects::synthetic::{Profile, block};
 use txfx_tx_effects::{commit_block, commit_effect, tree_root};
@@ -47,9 +51,12 @@ enum Command {
     /// A block body: a JSON array of tx effects, or {"txEffects": [...]}.
     #[command(subcommand)]
     Block(BlockCommand),
-    /// A tx-effects tree over bare leaves (a JSON array of 0x-hex fields).
+    /// A tx-effects tree over stored leaves (`block leaves` output) or bare leaves.
     #[command(subcommand)]
     Tree(TreeCommand),
+    /// A checkpoint's blob fields, as L1 blobs carry them.
+    #[command(subcommand)]
+    Checkpoint(CheckpointCommand),
     /// Membership witnesses.
     #[command(subcommand)]
     Witness(WitnessCommand),
@@ -99,11 +106,21 @@ enum BlockCommand {
     Root {
         /// The body JSON file, or -.
         file: String,
+        /// One body per line in, one {"blockNumber"?, "txEffectsTreeRoot"} per line out, in
+        /// order, on all cores.
+        #[arg(long)]
+        jsonl: bool,
     },
-    /// The leaves, as a JSON array.
+    /// The stored form: block number, root and per tx txHash, categoriesHash and leaf.
     Leaves {
         /// The body JSON file, or -.
         file: String,
+        /// The block number (default: the header's, for L2Block JSON).
+        #[arg(long)]
+        block_number: Option<u64>,
+        /// Print only the leaves, as a JSON array (witnesses from them lack categoriesHash).
+        #[arg(long)]
+        bare: bool,
     },
     /// Decode a JSON array of blob fields into the body JSON.
     DecodeBlob {
@@ -145,21 +162,49 @@ struct BlockWitnessArgs {
 
 #[derive(Subcommand)]
 enum TreeCommand {
-    /// The root over the leaves.
+    /// The root over the leaves (a stored block is checked against its own root first).
     Root {
-        /// A JSON array of 0x-hex leaves, or -.
+        /// Stored leaves (`block leaves`) or a JSON array of 0x-hex leaves, or -.
         file: String,
     },
-    /// The witness of leaf INDEX (node-API JSON, without categoriesHash).
-    Witness {
-        /// A JSON array of 0x-hex leaves, or -.
+    /// The witness of one tx (node-API JSON; with categoriesHash from stored leaves).
+    Witness(TreeWitnessArgs),
+}
+
+#[derive(Args)]
+#[command(group(clap::ArgGroup::new("which").required(true).multiple(false).args(["index", "tx_hash"])))]
+struct TreeWitnessArgs {
+    /// Stored leaves (`block leaves`) or a JSON array of 0x-hex leaves, or -.
+    file: String,
+    /// The leaf's index.
+    #[arg(long)]
+    index: Option<usize>,
+    /// The tx hash (stored leaves only).
+    #[arg(long)]
+    tx_hash: Option<String>,
+    /// The block number (required for bare leaves; must agree with stored leaves').
+    #[arg(long)]
+    block_number: Option<u64>,
+}
+
+#[derive(Subcommand)]
+enum CheckpointCommand {
+    /// Blob fields (a JSON array of 0x-hex, zero tail optional) to blocks with their
+    /// txEffectsTreeRoot.
+    Decode {
+        /// The blob-fields JSON file, or -.
         file: String,
-        /// The leaf's index.
+        /// One checkpoint per line in, one decoded checkpoint per line out, in order, on all cores.
         #[arg(long)]
-        index: usize,
-        /// The block number written into the witness.
-        #[arg(long, default_value_t = 0)]
-        block_number: u64,
+        jsonl: bool,
+    },
+    /// Decoded-checkpoint JSON back to blob fields.
+    Encode {
+        /// The checkpoint JSON file (`checkpoint decode` output), or -.
+        file: String,
+        /// Add the zero tail up to the end of the last 4096-field blob.
+        #[arg(long)]
+        pad: bool,
     },
 }
 
@@ -259,12 +304,175 @@ fn read_input(path: &str) -> Result<String, Failure> {
 }
 
 fn read_fields(path: &str) -> Result<Vec<Fr>, Failure> {
-    let text = read_input(path)?;
-    let mut deserializer = serde_json::Deserializer::from_str(&text);
-    let fields =
-        serde_hex::vec::deserialize(&mut deserializer).map_err(|e| Failure::Input(format!("{path}: {e}")))?;
-    deserializer.end().map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+    fields_from_text(path, &read_input(path)?)
+}
+
+/// A JSON array of field elements; `source` names the input in errors.
+fn fields_from_text(source: &str, text: &str) -> Result<Vec<Fr>, Failure> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let fields = serde_hex::vec::deserialize(&mut deserializer)
+        .map_err(|e| Failure::Input(format!("{source}: {e}")))?;
+    deserializer.end().map_err(|e| Failure::Input(format!("{source}: {e}")))?;
     Ok(fields)
+}
+
+/// Leaves as `tree` commands take them: the stored form (`block leaves`), or a bare array.
+enum Leaves {
+    Stored(StoredBlock),
+    Bare(Vec<Fr>),
+}
+
+fn read_leaves(path: &str) -> Result<Leaves, Failure> {
+    let text = read_input(path)?;
+    if text.trim_start().starts_with('{') {
+        let stored = StoredBlock::from_json(&text).map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+        Ok(Leaves::Stored(stored))
+    } else {
+        Ok(Leaves::Bare(fields_from_text(path, &text)?))
+    }
+}
+
+/// Witnesses of stored leaves, every leaf and the root checked first.
+fn stored_witnesses(
+    backend: &AnyBackend,
+    path: &str,
+    stored: &StoredBlock,
+) -> Result<BlockWitnesses, Failure> {
+    BlockWitnesses::from_stored(backend, stored).map_err(|e| match e {
+        txfx_membership::StoredError::Backend(error) => Failure::Backend(error.to_string()),
+        other => Failure::Input(format!("{path}: {other}")),
+    })
+}
+
+/// The most lines `--jsonl` holds at once, and the most bytes: a chunk is decoded on all cores,
+/// then printed in order.
+const JSONL_CHUNK_LINES: usize = 256;
+const JSONL_CHUNK_BYTES: usize = 64 << 20;
+
+/// `--jsonl`: one input per line, one JSON result per line, in input order, each chunk of lines
+/// on all cores. A line that fails prints `{"line": N, "error": "..."}` in its place (so output
+/// line N always answers input line N) and the command exits 2 (3 for a backend failure) after
+/// the last line.
+fn jsonl(path: &str, per_line: impl Fn(&str) -> Result<Value, Failure> + Sync) -> Result<(), Failure> {
+    let mut reader: Box<dyn BufRead> = if path == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+        Box::new(std::io::BufReader::new(file))
+    };
+    let (mut line_number, mut failed, mut backend_failed) = (0usize, 0usize, false);
+    loop {
+        let (mut chunk, mut bytes) = (Vec::new(), 0);
+        while chunk.len() < JSONL_CHUNK_LINES && bytes < JSONL_CHUNK_BYTES {
+            let mut line = Vec::new();
+            let read = (&mut reader)
+                .take(MAX_INPUT_BYTES + 1)
+                .read_until(b'\n', &mut line)
+                .map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+            if read == 0 {
+                break;
+            }
+            if line.len() as u64 > MAX_INPUT_BYTES {
+                return Err(Failure::Input(format!(
+                    "{path}: line {} is longer than the {MAX_INPUT_BYTES}-byte input limit",
+                    line_number + chunk.len() + 1
+                )));
+            }
+            bytes += line.len();
+            chunk.push(line);
+        }
+        if chunk.is_empty() {
+            break;
+        }
+        let first = line_number + 1;
+        line_number += chunk.len();
+        let results: Vec<Result<Value, Failure>> = chunk
+            .par_iter()
+            .enumerate()
+            .map(|(i, line)| {
+                let source = format!("line {}", first + i);
+                let text =
+                    std::str::from_utf8(line).map_err(|_| Failure::Input(format!("{source}: not UTF-8")))?;
+                let text = text.trim_end_matches(['\n', '\r']);
+                if text.trim().is_empty() {
+                    return Err(Failure::Input(format!("{source}: empty line")));
+                }
+                per_line(text).map_err(|failure| match failure {
+                    Failure::Input(reason) => Failure::Input(format!("{source}: {reason}")),
+                    other => other,
+                })
+            })
+            .collect();
+        for (i, result) in results.into_iter().enumerate() {
+            let text = match result {
+                Ok(value) => value.to_string(),
+                Err(Failure::Closed) => return Err(Failure::Closed),
+                Err(failure) => {
+                    failed += 1;
+                    let reason = match failure {
+                        Failure::Backend(reason) => {
+                            backend_failed = true;
+                            format!("backend failure: {reason}")
+                        }
+                        Failure::Input(reason) | Failure::Check(reason) | Failure::Output(reason) => reason,
+                        Failure::Closed => String::new(),
+                    };
+                    json!({ "line": first + i, "error": reason }).to_string()
+                }
+            };
+            emit(&text)?;
+        }
+    }
+    match (failed, backend_failed) {
+        (0, _) => Ok(()),
+        (n, true) => {
+            Err(Failure::Backend(format!("{n} of {line_number} lines failed; see their \"error\" records")))
+        }
+        (n, false) => {
+            Err(Failure::Input(format!("{n} of {line_number} lines failed; see their \"error\" records")))
+        }
+    }
+}
+
+/// Decodes one checkpoint's blob fields and prints it with each block's txEffectsTreeRoot.
+fn decoded_checkpoint(backend: &AnyBackend, source: &str, fields: &[Fr]) -> Result<Value, Failure> {
+    let checkpoint = decode_checkpoint(fields).map_err(|e| Failure::Input(format!("{source}: {e}")))?;
+    let roots = checkpoint_roots(backend, &checkpoint)?;
+    Ok(checkpoint_to_json(&checkpoint, Some(&roots)))
+}
+
+fn checkpoint_roots(backend: &AnyBackend, checkpoint: &Checkpoint) -> Result<Vec<Fr>, Failure> {
+    checkpoint.blocks().iter().map(|block| Ok(commit_block(backend, &block.body)?.root())).collect()
+}
+
+fn checkpoint_command(backend: &AnyBackend, command: CheckpointCommand) -> Result<(), Failure> {
+    match command {
+        CheckpointCommand::Decode { file, jsonl: true } => jsonl(&file, |line| {
+            decoded_checkpoint(backend, "blob fields", &fields_from_text("blob fields", line)?)
+        }),
+        CheckpointCommand::Decode { file, jsonl: false } => {
+            print_json(&decoded_checkpoint(backend, &file, &read_fields(&file)?)?)
+        }
+        CheckpointCommand::Encode { file, pad } => {
+            let ParsedCheckpoint { checkpoint, claimed_roots } = checkpoint_from_json(&read_input(&file)?)
+                .map_err(|e| Failure::Input(format!("{file}: {e}")))?;
+            // A root the input claims is checked, never dropped unread.
+            if claimed_roots.iter().any(Option::is_some) {
+                let roots = checkpoint_roots(backend, &checkpoint)?;
+                for (block, (claimed, root)) in claimed_roots.iter().zip(&roots).enumerate() {
+                    if let Some(claimed) = claimed.filter(|claimed| claimed != root) {
+                        return Err(Failure::Input(format!(
+                            "{file}: block {block}: txEffectsTreeRoot {} is given, its body gives {}",
+                            fr_to_hex(&claimed),
+                            fr_to_hex(root)
+                        )));
+                    }
+                }
+            }
+            let fields = encode_checkpoint(&checkpoint);
+            print_json(&hex_list(&if pad { pad_to_blobs(fields) } else { fields }))
+        }
+    }
 }
 
 fn read_body(path: &str) -> Result<txfx_tx_effects::Body, Failure> {
@@ -319,9 +527,29 @@ fn poseidon2(backend: &AnyBackend, command: Poseidon2Command) -> Result<(), Fail
 
 fn block_command(backend: &AnyBackend, command: BlockCommand) -> Result<(), Failure> {
     match command {
-        BlockCommand::Root { file } => emit(&fr_to_hex(&commit_block(backend, &read_body(&file)?)?.root()))?,
-        BlockCommand::Leaves { file } => {
+        BlockCommand::Root { file, jsonl: true } => jsonl(&file, |line| {
+            let ParsedBody { body, block_number } =
+                parsed_body_from_json(line).map_err(|e| Failure::Input(e.to_string()))?;
+            let root = fr_to_hex(&commit_block(backend, &body)?.root());
+            Ok(match block_number {
+                Some(number) => json!({ "blockNumber": number, "txEffectsTreeRoot": root }),
+                None => json!({ "txEffectsTreeRoot": root }),
+            })
+        })?,
+        BlockCommand::Root { file, jsonl: false } => {
+            emit(&fr_to_hex(&commit_block(backend, &read_body(&file)?)?.root()))?
+        }
+        BlockCommand::Leaves { file, block_number: _, bare: true } => {
             print_json(&hex_list(commit_block(backend, &read_body(&file)?)?.leaves()))?
+        }
+        BlockCommand::Leaves { file, block_number, bare: false } => {
+            let ParsedBody { body, block_number: in_header } = read_parsed_body(&file)?;
+            let block_number = block_number.or(in_header).ok_or_else(|| {
+                Failure::Input(format!(
+                    "{file}: give --block-number (the body has no header to take it from), or --bare"
+                ))
+            })?;
+            print_json(&StoredBlock::from_body(backend, &body, block_number)?.to_json())?
         }
         BlockCommand::DecodeBlob { file } => {
             let body = decode_block_blob(&read_fields(&file)?)
@@ -367,6 +595,49 @@ fn block_command(backend: &AnyBackend, command: BlockCommand) -> Result<(), Fail
         }
     }
     Ok(())
+}
+
+fn tree_witness(backend: &AnyBackend, args: TreeWitnessArgs) -> Result<(), Failure> {
+    let file = &args.file;
+    let leaves = read_leaves(file)?;
+    let bare = matches!(leaves, Leaves::Bare(_));
+    let witnesses = match leaves {
+        Leaves::Stored(stored) => {
+            if let Some(given) = args.block_number.filter(|given| *given != stored.block_number) {
+                return Err(Failure::Input(format!(
+                    "--block-number {given}: the stored leaves are of block {}",
+                    stored.block_number
+                )));
+            }
+            stored_witnesses(backend, file, &stored)?
+        }
+        Leaves::Bare(leaves) => {
+            if leaves.len() > txfx_tx_effects::limits::MAX_TXS_PER_BLOCK {
+                return Err(Failure::Input(format!("{file}: more than 65536 leaves")));
+            }
+            let block_number = args.block_number.ok_or_else(|| {
+                Failure::Input(format!("{file}: bare leaves carry no block number; give --block-number"))
+            })?;
+            if let Some(index) = args.index.filter(|index| *index >= leaves.len()) {
+                return Err(Failure::Input(format!(
+                    "index {index} is out of bounds for {} leaves",
+                    leaves.len()
+                )));
+            }
+            BlockWitnesses::from_leaves(backend, leaves, block_number)?
+        }
+    };
+    let witness: TxEffectMembershipWitness = match (args.index, &args.tx_hash) {
+        (Some(index), _) => witnesses.witness(index).map_err(|e| Failure::Input(e.to_string()))?,
+        (None, Some(_)) if bare => {
+            return Err(Failure::Input(format!("{file}: bare leaves carry no tx hashes; give --index")));
+        }
+        (None, Some(hash)) => witnesses
+            .witness_for_tx_hash(hex_arg("--tx-hash", hash)?)
+            .map_err(|e| Failure::Input(e.to_string()))?,
+        (None, None) => return Err(Failure::Input("give --index or --tx-hash".into())),
+    };
+    print_json(&witness_to_json(&witness))
 }
 
 fn verify(backend: &AnyBackend, args: VerifyArgs) -> Result<(), Failure> {
@@ -427,21 +698,12 @@ fn execute(cli: Cli) -> Result<(), Failure> {
             }))?;
         }
         Command::Block(command) => block_command(&backend, command)?,
-        Command::Tree(TreeCommand::Root { file }) => {
-            emit(&fr_to_hex(&tree_root(&backend, &read_fields(&file)?)?))?
-        }
-        Command::Tree(TreeCommand::Witness { file, index, block_number }) => {
-            let leaves = read_fields(&file)?;
-            if leaves.len() > txfx_tx_effects::limits::MAX_TXS_PER_BLOCK {
-                return Err(Failure::Input(format!("{file}: more than 65536 leaves")));
-            }
-            let witness = txfx_membership::build_witness_from_leaves(&backend, leaves, index, block_number)
-                .map_err(|e| match e {
-                txfx_membership::BuildError::Backend(error) => Failure::Backend(error.to_string()),
-                other => Failure::Input(other.to_string()),
-            })?;
-            print_json(&witness_to_json(&witness))?;
-        }
+        Command::Tree(TreeCommand::Root { file }) => match read_leaves(&file)? {
+            Leaves::Stored(stored) => emit(&fr_to_hex(&stored_witnesses(&backend, &file, &stored)?.root()))?,
+            Leaves::Bare(leaves) => emit(&fr_to_hex(&tree_root(&backend, &leaves)?))?,
+        },
+        Command::Tree(TreeCommand::Witness(args)) => tree_witness(&backend, args)?,
+        Command::Checkpoint(command) => checkpoint_command(&backend, command)?,
         Command::Witness(WitnessCommand::Verify(args)) => verify(&backend, args)?,
     }
     Ok(())

@@ -101,9 +101,26 @@ fn block_commands_agree_with_the_three_tx_vectors() {
     assert_eq!(stdout(&txfx(&["--backend", "wasm", "block", "root", "blocks/three-fixtures.json"])), root);
     assert_eq!(stdout(&txfx(&["tree", "root", "blocks/three-fixtures.leaves.json"])), root);
     let leaves: serde_json::Value =
-        serde_json::from_slice(&txfx(&["block", "leaves", "blocks/three-fixtures.json"]).stdout)
+        serde_json::from_slice(&txfx(&["block", "leaves", "blocks/three-fixtures.json", "--bare"]).stdout)
             .expect("JSON");
     assert_eq!(&leaves, at(aztec_fixtures(), "/three_tx_block/leaves"));
+    // The stored form: the upstream fixtures' tx hashes, categories hashes and leaves.
+    let stored = txfx(&["block", "leaves", "blocks/three-fixtures.json", "--block-number", "7"]);
+    let stored: serde_json::Value = serde_json::from_slice(&stored.stdout).expect("JSON");
+    assert_eq!(
+        (stored["blockNumber"].as_u64(), stored["txEffectsTreeRoot"].as_str()),
+        (Some(7), Some(root.as_str()))
+    );
+    for (tx, name) in ["empty", "small", "maximum"].iter().enumerate() {
+        let fixture = at(aztec_fixtures(), &format!("/tx_effect_fixtures/{name}"));
+        assert_eq!(stored["txs"][tx]["txHash"], fixture["tx_hash"], "{name}");
+        assert_eq!(stored["txs"][tx]["categoriesHash"], fixture["categories_hash"], "{name}");
+        assert_eq!(stored["txs"][tx]["leaf"], fixture["leaf"], "{name}");
+    }
+    let no_number = txfx(&["block", "leaves", "blocks/three-fixtures.json"]);
+    assert_eq!(no_number.status.code(), Some(2), "a bare body has no block number to store");
+    let stored_root = txfx_with(&["tree", "root", "-"], &[], Some(&stored.to_string()));
+    assert_eq!(stdout(&stored_root), root);
     let decoded = txfx(&["block", "decode-blob", "blocks/three-fixtures.blob.json"]);
     assert!(decoded.status.success());
     let again = txfx_with(&["block", "root", "-"], &[], Some(&String::from_utf8_lossy(&decoded.stdout)));
@@ -153,14 +170,35 @@ fn witness_commands_round_trip_and_verify() {
     );
     assert_eq!(garbage.status.code(), Some(2));
 
-    let tree = txfx(&["tree", "witness", "blocks/three-fixtures.leaves.json", "--index", "2"]);
+    let bare = ["tree", "witness", "blocks/three-fixtures.leaves.json"];
+    let tree = txfx(&[&bare[..], &["--index", "2", "--block-number", "7"]].concat());
     let tree: serde_json::Value = serde_json::from_slice(&tree.stdout).expect("JSON");
     assert_eq!(tree["leafIndex"], "1");
     assert!(tree.get("categoriesHash").is_none());
+    assert_eq!(txfx(&[&bare[..], &["--index", "3", "--block-number", "7"]].concat()).status.code(), Some(2));
+    assert_eq!(txfx(&[&bare[..], &["--index", "2"]].concat()).status.code(), Some(2), "no block number");
     assert_eq!(
-        txfx(&["tree", "witness", "blocks/three-fixtures.leaves.json", "--index", "3"]).status.code(),
+        txfx(&[&bare[..], &["--tx-hash", "0x0", "--block-number", "7"]].concat()).status.code(),
         Some(2)
     );
+
+    // From the stored form, the witness is the node's, categoriesHash included.
+    let stored = txfx(&["block", "leaves", "blocks/three-fixtures.json", "--block-number", "7"]);
+    let stored = String::from_utf8_lossy(&stored.stdout).into_owned();
+    let served = txfx_with(&["tree", "witness", "-", "--tx-hash", "0x0"], &[], Some(&stored));
+    let served: serde_json::Value = serde_json::from_slice(&served.stdout).expect("JSON");
+    assert_eq!(&served, at(aztec_fixtures(), "/witness_json_example/json"));
+    let other_number =
+        txfx_with(&["tree", "witness", "-", "--index", "0", "--block-number", "8"], &[], Some(&stored));
+    assert_eq!(other_number.status.code(), Some(2));
+    let corrupted = stored.replacen("\"blockNumber\": 7", "\"blockNumber\": 7, \"extra\": 1", 1).replacen(
+        &expect_str("/tx_effect_fixtures/small/leaf"),
+        &expect_str("/tx_effect_fixtures/maximum/leaf"),
+        1,
+    );
+    let refused = txfx_with(&["tree", "witness", "-", "--index", "0"], &[], Some(&corrupted));
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("tx 1: stored leaf"));
 }
 
 #[test]
@@ -182,7 +220,7 @@ fn shipped_blocks_parse_and_commit() {
     for profile in ["sparse", "small", "log-heavy"] {
         for n in [1, 3, 16, 64] {
             let file = format!("blocks/{profile}-{n}.json");
-            let leaves = txfx(&["block", "leaves", &file]);
+            let leaves = txfx(&["block", "leaves", &file, "--bare"]);
             assert!(leaves.status.success(), "{file}: {}", String::from_utf8_lossy(&leaves.stderr));
             let leaves: serde_json::Value = serde_json::from_slice(&leaves.stdout).expect("JSON");
             assert_eq!(leaves.as_array().map(Vec::len), Some(n), "{file}");
@@ -228,14 +266,16 @@ fn every_command_ends_quietly_when_its_reader_goes_away() {
         vec!["poseidon2", "hash", "1", "2", "3"],
         vec!["effect", "hash", "effects/maximum.json"],
         vec!["block", "root", "blocks/small-16.json"],
-        vec!["block", "leaves", "blocks/small-64.json"],
+        vec!["block", "leaves", "blocks/small-64.json", "--block-number", "3"],
+        vec!["checkpoint", "decode", "typescript/checkpoint-3-blocks.blobs.json"],
+        vec!["block", "root", "--jsonl", "blocks/small-16.json"],
         vec!["block", "decode-blob", "blocks/three-fixtures.blob.json"],
         vec!["block", "encode-blob", "blocks/log-heavy-16.json"],
         vec!["block", "witness", "blocks/small-64.json", "--all", "--block-number", "1"],
         vec!["effect", "print", "effects/maximum.json"],
         vec!["block", "generate", "--profile", "log-heavy", "--txs", "64"],
         vec!["tree", "root", "blocks/three-fixtures.leaves.json"],
-        vec!["tree", "witness", "blocks/three-fixtures.leaves.json", "--index", "2"],
+        vec!["tree", "witness", "blocks/three-fixtures.leaves.json", "--index", "2", "--block-number", "1"],
         vec!["witness", "verify", &witness_path, "--root", &root, "--effect", "effects/small.json"],
         vec!["backend"],
     ];
@@ -269,4 +309,97 @@ fn node_results_are_read_where_effects_and_bodies_are() {
     let printed = txfx_with(&["effect", "print", "--compact", "-"], &[], Some(result));
     assert!(printed.status.success(), "{}", String::from_utf8_lossy(&printed.stderr));
     assert_eq!(stdout(&printed), fixtures["getTxEffect"]["dataJson"].as_str().expect("data JSON"));
+}
+
+/// TypeScript's checkpoints (`testdata/typescript/checkpoints.json`, blob-lib's encoding).
+fn typescript_checkpoints() -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(testdata_dir().join("typescript/checkpoints.json")).expect("fixture");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    json["checkpoints"].as_array().expect("checkpoints").clone()
+}
+
+#[test]
+fn checkpoint_commands_read_and_write_what_blob_lib_does() {
+    let records = typescript_checkpoints();
+    assert!(records.len() >= 6);
+    for record in &records {
+        let name = record["name"].as_str().expect("name");
+        let fields = record["blobFields"].to_string();
+        let decoded = txfx_with(&["checkpoint", "decode", "-"], &[], Some(&fields));
+        assert_eq!(decoded.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&decoded.stderr));
+        let mut json: serde_json::Value = serde_json::from_slice(&decoded.stdout).expect("JSON");
+        // Each block's txEffectsTreeRoot is its body's root.
+        for block in json["blocks"].as_array_mut().expect("blocks") {
+            let object = block.as_object_mut().expect("block");
+            let root = object.remove("txEffectsTreeRoot").expect("a root per block");
+            let body = txfx_with(&["block", "root", "-"], &[], Some(&object["body"].to_string()));
+            assert_eq!(root.as_str(), Some(stdout(&body).as_str()), "{name}");
+        }
+        assert_eq!(json, record["decoded"], "{name}: as blob-lib decodes it");
+        let encoded =
+            txfx_with(&["checkpoint", "encode", "-"], &[], Some(&String::from_utf8_lossy(&decoded.stdout)));
+        let encoded: serde_json::Value = serde_json::from_slice(&encoded.stdout).expect("JSON");
+        assert_eq!(encoded, record["blobFields"], "{name}: encoded back");
+        let padded =
+            txfx_with(&["checkpoint", "encode", "-", "--pad"], &[], Some(&record["decoded"].to_string()));
+        let padded: serde_json::Value = serde_json::from_slice(&padded.stdout).expect("JSON");
+        assert_eq!(
+            padded.as_array().map(Vec::len),
+            record["paddedLength"].as_u64().map(|n| n as usize),
+            "{name}"
+        );
+    }
+    // The bundled example (padded, as L1 carries it) decodes.
+    let example = txfx(&["checkpoint", "decode", "typescript/checkpoint-3-blocks.blobs.json"]);
+    let example: serde_json::Value = serde_json::from_slice(&example.stdout).expect("JSON");
+    assert_eq!(example["blocks"].as_array().map(Vec::len), Some(3));
+}
+
+#[test]
+fn checkpoint_errors_name_the_offset_and_claimed_roots_are_checked() {
+    let record = &typescript_checkpoints()[0];
+    let mut fields: Vec<serde_json::Value> = record["blobFields"].as_array().expect("fields").clone();
+    fields.push(serde_json::json!("0x01"));
+    let bad = txfx_with(
+        &["checkpoint", "decode", "-"],
+        &[],
+        Some(&serde_json::Value::Array(fields.clone()).to_string()),
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(stderr.contains(&format!("offset {}", fields.len() - 1)), "{stderr}");
+    // A txEffectsTreeRoot given to encode must be the body's.
+    let mut decoded = record["decoded"].clone();
+    decoded["blocks"][0]["txEffectsTreeRoot"] = serde_json::json!("0x01");
+    let refused = txfx_with(&["checkpoint", "encode", "-"], &[], Some(&decoded.to_string()));
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("txEffectsTreeRoot 0x"));
+}
+
+#[test]
+fn jsonl_answers_each_line_in_order_and_marks_failures() {
+    let records = typescript_checkpoints();
+    let lines =
+        [records[0]["blobFields"].to_string(), "[\"0x05\"]".to_owned(), records[2]["blobFields"].to_string()];
+    let out = txfx_with(&["checkpoint", "decode", "--jsonl", "-"], &[], Some(&(lines.join("\n") + "\n")));
+    assert_eq!(out.status.code(), Some(2), "one line failed");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let results: Vec<serde_json::Value> =
+        text.lines().map(|line| serde_json::from_str(line).expect("one JSON value per line")).collect();
+    assert_eq!(results.len(), 3);
+    assert_eq!(results[0]["numBlobFields"], records[0]["decoded"]["numBlobFields"]);
+    assert_eq!(results[1]["line"], 2);
+    assert!(results[1]["error"].as_str().is_some_and(|e| e.contains("line 2")));
+    assert_eq!(results[2]["numBlobFields"], records[2]["decoded"]["numBlobFields"]);
+
+    let bodies: Vec<String> = ["blocks/small-1.json", "blocks/three-fixtures.json", "blocks/sparse-3.json"]
+        .iter()
+        .map(|file| std::fs::read_to_string(testdata_dir().join(file)).expect("body").replace('\n', ""))
+        .collect();
+    let roots = txfx_with(&["block", "root", "--jsonl", "-"], &[], Some(&bodies.join("\n")));
+    assert_eq!(roots.status.code(), Some(0));
+    let roots: Vec<String> = String::from_utf8_lossy(&roots.stdout).lines().map(str::to_owned).collect();
+    assert_eq!(roots.len(), 3);
+    let root = expect_str("/three_tx_block/root");
+    assert_eq!(roots[1], format!("{{\"txEffectsTreeRoot\":\"{root}\"}}"));
 }
