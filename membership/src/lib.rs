@@ -5,10 +5,18 @@ pub use txfx_poseidon;
 /// txfx-tx-effects, re-exported: the model, JSON, blob encoding and commitment.
 pub use txfx_tx_effects;
 
+pub mod archive;
+pub mod category;
+pub mod chain;
+pub mod header;
 pub mod json;
 pub mod stored;
 pub mod witness;
 
+pub use archive::{ARCHIVE_HEIGHT, ArchiveError, ArchiveWitness, TrustedArchiveRoot, verify_block_hash};
+pub use category::{CategoryError, CategoryProof, ProvenElement, prove_category, verify_category_proof};
+pub use chain::{ChainError, ChainSubject, Link, verify_chain};
+pub use header::{BlockHeader, HeaderError, ProtocolVersion};
 pub use stored::{StoredBlock, StoredError, StoredTx};
 pub use witness::{
     BlockWitnesses, BuildError, MAX_PROTOCOL_PATH_LENGTH, TrustedRoot, TxClaim, TxEffectMembershipWitness,

@@ -28,6 +28,8 @@ impl DomainSeparator {
     pub const TX_EFFECTS_TREE_LEAF: Self = Self(1_186_802_524);
     /// `DOM_SEP__TX_EFFECTS_TREE`: an internal node of the tx-effects tree (§7.1).
     pub const TX_EFFECTS_TREE: Self = Self(2_908_237_871);
+    /// `DOM_SEP__BLOCK_HEADER_HASH`: a block header's hash, in either layout (§12.4).
+    pub const BLOCK_HEADER_HASH: Self = Self(4_195_546_849);
 
     /// A separator with an arbitrary value.
     pub const fn new(value: u32) -> Self {

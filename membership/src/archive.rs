@@ -1,0 +1,346 @@
+//! The archive tree: block `n`'s header hash is leaf `n` of an append-only tree of height 30
+//! whose root L1 knows (docs/spec.md §12.5).
+//!
+//! Internal nodes are `poseidon2_hash([left, right])` (no separator), the empty leaf is 0, and
+//! leaf 0 is the genesis header's hash: a one-leaf archive has the root [`GENESIS_ARCHIVE_ROOT`].
+//!
+//! The node's `getBlockHashMembershipWitness` prints a witness as a base64 string of the
+//! serialized `MembershipWitness`: the leaf index as 32 big-endian bytes, then 30 siblings of 32
+//! bytes, leaf level first. [`ArchiveWitness::from_json`] reads that string, the whole JSON-RPC
+//! response around it, or `{"leafIndex", "siblingPath": [..]}`.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::Value;
+use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex, parse_fr_hex};
+use txfx_poseidon::{BackendError, Fr, HashBackend, HashBackendExt, HashJob};
+
+/// The archive tree's height (`ARCHIVE_HEIGHT`).
+pub const ARCHIVE_HEIGHT: usize = 30;
+
+/// `GENESIS_BLOCK_HEADER_HASH` (`@aztec/constants` 4.1.2), decimal.
+pub const GENESIS_BLOCK_HEADER_HASH: &str =
+    "21694244557328181932449230888455310614586084993178835904749768133365362325861";
+
+/// `GENESIS_ARCHIVE_ROOT` (`@aztec/constants` 4.1.2), decimal: the archive holding only the
+/// genesis header's hash.
+pub const GENESIS_ARCHIVE_ROOT: &str =
+    "9682850228538071369704502076456077473410427336083826595120404283897422804423";
+
+/// The bytes of a serialized witness: the index, then the siblings.
+const WITNESS_BYTES: usize = 32 * (1 + ARCHIVE_HEIGHT);
+
+/// An archive root the caller trusts: read from L1's rollup contract, or from a header it has
+/// already authenticated. Like the tx-effects `TrustedRoot`, it is constructed on purpose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrustedArchiveRoot(Fr);
+
+impl TrustedArchiveRoot {
+    /// The archive root the caller vouches for (L1's, or a later authenticated header's
+    /// `lastArchive.root`).
+    pub fn from_trusted_source(root: Fr) -> Self {
+        Self(root)
+    }
+
+    /// The root.
+    pub fn get(self) -> Fr {
+        self.0
+    }
+}
+
+/// A membership witness in the archive tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArchiveWitness {
+    /// The leaf index: the block number.
+    pub leaf_index: u64,
+    /// [`ARCHIVE_HEIGHT`] siblings, leaf level first.
+    pub sibling_path: Vec<Fr>,
+}
+
+/// Why an archive witness is malformed or does not prove what it is asked to.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ArchiveError {
+    /// Not JSON, not base64, not the right number of bytes, or a sibling `>= p`.
+    #[error("malformed archive witness: {reason}")]
+    Malformed {
+        /// What is wrong.
+        reason: String,
+    },
+    /// The node answered without a witness: it does not know that block hash.
+    #[error("the JSON-RPC response has no result: the node knows no block with that hash")]
+    NoWitness,
+    /// A path of another length than [`ARCHIVE_HEIGHT`].
+    #[error("archive path has {length} siblings, the archive tree has height {ARCHIVE_HEIGHT}")]
+    WrongPathLength {
+        /// The path's length.
+        length: usize,
+    },
+    /// The witness is for another leaf than the block's number.
+    #[error("the witness is for leaf {leaf_index}, the header is of block {block_number}")]
+    WrongIndex {
+        /// The witness's leaf index.
+        leaf_index: u64,
+        /// The header's block number.
+        block_number: u64,
+    },
+    /// A zero block hash is the empty leaf, never a block.
+    #[error("a zero block hash is the archive's empty leaf, not a block")]
+    ZeroBlockHash,
+    /// The path hashes to another root.
+    #[error("archive root mismatch: the path hashes to {}, the trusted archive root is {}", fr_to_hex(.computed), fr_to_hex(.expected))]
+    RootMismatch {
+        /// What the path gives.
+        computed: Fr,
+        /// The trusted root.
+        expected: Fr,
+    },
+    /// More leaves than a tree of height 30 holds.
+    #[error("{count} leaves, an archive of height {ARCHIVE_HEIGHT} holds at most 2^{ARCHIVE_HEIGHT}")]
+    TooManyLeaves {
+        /// Leaves given.
+        count: usize,
+    },
+    /// The hashing backend failed.
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+}
+
+fn malformed(reason: impl Into<String>) -> ArchiveError {
+    ArchiveError::Malformed { reason: reason.into() }
+}
+
+impl ArchiveWitness {
+    /// Reads the serialized form (32-byte big-endian index, then 30 × 32-byte siblings).
+    ///
+    /// # Errors
+    /// [`ArchiveError::Malformed`] for another length, an index above 64 bits, or a sibling `>= p`.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, ArchiveError> {
+        if bytes.len() != WITNESS_BYTES {
+            return Err(malformed(format!(
+                "{} bytes, a witness of height {ARCHIVE_HEIGHT} has {WITNESS_BYTES}",
+                bytes.len()
+            )));
+        }
+        let (index, siblings) = bytes.split_at(32);
+        let (high, low) = index.split_at(24);
+        if high.iter().any(|b| *b != 0) {
+            return Err(malformed("the leaf index does not fit 64 bits"));
+        }
+        let leaf_index = low.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
+        let sibling_path = siblings
+            .chunks_exact(32)
+            .enumerate()
+            .map(|(i, chunk)| fr_from_be_slice(chunk).map_err(|e| malformed(format!("sibling {i}: {e}"))))
+            .collect::<Result<_, _>>()?;
+        Ok(Self { leaf_index, sibling_path })
+    }
+
+    /// The serialized form.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(32 * (1 + self.sibling_path.len()));
+        out.extend_from_slice(&[0u8; 24]);
+        out.extend_from_slice(&self.leaf_index.to_be_bytes());
+        for sibling in &self.sibling_path {
+            out.extend_from_slice(&fr_to_be_bytes(sibling));
+        }
+        out
+    }
+
+    /// The witness as the node prints it: a JSON string of base64.
+    pub fn to_json(&self) -> Value {
+        Value::String(STANDARD.encode(self.to_bytes()))
+    }
+
+    /// Reads what the node prints: the base64 JSON string, the JSON-RPC response around it
+    /// (`{"jsonrpc", "id", "result": "<base64>"}`), a bare base64 text, or
+    /// `{"leafIndex", "siblingPath": ["0x..", ...]}`.
+    ///
+    /// # Errors
+    /// [`ArchiveError::NoWitness`] for a response without a result, [`ArchiveError::Malformed`]
+    /// for anything else that is not a witness.
+    pub fn from_json(text: &str) -> Result<Self, ArchiveError> {
+        let trimmed = text.trim();
+        let value: Value = match serde_json::from_str(trimmed) {
+            Ok(value) => value,
+            // Not JSON: bare base64 (as `jq -r .result` prints it).
+            Err(_) => Value::String(trimmed.to_owned()),
+        };
+        Self::from_value(&value)
+    }
+
+    /// [`ArchiveWitness::from_json`] for an already parsed value.
+    ///
+    /// # Errors
+    /// As [`ArchiveWitness::from_json`].
+    pub fn from_value(value: &Value) -> Result<Self, ArchiveError> {
+        match value {
+            Value::String(text) => {
+                // Refuse before decoding anything longer than a witness.
+                if text.len() > WITNESS_BYTES.div_ceil(3) * 4 {
+                    return Err(malformed(format!(
+                        "{} base64 characters is longer than a witness",
+                        text.len()
+                    )));
+                }
+                let bytes = STANDARD.decode(text).map_err(|e| malformed(format!("not base64: {e}")))?;
+                Self::from_bytes(&bytes)
+            }
+            Value::Object(object) if object.contains_key("jsonrpc") || object.contains_key("id") => {
+                if let Some(error) = object.get("error") {
+                    return Err(malformed(format!("the node answered with an error: {error}")));
+                }
+                match object.get("result") {
+                    None | Some(Value::Null) => Err(ArchiveError::NoWitness),
+                    Some(result) => Self::from_value(result),
+                }
+            }
+            Value::Object(object) => {
+                let leaf_index = match object.get("leafIndex") {
+                    Some(Value::Number(n)) => n.as_u64(),
+                    Some(Value::String(s)) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+                        s.parse().ok()
+                    }
+                    _ => None,
+                }
+                .ok_or_else(|| malformed("leafIndex must be an unsigned integer"))?;
+                let path = object
+                    .get("siblingPath")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| malformed("siblingPath must be an array of 0x-hex fields"))?;
+                if path.len() > ARCHIVE_HEIGHT {
+                    return Err(ArchiveError::WrongPathLength { length: path.len() });
+                }
+                let sibling_path = path
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| {
+                        v.as_str()
+                            .ok_or_else(|| malformed(format!("sibling {i} is not a string")))
+                            .and_then(|s| parse_fr_hex(s).map_err(|e| malformed(format!("sibling {i}: {e}"))))
+                    })
+                    .collect::<Result<_, _>>()?;
+                Ok(Self { leaf_index, sibling_path })
+            }
+            other => Err(malformed(format!("expected base64 or a JSON-RPC response, got {other}"))),
+        }
+    }
+}
+
+/// The root `witness` gives for `leaf`.
+///
+/// # Errors
+/// [`ArchiveError::WrongPathLength`] for a path not of height 30, [`ArchiveError::WrongIndex`]
+/// for an index outside the tree, [`ArchiveError::Backend`].
+pub fn archive_root_from_path(
+    hasher: &dyn HashBackend,
+    leaf: Fr,
+    witness: &ArchiveWitness,
+) -> Result<Fr, ArchiveError> {
+    if witness.sibling_path.len() != ARCHIVE_HEIGHT {
+        return Err(ArchiveError::WrongPathLength { length: witness.sibling_path.len() });
+    }
+    if witness.leaf_index >> ARCHIVE_HEIGHT != 0 {
+        return Err(ArchiveError::WrongIndex {
+            leaf_index: witness.leaf_index,
+            block_number: witness.leaf_index,
+        });
+    }
+    let mut node = leaf;
+    for (level, sibling) in witness.sibling_path.iter().enumerate() {
+        let pair = if witness.leaf_index >> level & 1 == 0 { [node, *sibling] } else { [*sibling, node] };
+        node = hasher.hash(&pair)?;
+    }
+    Ok(node)
+}
+
+/// Checks that `block_hash` is the archive's leaf `block_number` under the trusted root.
+///
+/// # Errors
+/// [`ArchiveError`] naming what failed: a zero hash, a witness for another index, a path of the
+/// wrong length, or a root mismatch.
+pub fn verify_block_hash(
+    hasher: &dyn HashBackend,
+    block_hash: Fr,
+    block_number: u64,
+    witness: &ArchiveWitness,
+    root: TrustedArchiveRoot,
+) -> Result<(), ArchiveError> {
+    if block_hash == Fr::from(0u64) {
+        return Err(ArchiveError::ZeroBlockHash);
+    }
+    if witness.leaf_index != block_number {
+        return Err(ArchiveError::WrongIndex { leaf_index: witness.leaf_index, block_number });
+    }
+    let computed = archive_root_from_path(hasher, block_hash, witness)?;
+    if computed != root.get() {
+        return Err(ArchiveError::RootMismatch { computed, expected: root.get() });
+    }
+    Ok(())
+}
+
+/// The levels of an archive over `leaves` (left-filled, zeros after): the leaves, then each
+/// level up to the root, and the empty-subtree hash of every level.
+#[allow(clippy::expect_used, reason = "an internal invariant: a lost hash must fail loudly")]
+fn levels(hasher: &dyn HashBackend, leaves: &[Fr]) -> Result<(Vec<Vec<Fr>>, Vec<Fr>), ArchiveError> {
+    if leaves.len() > 1 << ARCHIVE_HEIGHT {
+        return Err(ArchiveError::TooManyLeaves { count: leaves.len() });
+    }
+    let mut zero = Fr::from(0u64);
+    let mut zeros = Vec::with_capacity(ARCHIVE_HEIGHT + 1);
+    let mut levels = Vec::with_capacity(ARCHIVE_HEIGHT + 1);
+    let mut current = leaves.to_vec();
+    for _ in 0..ARCHIVE_HEIGHT {
+        let mut batch: Vec<HashJob> = current
+            .chunks(2)
+            .filter_map(|pair| match pair {
+                [left, rest @ ..] => Some(HashJob::plain(vec![*left, rest.first().copied().unwrap_or(zero)])),
+                [] => None,
+            })
+            .collect();
+        // The next level's empty-subtree hash rides along in the same batch.
+        batch.push(HashJob::plain(vec![zero, zero]));
+        let mut hashed = hasher.hash_batch_checked(&batch)?;
+        let next_zero = hashed.pop().expect("invariant: a checked batch has one hash per job");
+        zeros.push(zero);
+        levels.push(std::mem::replace(&mut current, hashed));
+        zero = next_zero;
+    }
+    zeros.push(zero);
+    levels.push(current);
+    Ok((levels, zeros))
+}
+
+/// The archive root over `leaves` (block 0's header hash first), as TypeScript's
+/// `MerkleTreeCalculator` of height 30 computes it.
+///
+/// # Errors
+/// [`ArchiveError::TooManyLeaves`] past 2^30 leaves, [`ArchiveError::Backend`].
+pub fn archive_root(hasher: &dyn HashBackend, leaves: &[Fr]) -> Result<Fr, ArchiveError> {
+    let (levels, zeros) = levels(hasher, leaves)?;
+    let top = levels.last().and_then(|top| top.first()).or(zeros.last());
+    Ok(*top.ok_or_else(|| malformed("invariant: an archive has a root"))?)
+}
+
+/// The witness of leaf `index` in the archive over `leaves`, or `None` past the last leaf.
+///
+/// # Errors
+/// [`ArchiveError::TooManyLeaves`] past 2^30 leaves, [`ArchiveError::Backend`].
+pub fn archive_witness(
+    hasher: &dyn HashBackend,
+    leaves: &[Fr],
+    index: usize,
+) -> Result<Option<ArchiveWitness>, ArchiveError> {
+    if index >= leaves.len() {
+        return Ok(None);
+    }
+    let (levels, zeros) = levels(hasher, leaves)?;
+    let sibling_path = levels
+        .iter()
+        .zip(&zeros)
+        .take(ARCHIVE_HEIGHT)
+        .enumerate()
+        .map(|(level, (nodes, zero))| nodes.get((index >> level) ^ 1).copied().unwrap_or(*zero))
+        .collect();
+    Ok(Some(ArchiveWitness { leaf_index: index as u64, sibling_path }))
+}

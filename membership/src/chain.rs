@@ -1,0 +1,148 @@
+//! The whole chain in one call: from an archive root the caller trusts (L1's) down to one tx,
+//! every link checked (docs/spec.md §12.7).
+//!
+//! 1. **header**: the header is in the AZIP-26 layout, so it commits to a tx-effects tree;
+//! 2. **archive**: the header's hash is leaf `blockNumber` of the archive under the trusted root;
+//! 3. **witness**: the tx-effects witness is for that block and its `root` is the header's
+//!    `txEffectsTreeRoot` (the witness's own root is only ever compared, never trusted);
+//! 4. **tx**: the tx's leaf (from a tx hash and categories hash, a full effect, or a category
+//!    proof) hashes up the witness's path to the header's `txEffectsTreeRoot`.
+//!
+//! Each failure is a [`ChainError`] whose [`ChainError::link`] names the link that broke.
+
+use txfx_poseidon::field::fr_to_hex;
+use txfx_poseidon::{BackendError, Fr, HashBackend};
+use txfx_tx_effects::TxEffect;
+
+use crate::archive::{ArchiveError, ArchiveWitness, TrustedArchiveRoot, verify_block_hash};
+use crate::category::{CategoryError, CategoryProof, verify_category_proof};
+use crate::header::{BlockHeader, HeaderError};
+use crate::witness::{
+    TrustedRoot, TxClaim, TxEffectMembershipWitness, VerifyError, verify_effect, verify_tx,
+};
+
+/// What the chain ends in.
+#[derive(Debug, Clone, Copy)]
+pub enum ChainSubject<'a> {
+    /// A tx hash, with its categories hash (or the witness's).
+    Tx(TxClaim),
+    /// A full effect: its leaf is recomputed.
+    Effect(&'a TxEffect),
+    /// One category of a tx (and, at element level, one element of it).
+    Category(&'a CategoryProof),
+}
+
+/// The link of the chain that broke.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Link {
+    /// The header (its layout).
+    Header,
+    /// The header's hash in the archive.
+    Archive,
+    /// The tx-effects witness against the header.
+    Witness,
+    /// The tx (or category) against the witness.
+    Tx,
+}
+
+impl Link {
+    /// `header`, `archive`, `witness` or `tx`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Header => "header",
+            Self::Archive => "archive",
+            Self::Witness => "witness",
+            Self::Tx => "tx",
+        }
+    }
+}
+
+/// Why the chain does not hold.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ChainError {
+    /// The header commits to no tx-effects tree.
+    #[error("header: {0}")]
+    Header(HeaderError),
+    /// The header is not in the archive under the trusted root.
+    #[error("archive: {0}")]
+    Archive(ArchiveError),
+    /// The tx-effects witness is for another block.
+    #[error("witness: it is for block {witness}, the header is of block {header}")]
+    WitnessBlockNumber {
+        /// The witness's block number.
+        witness: u64,
+        /// The header's.
+        header: u64,
+    },
+    /// The tx-effects witness's root is not the header's.
+    #[error("witness: its root {} is not the header's txEffectsTreeRoot {}", fr_to_hex(.witness), fr_to_hex(.header))]
+    WitnessRoot {
+        /// The witness's root.
+        witness: Fr,
+        /// The header's `txEffectsTreeRoot`.
+        header: Fr,
+    },
+    /// The tx does not verify against the witness.
+    #[error("tx: {0}")]
+    Tx(VerifyError),
+    /// The category proof does not verify.
+    #[error("tx: {0}")]
+    Category(CategoryError),
+    /// The hashing backend failed.
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+}
+
+impl ChainError {
+    /// The link that broke, or `None` for a backend failure.
+    pub fn link(&self) -> Option<Link> {
+        match self {
+            Self::Header(_) => Some(Link::Header),
+            Self::Archive(ArchiveError::Backend(_)) | Self::Backend(_) => None,
+            Self::Archive(_) => Some(Link::Archive),
+            Self::WitnessBlockNumber { .. } | Self::WitnessRoot { .. } => Some(Link::Witness),
+            Self::Tx(VerifyError::Backend(_)) | Self::Category(CategoryError::Backend(_)) => None,
+            Self::Tx(_) | Self::Category(_) => Some(Link::Tx),
+        }
+    }
+}
+
+/// Checks every link from `archive_root` down to `subject` (module docs).
+///
+/// # Errors
+/// [`ChainError`] for the first link that breaks, in chain order.
+pub fn verify_chain(
+    hasher: &dyn HashBackend,
+    archive_root: TrustedArchiveRoot,
+    archive_witness: &ArchiveWitness,
+    header: &BlockHeader,
+    tx_witness: &TxEffectMembershipWitness,
+    subject: ChainSubject<'_>,
+) -> Result<(), ChainError> {
+    let header_root = header.tx_effects_tree_root().map_err(ChainError::Header)?;
+    let block_number = u64::from(header.global_variables.block_number);
+    let block_hash = header.hash(hasher)?;
+    verify_block_hash(hasher, block_hash, block_number, archive_witness, archive_root)
+        .map_err(ChainError::Archive)?;
+    if tx_witness.block_number != block_number {
+        return Err(ChainError::WitnessBlockNumber {
+            witness: tx_witness.block_number,
+            header: block_number,
+        });
+    }
+    if tx_witness.root != header_root {
+        return Err(ChainError::WitnessRoot { witness: tx_witness.root, header: header_root });
+    }
+    // The header is authenticated: its root is the one to trust.
+    let root = TrustedRoot::from_authenticated_header(header_root);
+    match subject {
+        ChainSubject::Tx(claim) => verify_tx(hasher, claim, tx_witness, root).map_err(ChainError::Tx),
+        ChainSubject::Effect(effect) => {
+            verify_effect(hasher, effect, tx_witness, root).map_err(ChainError::Tx)
+        }
+        ChainSubject::Category(proof) => {
+            verify_category_proof(hasher, proof, tx_witness, root).map_err(ChainError::Category)
+        }
+    }
+}

@@ -1,0 +1,437 @@
+//! Block headers in both layouts, their hash, and their JSON as a node prints it
+//! (docs/spec.md §12.4).
+//!
+//! A header hashes as `poseidon2_hash_with_separator(fields, DOM_SEP__BLOCK_HEADER_HASH)` over, in
+//! order: lastArchive.root, lastArchive.nextAvailableLeafIndex, the l1-to-l2, note-hash, nullifier
+//! and public-data trees' roots and next indices, spongeBlobHash, **txEffectsTreeRoot (AZIP-26
+//! only)**, chainId, version, blockNumber, slotNumber, timestamp, coinbase, feeRecipient,
+//! feePerDaGas, feePerL2Gas, totalFees, totalManaUsed: 23 fields under AZIP-26, 22 before it
+//! (Aztec 4.1.2, what deployed nodes run).
+//!
+//! The layout is a [`ProtocolVersion`], and a caller passing a header says which one it expects:
+//! JSON of the other layout (a `txEffectsTreeRoot` key present or missing) is refused with a typed
+//! error, never read as the other. Only an AZIP-26 header commits to a tx-effects tree, so only it
+//! can authenticate a tx-effects witness ([`BlockHeader::tx_effects_tree_root`]).
+//!
+//! JSON: the `header` object of an `L2Block` as the node prints it (numbers for block number and
+//! leaf indices, decimal strings for timestamp and gas fees, 0x-hex fields, a 20-byte coinbase);
+//! unknown keys (such as the `"_cachedHash":{}` of a header already hashed) are ignored.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use txfx_poseidon::field::serde_hex;
+use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt};
+
+/// Which layout and rules apply to a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum ProtocolVersion {
+    /// Before AZIP-26 (Aztec 4.1.2): a 22-field header with no tx-effects tree root, so no
+    /// tx-effects witness can be authenticated against it.
+    PreAzip26,
+    /// AZIP-26 and later: a 23-field header carrying `txEffectsTreeRoot`.
+    #[default]
+    Azip26,
+}
+
+impl ProtocolVersion {
+    /// The number of fields the header hashes.
+    pub fn header_fields(self) -> usize {
+        match self {
+            Self::PreAzip26 => 22,
+            Self::Azip26 => 23,
+        }
+    }
+
+    /// `pre-azip-26` or `azip-26`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::PreAzip26 => "pre-azip-26",
+            Self::Azip26 => "azip-26",
+        }
+    }
+
+    /// Parses [`ProtocolVersion::name`].
+    pub fn from_name(name: &str) -> Option<Self> {
+        [Self::PreAzip26, Self::Azip26].into_iter().find(|version| version.name() == name)
+    }
+}
+
+/// A tree's root and its next free leaf index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeSnapshot {
+    /// The root.
+    #[serde(with = "serde_hex")]
+    pub root: Fr,
+    /// The next free leaf index.
+    pub next_available_leaf_index: u64,
+}
+
+/// The block's global variables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GlobalVariables {
+    /// The L1 chain id.
+    pub chain_id: Fr,
+    /// The rollup version.
+    pub version: Fr,
+    /// The block number.
+    pub block_number: u32,
+    /// The slot number.
+    pub slot_number: Fr,
+    /// Seconds.
+    pub timestamp: u64,
+    /// An Ethereum address, 20 bytes.
+    pub coinbase: [u8; 20],
+    /// An Aztec address.
+    pub fee_recipient: Fr,
+    /// Fee per unit of DA gas.
+    pub fee_per_da_gas: u128,
+    /// Fee per unit of L2 gas.
+    pub fee_per_l2_gas: u128,
+}
+
+/// A block header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BlockHeader {
+    /// The archive before this block.
+    pub last_archive: TreeSnapshot,
+    /// The l1-to-l2 message tree after it.
+    pub l1_to_l2_message_tree: TreeSnapshot,
+    /// The note-hash tree after it.
+    pub note_hash_tree: TreeSnapshot,
+    /// The nullifier tree after it.
+    pub nullifier_tree: TreeSnapshot,
+    /// The public-data tree after it.
+    pub public_data_tree: TreeSnapshot,
+    /// The sponge blob hash.
+    pub sponge_blob_hash: Fr,
+    /// The tx-effects tree root: `Some` exactly in the AZIP-26 layout.
+    pub tx_effects_tree_root: Option<Fr>,
+    /// The global variables.
+    pub global_variables: GlobalVariables,
+    /// Total fees.
+    pub total_fees: Fr,
+    /// Total mana used.
+    pub total_mana_used: Fr,
+}
+
+/// A header that cannot serve the purpose asked of it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HeaderError {
+    /// Not JSON, or not a header.
+    #[error("malformed header JSON: {reason}")]
+    Malformed {
+        /// What is wrong.
+        reason: String,
+    },
+    /// A pre-AZIP-26 layout was asked for, and the header has `txEffectsTreeRoot`.
+    #[error("the header has txEffectsTreeRoot, which the pre-AZIP-26 layout does not")]
+    UnexpectedTxEffectsTreeRoot,
+    /// The AZIP-26 layout was asked for, and the header has no `txEffectsTreeRoot`.
+    #[error("the header has no txEffectsTreeRoot: it is pre-AZIP-26 (say so to read it)")]
+    MissingTxEffectsTreeRoot,
+    /// A pre-AZIP-26 header commits to no tx-effects tree, so it authenticates no tx-effects
+    /// witness.
+    #[error(
+        "a pre-AZIP-26 header commits to no tx-effects tree: no tx-effects witness can be authenticated against it"
+    )]
+    PreAzip26,
+}
+
+impl BlockHeader {
+    /// The layout this header has.
+    pub fn protocol_version(&self) -> ProtocolVersion {
+        if self.tx_effects_tree_root.is_some() { ProtocolVersion::Azip26 } else { ProtocolVersion::PreAzip26 }
+    }
+
+    /// The root a tx-effects witness must reach.
+    ///
+    /// # Errors
+    /// [`HeaderError::PreAzip26`] for a header that commits to no tx-effects tree.
+    pub fn tx_effects_tree_root(&self) -> Result<Fr, HeaderError> {
+        self.tx_effects_tree_root.ok_or(HeaderError::PreAzip26)
+    }
+
+    /// The fields the hash covers, in order (22 or 23, by layout).
+    pub fn to_fields(&self) -> Vec<Fr> {
+        let g = &self.global_variables;
+        let mut fields = Vec::with_capacity(23);
+        for tree in [
+            self.last_archive,
+            self.l1_to_l2_message_tree,
+            self.note_hash_tree,
+            self.nullifier_tree,
+            self.public_data_tree,
+        ] {
+            fields.extend([tree.root, Fr::from(tree.next_available_leaf_index)]);
+        }
+        fields.push(self.sponge_blob_hash);
+        fields.extend(self.tx_effects_tree_root);
+        fields.extend([
+            g.chain_id,
+            g.version,
+            Fr::from(g.block_number),
+            g.slot_number,
+            Fr::from(g.timestamp),
+        ]);
+        fields.push(eth_address::to_field(&g.coinbase));
+        fields.extend([g.fee_recipient, Fr::from(g.fee_per_da_gas), Fr::from(g.fee_per_l2_gas)]);
+        fields.extend([self.total_fees, self.total_mana_used]);
+        fields
+    }
+
+    /// The block hash: `poseidon2_hash_with_separator(fields, DOM_SEP__BLOCK_HEADER_HASH)`.
+    ///
+    /// # Errors
+    /// [`BackendError`] if the backend fails.
+    pub fn hash(&self, hasher: &dyn HashBackend) -> Result<Fr, BackendError> {
+        hasher.hash_with_separator(&self.to_fields(), DomainSeparator::BLOCK_HEADER_HASH)
+    }
+
+    /// Parses the header as a node prints it, or the `header` of `L2Block` JSON, in the layout
+    /// `version` says.
+    ///
+    /// # Errors
+    /// [`HeaderError::Malformed`] for JSON that is not a header, [`HeaderError::MissingTxEffectsTreeRoot`]
+    /// or [`HeaderError::UnexpectedTxEffectsTreeRoot`] for the other layout.
+    pub fn from_json(text: &str, version: ProtocolVersion) -> Result<Self, HeaderError> {
+        let value: Value = serde_json::from_str(text)
+            .map_err(|error| HeaderError::Malformed { reason: error.to_string() })?;
+        Self::from_value(&value, version)
+    }
+
+    /// [`BlockHeader::from_json`] for an already parsed value.
+    ///
+    /// # Errors
+    /// As [`BlockHeader::from_json`].
+    pub fn from_value(value: &Value, version: ProtocolVersion) -> Result<Self, HeaderError> {
+        // L2Block JSON: the header is under "header", next to "body" and "archive".
+        let value = match value.get("header") {
+            Some(header) if value.get("body").is_some() || value.get("archive").is_some() => header,
+            _ => value,
+        };
+        let json: HeaderJson = serde_json::from_value(value.clone())
+            .map_err(|error| HeaderError::Malformed { reason: error.to_string() })?;
+        match (version, json.tx_effects_tree_root.is_some()) {
+            (ProtocolVersion::PreAzip26, true) => return Err(HeaderError::UnexpectedTxEffectsTreeRoot),
+            (ProtocolVersion::Azip26, false) => return Err(HeaderError::MissingTxEffectsTreeRoot),
+            _ => {}
+        }
+        Ok(json.into())
+    }
+
+    /// The header as the node prints it (`txEffectsTreeRoot` right after `spongeBlobHash` in the
+    /// AZIP-26 layout).
+    #[allow(clippy::expect_used, reason = "an internal invariant: a failure must be loud, never JSON null")]
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(HeaderJson::from(*self)).expect("invariant: a header always converts to JSON")
+    }
+}
+
+/// A decimal string or a JSON number (TypeScript prints bigints as decimal strings).
+mod decimal {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either<'a> {
+        Number(u64),
+        Text(std::borrow::Cow<'a, str>),
+    }
+
+    pub(super) fn parse<'de, D: Deserializer<'de>, T: TryFrom<u128>>(deserializer: D) -> Result<T, D::Error> {
+        let value = match Either::deserialize(deserializer)? {
+            Either::Number(value) => u128::from(value),
+            Either::Text(text) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => text
+                .parse::<u128>()
+                .map_err(|_| serde::de::Error::custom(format!("{text:?} is too large")))?,
+            Either::Text(text) => {
+                return Err(serde::de::Error::custom(format!("{text:?} is not a decimal integer")));
+            }
+        };
+        T::try_from(value).map_err(|_| serde::de::Error::custom(format!("{value} is out of range")))
+    }
+
+    pub(super) fn u64<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+        parse(deserializer)
+    }
+
+    pub(super) fn u128<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u128, D::Error> {
+        parse(deserializer)
+    }
+
+    pub(super) fn print<S: Serializer, T: ToString>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&value.to_string())
+    }
+}
+
+/// A 20-byte Ethereum address as `0x` + 40 hex digits.
+mod eth_address {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<[u8; 20], D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        let digits = text.strip_prefix("0x").unwrap_or(&text);
+        let bad =
+            || serde::de::Error::custom(format!("{text:?} is not a 20-byte address (0x + 40 hex digits)"));
+        if digits.len() != 40 || !digits.is_ascii() {
+            return Err(bad());
+        }
+        let mut out = [0u8; 20];
+        for (byte, pair) in out.iter_mut().zip(digits.as_bytes().chunks_exact(2)) {
+            let pair = std::str::from_utf8(pair).map_err(|_| bad())?;
+            *byte = u8::from_str_radix(pair, 16).map_err(|_| bad())?;
+        }
+        Ok(out)
+    }
+
+    /// The address as a field element: its 160 bits, big-endian (exact, far below p).
+    pub(super) fn to_field(address: &[u8; 20]) -> super::Fr {
+        let (high, low) = address.split_at(4);
+        let word = |bytes: &[u8]| bytes.iter().fold(0u128, |acc, b| (acc << 8) | u128::from(*b));
+        super::Fr::from(word(high)) * (super::Fr::from(u128::MAX) + super::Fr::from(1u64))
+            + super::Fr::from(word(low))
+    }
+
+    pub(super) fn serialize<S: Serializer>(value: &[u8; 20], serializer: S) -> Result<S::Ok, S::Error> {
+        let hex: String = value.iter().map(|b| format!("{b:02x}")).collect();
+        serializer.serialize_str(&format!("0x{hex}"))
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct HeaderJson {
+    last_archive: TreeSnapshot,
+    state: StateJson,
+    #[serde(with = "serde_hex")]
+    sponge_blob_hash: Fr,
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "optional_hex")]
+    tx_effects_tree_root: Option<Fr>,
+    global_variables: GlobalVariablesJson,
+    #[serde(with = "serde_hex")]
+    total_fees: Fr,
+    #[serde(with = "serde_hex")]
+    total_mana_used: Fr,
+}
+
+mod optional_hex {
+    use super::Fr;
+    use serde::{Deserializer, Serializer};
+    use txfx_poseidon::field::serde_hex;
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Fr>, D::Error> {
+        serde_hex::deserialize(deserializer).map(Some)
+    }
+
+    pub(super) fn serialize<S: Serializer>(value: &Option<Fr>, serializer: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(value) => serde_hex::serialize(value, serializer),
+            None => serializer.serialize_none(),
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StateJson {
+    l1_to_l2_message_tree: TreeSnapshot,
+    partial: PartialStateJson,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PartialStateJson {
+    note_hash_tree: TreeSnapshot,
+    nullifier_tree: TreeSnapshot,
+    public_data_tree: TreeSnapshot,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct GlobalVariablesJson {
+    #[serde(with = "serde_hex")]
+    chain_id: Fr,
+    #[serde(with = "serde_hex")]
+    version: Fr,
+    block_number: u32,
+    #[serde(with = "serde_hex")]
+    slot_number: Fr,
+    #[serde(deserialize_with = "decimal::u64", serialize_with = "decimal::print")]
+    timestamp: u64,
+    #[serde(with = "eth_address")]
+    coinbase: [u8; 20],
+    #[serde(with = "serde_hex")]
+    fee_recipient: Fr,
+    gas_fees: GasFeesJson,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct GasFeesJson {
+    #[serde(deserialize_with = "decimal::u128", serialize_with = "decimal::print")]
+    fee_per_da_gas: u128,
+    #[serde(deserialize_with = "decimal::u128", serialize_with = "decimal::print")]
+    fee_per_l2_gas: u128,
+}
+
+impl From<HeaderJson> for BlockHeader {
+    fn from(json: HeaderJson) -> Self {
+        let g = json.global_variables;
+        Self {
+            last_archive: json.last_archive,
+            l1_to_l2_message_tree: json.state.l1_to_l2_message_tree,
+            note_hash_tree: json.state.partial.note_hash_tree,
+            nullifier_tree: json.state.partial.nullifier_tree,
+            public_data_tree: json.state.partial.public_data_tree,
+            sponge_blob_hash: json.sponge_blob_hash,
+            tx_effects_tree_root: json.tx_effects_tree_root,
+            global_variables: GlobalVariables {
+                chain_id: g.chain_id,
+                version: g.version,
+                block_number: g.block_number,
+                slot_number: g.slot_number,
+                timestamp: g.timestamp,
+                coinbase: g.coinbase,
+                fee_recipient: g.fee_recipient,
+                fee_per_da_gas: g.gas_fees.fee_per_da_gas,
+                fee_per_l2_gas: g.gas_fees.fee_per_l2_gas,
+            },
+            total_fees: json.total_fees,
+            total_mana_used: json.total_mana_used,
+        }
+    }
+}
+
+impl From<BlockHeader> for HeaderJson {
+    fn from(header: BlockHeader) -> Self {
+        let g = header.global_variables;
+        Self {
+            last_archive: header.last_archive,
+            state: StateJson {
+                l1_to_l2_message_tree: header.l1_to_l2_message_tree,
+                partial: PartialStateJson {
+                    note_hash_tree: header.note_hash_tree,
+                    nullifier_tree: header.nullifier_tree,
+                    public_data_tree: header.public_data_tree,
+                },
+            },
+            sponge_blob_hash: header.sponge_blob_hash,
+            tx_effects_tree_root: header.tx_effects_tree_root,
+            global_variables: GlobalVariablesJson {
+                chain_id: g.chain_id,
+                version: g.version,
+                block_number: g.block_number,
+                slot_number: g.slot_number,
+                timestamp: g.timestamp,
+                coinbase: g.coinbase,
+                fee_recipient: g.fee_recipient,
+                gas_fees: GasFeesJson { fee_per_da_gas: g.fee_per_da_gas, fee_per_l2_gas: g.fee_per_l2_gas },
+            },
+            total_fees: header.total_fees,
+            total_mana_used: header.total_mana_used,
+        }
+    }
+}
