@@ -38,6 +38,7 @@ pub fn all() -> Vec<Case> {
     cases.extend(membership_cases());
     cases.extend(body_cases());
     cases.extend(stored_cases());
+    cases.extend(crate::chain::chain_cases());
     cases.extend(sensitivity_cases());
     cases.extend(snapshot_cases());
     cases.extend(crate::hostile::bad_input_cases());

@@ -12,8 +12,12 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::trusted;
+use txfx_membership::archive::ARCHIVE_HEIGHT;
 use txfx_membership::json::{witness_from_json, witness_to_json};
-use txfx_membership::{BlockWitnesses, StoredBlock, TxEffectMembershipWitness, verify_leaf};
+use txfx_membership::{
+    ArchiveWitness, BlockHeader, BlockWitnesses, CategoryProof, ProtocolVersion, StoredBlock,
+    TxEffectMembershipWitness, prove_category, verify_category_proof, verify_leaf,
+};
 use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex, parse_fr};
 use txfx_poseidon::{Fr, Sequential};
 use txfx_tx_effects::blob::{decode_block_blob, encode_block_blob};
@@ -150,6 +154,64 @@ pub fn stored_leaves(bytes: &[u8]) -> Result<Outcome, String> {
     Ok(Outcome::Accepted)
 }
 
+/// Header JSON (either layout): an accepted header re-prints and re-parses to itself, and its
+/// field list has the layout's length.
+pub fn header_json(bytes: &[u8]) -> Result<Outcome, String> {
+    let Some(text) = text(bytes) else { return Ok(Outcome::Rejected) };
+    let mut outcome = Outcome::Rejected;
+    for version in [ProtocolVersion::Azip26, ProtocolVersion::PreAzip26] {
+        let Ok(header) = BlockHeader::from_json(text, version) else { continue };
+        if BlockHeader::from_json(&header.to_json().to_string(), version).as_ref().ok() != Some(&header) {
+            return Err("header JSON round trip changed the header".into());
+        }
+        if header.to_fields().len() != version.header_fields() {
+            return Err("the field list does not have the layout's length".into());
+        }
+        outcome = Outcome::Accepted;
+    }
+    Ok(outcome)
+}
+
+/// Archive witnesses as the node prints them: an accepted one re-serializes to itself.
+pub fn archive_witness(bytes: &[u8]) -> Result<Outcome, String> {
+    let Some(Ok(witness)) = text(bytes).map(ArchiveWitness::from_json) else { return Ok(Outcome::Rejected) };
+    if witness.sibling_path.len() == ARCHIVE_HEIGHT
+        && ArchiveWitness::from_json(&witness.to_json().to_string()).as_ref().ok() != Some(&witness)
+    {
+        return Err("archive witness round trip changed it".into());
+    }
+    Ok(Outcome::Accepted)
+}
+
+/// Category proofs: an accepted proof re-prints to itself, and one that verifies against the
+/// small fixture's witness must be the genuine proof of one of its categories.
+pub fn category_proof(bytes: &[u8]) -> Result<Outcome, String> {
+    let Some(Ok(proof)) = text(bytes).map(CategoryProof::from_json) else { return Ok(Outcome::Rejected) };
+    if CategoryProof::from_json(&proof.to_json().to_string()).as_ref().ok() != Some(&proof) {
+        return Err("category proof round trip changed it".into());
+    }
+    let three = crate::vectors::at(crate::vectors::aztec_fixtures(), "/three_tx_block");
+    let w = crate::vectors::at(three, "/witnesses/1");
+    let witness = TxEffectMembershipWitness {
+        block_number: 3,
+        root: crate::vectors::fr(crate::vectors::at(three, "/root")),
+        categories_hash: None,
+        leaf_index: crate::vectors::uint(crate::vectors::at(w, "/leafIndex")),
+        sibling_path: crate::vectors::frs(crate::vectors::at(w, "/siblingPath")),
+    };
+    if verify_category_proof(&Sequential, &proof, &witness, trusted(witness.root)).is_ok() {
+        let effect = crate::cases::fixture_effect("small");
+        let genuine =
+            prove_category(&Sequential, &effect, proof.category, None).map_err(|e| e.to_string())?;
+        if (&genuine.preimage, genuine.category_hashes, genuine.tx_start_marker)
+            != (&proof.preimage, proof.category_hashes, proof.tx_start_marker)
+        {
+            return Err("a forged category proof verified".into());
+        }
+    }
+    Ok(Outcome::Accepted)
+}
+
 /// Witness JSON: an accepted witness re-prints and re-parses to itself.
 pub fn witness_json(bytes: &[u8]) -> Result<Outcome, String> {
     let Some(Ok(witness)) = text(bytes).map(witness_from_json) else { return Ok(Outcome::Rejected) };
@@ -209,6 +271,16 @@ pub fn verify(bytes: &[u8]) -> Result<Outcome, String> {
             }
         }
     }
+}
+
+/// The small fixture's seven category proofs, as JSON.
+fn fixture_small_proofs() -> Vec<Vec<u8>> {
+    let effect = crate::cases::fixture_effect("small");
+    txfx_tx_effects::Category::ALL
+        .iter()
+        .filter_map(|category| prove_category(&Sequential, &effect, *category, None).ok())
+        .map(|proof| proof.to_json().to_string().into_bytes())
+        .collect()
 }
 
 /// Every target by name, with its seed corpus.
@@ -301,6 +373,12 @@ pub fn targets() -> Vec<(&'static str, Target, Vec<Vec<u8>>)> {
             .unwrap_or_default(),
     ];
     stored_seeds.extend(catalogue_inputs("stored-leaves"));
+    let mut header_seeds = vec![file("chain/header-3.json")];
+    header_seeds.extend(catalogue_inputs("header-json"));
+    let mut archive_seeds = vec![file("chain/archive-witness-3.json")];
+    archive_seeds.extend(catalogue_inputs("archive-witness"));
+    let mut proof_seeds: Vec<Vec<u8>> = fixture_small_proofs();
+    proof_seeds.extend(catalogue_inputs("category-proof"));
     vec![
         ("field", field as Target, field_seeds),
         ("effect-json", effect_json as Target, effect_seeds),
@@ -313,6 +391,9 @@ pub fn targets() -> Vec<(&'static str, Target, Vec<Vec<u8>>)> {
         ("checkpoint", checkpoint as Target, checkpoint_seeds),
         ("checkpoint-json", checkpoint_json as Target, checkpoint_json_seeds),
         ("stored-leaves", stored_leaves as Target, stored_seeds),
+        ("header-json", header_json as Target, header_seeds),
+        ("archive-witness", archive_witness as Target, archive_seeds),
+        ("category-proof", category_proof as Target, proof_seeds),
         ("witness-json", witness_json as Target, witness_seeds),
         ("verify", verify as Target, vec![vec![3, 0, 1, 2, 1], vec![200, 1, 9, 9, 77, 0, 3, 1, 0]]),
     ]

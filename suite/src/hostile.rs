@@ -13,7 +13,9 @@ use proptest::test_runner::{Config, TestRunner};
 use serde_json::Value;
 use txfx_membership::json::{WitnessJsonError, witness_from_json};
 use txfx_membership::{
-    BlockWitnesses, StoredBlock, StoredError, TxClaim, VerifyError, verify_effect, verify_leaf, verify_tx,
+    ArchiveError, ArchiveWitness, BlockHeader, BlockWitnesses, CategoryError, CategoryProof, HeaderError,
+    ProtocolVersion, StoredBlock, StoredError, TxClaim, TxEffectMembershipWitness, VerifyError,
+    verify_category_proof, verify_effect, verify_leaf, verify_tx,
 };
 use txfx_poseidon::field::{FieldError, parse_fr, parse_fr_hex};
 use txfx_poseidon::{AsyncHashBackend, Fr, HashBackend, HashJob, Sequential};
@@ -95,6 +97,60 @@ fn checkpoint_decode_kind(error: &CheckpointDecodeError) -> String {
         E::NonzeroTail { .. } => "NonzeroTail".to_owned(),
         _ => "unknown".to_owned(),
     }
+}
+
+fn header_kind(error: &HeaderError) -> &'static str {
+    match error {
+        HeaderError::Malformed { .. } => "Malformed",
+        HeaderError::UnexpectedTxEffectsTreeRoot => "UnexpectedTxEffectsTreeRoot",
+        HeaderError::MissingTxEffectsTreeRoot => "MissingTxEffectsTreeRoot",
+        HeaderError::PreAzip26 => "PreAzip26",
+        _ => "unknown",
+    }
+}
+
+fn archive_kind(error: &ArchiveError) -> &'static str {
+    match error {
+        ArchiveError::Malformed { .. } => "Malformed",
+        ArchiveError::NoWitness => "NoWitness",
+        ArchiveError::WrongPathLength { .. } => "WrongPathLength",
+        ArchiveError::WrongIndex { .. } => "WrongIndex",
+        ArchiveError::ZeroBlockHash => "ZeroBlockHash",
+        ArchiveError::RootMismatch { .. } => "RootMismatch",
+        ArchiveError::TooManyLeaves { .. } => "TooManyLeaves",
+        ArchiveError::Backend(_) => "Backend",
+        _ => "unknown",
+    }
+}
+
+fn category_kind(error: &CategoryError) -> String {
+    match error {
+        CategoryError::Malformed { .. } => "Malformed".to_owned(),
+        CategoryError::NotAMarker { .. } => "NotAMarker".to_owned(),
+        CategoryError::Shape { .. } => "Shape".to_owned(),
+        CategoryError::CategoryHashMismatch { .. } => "CategoryHashMismatch".to_owned(),
+        CategoryError::ElementMismatch { .. } => "ElementMismatch".to_owned(),
+        CategoryError::NotInCategory { .. } => "NotInCategory".to_owned(),
+        CategoryError::CategoriesHashMismatch { .. } => "CategoriesHashMismatch".to_owned(),
+        CategoryError::Leaf(error) => format!("Leaf/{}", verify_kind(error)),
+        CategoryError::Backend(_) => "Backend".to_owned(),
+        _ => "unknown".to_owned(),
+    }
+}
+
+/// The tx-effects witness of tx 1 (the small fixture) of the upstream three-tx block, and its root.
+fn small_fixture_witness() -> (TxEffectMembershipWitness, Fr) {
+    let three = crate::vectors::at(crate::vectors::aztec_fixtures(), "/three_tx_block");
+    let w = crate::vectors::at(three, "/witnesses/1");
+    let witness = TxEffectMembershipWitness {
+        block_number: 3,
+        root: crate::vectors::fr(crate::vectors::at(three, "/root")),
+        categories_hash: None,
+        leaf_index: crate::vectors::uint(crate::vectors::at(w, "/leafIndex")),
+        sibling_path: crate::vectors::frs(crate::vectors::at(w, "/siblingPath")),
+    };
+    let root = witness.root;
+    (witness, root)
 }
 
 fn stored_kind(error: &StoredError) -> &'static str {
@@ -181,6 +237,18 @@ fn run_bad_input(hasher: &dyn HashBackend, entry: &Value) -> Result<String, Stri
             Err(error) => Ok(witness_json_kind(&error).to_owned()),
             Ok(stored) => {
                 refused(BlockWitnesses::from_stored(hasher, &stored).map(|w| w.root()), stored_kind)
+            }
+        },
+        "header-json" => {
+            let layout = entry["layout"].as_str().and_then(ProtocolVersion::from_name).expect("a layout");
+            refused(BlockHeader::from_json(&text, layout), header_kind)
+        }
+        "archive-witness" => refused(ArchiveWitness::from_json(&text), archive_kind),
+        "category-proof" => match CategoryProof::from_json(&text) {
+            Err(error) => Ok(category_kind(&error)),
+            Ok(proof) => {
+                let (witness, root) = small_fixture_witness();
+                refused(verify_category_proof(hasher, &proof, &witness, trusted(root)), category_kind)
             }
         },
         "witness-json" => refused(witness_from_json(&text), witness_json_kind),

@@ -7,6 +7,7 @@
 #![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used, clippy::indexing_slicing)]
 
 pub mod cases;
+pub mod chain;
 pub mod fuzz;
 pub mod hostile;
 pub mod runner;

@@ -22,6 +22,8 @@ pub enum Group {
     Body,
     /// Witnesses served from the stored form (per tx txHash, categoriesHash, leaf).
     Stored,
+    /// Headers, the archive, category proofs and the whole chain.
+    Chain,
     /// The Noir suite's sensitivity and domain-separation cases.
     Sensitivity,
     /// Witness snapshots.

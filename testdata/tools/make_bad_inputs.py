@@ -209,6 +209,74 @@ for name, text, err in [
 ]:
     case("stored leaves: " + name, "stored-leaves", err, input=text)
 
+# Block headers (`txfx header hash`), from block 3 of the TypeScript chain (testdata/chain/), read
+# in the AZIP-26 layout unless the case says "pre-azip-26". Kinds: HeaderError variants.
+chain = json.load(open(os.path.join(root, "chain", "chain.json")))
+hdr = next(b for b in chain["blocks"] if b["number"] == 3)["header"]
+def hj(mut):
+    x = copy.deepcopy(hdr); mut(x); return json.dumps(x)
+def gv(k, v): return lambda x: x["globalVariables"].__setitem__(k, v)
+for name, text, layout, err in [
+    ("no txEffectsTreeRoot, AZIP-26 asked", hj(lambda x: x.pop("txEffectsTreeRoot")), "azip-26", "MissingTxEffectsTreeRoot"),
+    ("txEffectsTreeRoot, pre-AZIP-26 asked", hj(lambda x: None), "pre-azip-26", "UnexpectedTxEffectsTreeRoot"),
+    ("not JSON", "{\"lastArchive\":", "azip-26", "Malformed"),
+    ("no globalVariables", hj(lambda x: x.pop("globalVariables")), "azip-26", "Malformed"),
+    ("blockNumber as a string", hj(gv("blockNumber", "3")), "azip-26", "Malformed"),
+    ("blockNumber of 33 bits", hj(gv("blockNumber", 2 ** 32)), "azip-26", "Malformed"),
+    ("timestamp of 65 bits", hj(gv("timestamp", str(2 ** 64))), "azip-26", "Malformed"),
+    ("timestamp in hex", hj(gv("timestamp", "0x10")), "azip-26", "Malformed"),
+    ("coinbase of 19 bytes", hj(gv("coinbase", "0x" + "ab" * 19)), "azip-26", "Malformed"),
+    ("coinbase not hex", hj(gv("coinbase", "0x" + "zz" * 20)), "azip-26", "Malformed"),
+    ("gas fee negative", hj(lambda x: x["globalVariables"]["gasFees"].__setitem__("feePerDaGas", "-1")), "azip-26", "Malformed"),
+    ("gas fee of 129 bits", hj(lambda x: x["globalVariables"]["gasFees"].__setitem__("feePerL2Gas", str(2 ** 128))), "azip-26", "Malformed"),
+    ("spongeBlobHash >= p", hj(lambda x: x.__setitem__("spongeBlobHash", P)), "azip-26", "Malformed"),
+    ("txEffectsTreeRoot >= p", hj(lambda x: x.__setitem__("txEffectsTreeRoot", P)), "azip-26", "Malformed"),
+    ("nextAvailableLeafIndex negative", hj(lambda x: x["lastArchive"].__setitem__("nextAvailableLeafIndex", -1)), "azip-26", "Malformed"),
+]:
+    case("header json: " + name, "header-json", err, input=text, layout=layout)
+
+# Archive witnesses (`txfx archive verify --witness`), from the node's answer for block 3.
+w3 = next(b for b in chain["blocks"] if b["number"] == 3)["archiveWitness"]
+raw = base64.b64decode(w3["base64"])
+def b64(bs): return base64.b64encode(bs).decode()
+for name, text, err in [
+    ("JSON-RPC response without result", json.dumps({"jsonrpc": "2.0", "id": 1}), "NoWitness"),
+    ("JSON-RPC result null", json.dumps({"jsonrpc": "2.0", "id": 1, "result": None}), "NoWitness"),
+    ("JSON-RPC error", json.dumps({"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "x"}}), "Malformed"),
+    ("not base64", json.dumps("***"), "Malformed"),
+    ("one sibling short", json.dumps(b64(raw[:-32])), "Malformed"),
+    ("one sibling more", json.dumps(b64(raw + raw[-32:])), "Malformed"),
+    ("a byte short", json.dumps(b64(raw[:-1])), "Malformed"),
+    ("leaf index over 64 bits", json.dumps(b64(b"\x01" + raw[1:])), "Malformed"),
+    ("sibling >= p", json.dumps(b64(raw[:32] + b"\xff" * 32 + raw[64:])), "Malformed"),
+    ("a number", "42", "Malformed"),
+    ("path of 31 as fields", json.dumps({"leafIndex": 3, "siblingPath": w3["siblingPath"] + [h(1)]}), "WrongPathLength"),
+]:
+    case("archive witness: " + name, "archive-witness", err, input=text)
+
+# Category proofs (`txfx category verify`): the small fixture's nullifier proof, made by hand from
+# the fixture's own values (tx hash, marker, fee, category hashes, preimage).
+small_fx = json.load(open(os.path.join(root, "aztec-fixtures.json")))["tx_effect_fixtures"]["small"]
+proof = {"txHash": small_fx["tx_hash"], "txStartMarker": small_fx["tx_start_marker"], "transactionFee": small_fx["transaction_fee"],
+         "categoryHashes": small_fx["category_hashes"], "category": "nullifiers", "preimage": small["nullifiers"]}
+def pj(mut):
+    x = copy.deepcopy(proof); mut(x); return json.dumps(x)
+for name, text, err in [
+    ("unknown category", pj(lambda x: x.__setitem__("category", "notes")), "Malformed"),
+    ("six category hashes", pj(lambda x: x["categoryHashes"].pop()), "Malformed"),
+    ("no preimage", pj(lambda x: x.pop("preimage")), "Malformed"),
+    ("preimage longer than the marker's count", pj(lambda x: x["preimage"].append(h(7))), "Shape"),
+    ("preimage shorter than the marker's count", pj(lambda x: x.__setitem__("preimage", [])), "Shape"),
+    ("marker not a marker", pj(lambda x: x.__setitem__("txStartMarker", h(7))), "NotAMarker"),
+    ("another nullifier", pj(lambda x: x.__setitem__("preimage", [h(0x16)])), "CategoryHashMismatch"),
+    ("element at a wrong index", pj(lambda x: x.__setitem__("element", {"index": 1, "value": x["preimage"][0]})), "ElementMismatch"),
+    ("element of another value", pj(lambda x: x.__setitem__("element", {"index": 0, "value": h(0x16)})), "ElementMismatch"),
+    ("tx hash of another tx", pj(lambda x: x.__setitem__("txHash", h(0x4321))), "Leaf/RootMismatch"),
+    ("fee changed", pj(lambda x: x.__setitem__("transactionFee", h(43))), "Leaf/RootMismatch"),
+    ("another category's hash changed", pj(lambda x: x["categoryHashes"].__setitem__(0, h(1))), "Leaf/RootMismatch"),
+]:
+    case("category proof: " + name, "category-proof", err, input=text)
+
 with open(os.path.join(root, "bad-inputs", "catalogue.json"), "w") as f:
     json.dump({"note": "generated by tools/make_bad_inputs.py; error kinds chosen by hand from docs/spec.md", "cases": cases}, f, indent=1)
     f.write("\n")

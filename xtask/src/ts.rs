@@ -1,6 +1,7 @@
 //! `cargo xtask ts-fixtures`: fixtures from Aztec's own TypeScript. Installs `@aztec/stdlib`,
-//! `@aztec/foundation` and `@aztec/blob-lib` 4.1.2 under `target/ts-fixtures/` (never committed),
-//! runs `xtask/ts/fixtures.mjs`, and writes `testdata/typescript/`. The script also feeds the
+//! `@aztec/foundation`, `@aztec/blob-lib` and `@aztec/constants` 4.1.2 under `target/ts-fixtures/`
+//! (never committed), runs `xtask/ts/fixtures.mjs` and `xtask/ts/chain.mjs`, and writes
+//! `testdata/typescript/` and `testdata/chain/`. The script also feeds the
 //! workspace's `txfx` binary's output back to TypeScript's schemas (`acceptance.json`).
 
 use std::process::Command;
@@ -12,7 +13,7 @@ const PACKAGE_JSON: &str = r#"{
   "name": "txfx-ts-fixtures",
   "private": true,
   "type": "module",
-  "dependencies": { "@aztec/stdlib": "4.1.2", "@aztec/foundation": "4.1.2", "@aztec/blob-lib": "4.1.2" }
+  "dependencies": { "@aztec/stdlib": "4.1.2", "@aztec/foundation": "4.1.2", "@aztec/blob-lib": "4.1.2", "@aztec/constants": "4.1.2" }
 }
 "#;
 
@@ -27,5 +28,9 @@ pub fn run_ts_fixtures() -> Result<(), String> {
         .arg(&script)
         .arg(root().join("testdata").join("typescript"))
         .current_dir(&dir)
-        .env("TXFX_BIN", target_dir().join("debug").join("txfx")))
+        .env("TXFX_BIN", target_dir().join("debug").join("txfx")))?;
+    // Headers and the archive chain (testdata/typescript/headers.json, testdata/chain/).
+    let chain = dir.join("chain.mjs");
+    std::fs::copy(root().join("xtask/ts/chain.mjs"), &chain).map_err(|e| e.to_string())?;
+    run(Command::new("node").arg(&chain).arg(root().join("testdata")).current_dir(&dir))
 }

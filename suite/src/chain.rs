@@ -1,0 +1,485 @@
+//! The trust chain on every backend: headers and archive paths TypeScript printed
+//! (`testdata/typescript/headers.json`, `testdata/chain/`), the shared header vectors, the whole
+//! chain down to each tx of the upstream three-tx block, category proofs, and every tamper refused
+//! at the link it breaks.
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use serde_json::Value;
+use txfx_membership::archive::{
+    ARCHIVE_HEIGHT, GENESIS_ARCHIVE_ROOT, GENESIS_BLOCK_HEADER_HASH, archive_root, archive_witness,
+};
+use txfx_membership::category::category_proof_leaf;
+use txfx_membership::{
+    ArchiveError, ArchiveWitness, BlockHeader, BlockWitnesses, CategoryError, CategoryProof, ChainError,
+    ChainSubject, HeaderError, Link, ProtocolVersion, TrustedArchiveRoot, TxClaim, TxEffectMembershipWitness,
+    prove_category, verify_block_hash, verify_category_proof, verify_chain,
+};
+use txfx_poseidon::field::parse_fr;
+use txfx_poseidon::{DomainSeparator, Fr, HashBackendExt};
+use txfx_tx_effects::synthetic::{Profile, block};
+use txfx_tx_effects::{Body, Category};
+
+use crate::cases::fixture_effect;
+use crate::runner::{Case, Group};
+use crate::trusted;
+use crate::vectors::{array, at, aztec_fixtures, fr, frs, read_testdata, uint};
+
+fn json(path: &str) -> Value {
+    serde_json::from_str(&read_testdata(path)).expect("fixture JSON")
+}
+
+fn text(value: &Value) -> String {
+    value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string())
+}
+
+fn constant(decimal: &str) -> Fr {
+    parse_fr(decimal).expect("a protocol constant parses")
+}
+
+/// The TypeScript chain: block 3's header, its archive witness, the archive root, and the
+/// block hashes (genesis first).
+struct Chain {
+    header: BlockHeader,
+    witness: ArchiveWitness,
+    root: TrustedArchiveRoot,
+    leaves: Vec<Fr>,
+}
+
+fn ts_chain() -> Chain {
+    let chain = json("chain/chain.json");
+    let blocks = array(&chain, "/blocks");
+    let three = blocks.iter().find(|b| uint(at(b, "/number")) == 3).expect("block 3");
+    let header =
+        BlockHeader::from_value(at(three, "/header"), ProtocolVersion::Azip26).expect("block 3's header");
+    let witness = ArchiveWitness::from_json(&read_testdata("chain/archive-witness-3.json"))
+        .expect("the node's answer reads");
+    let mut leaves = vec![fr(at(&chain, "/genesisBlockHeaderHash"))];
+    leaves.extend(blocks.iter().map(|b| fr(at(b, "/hash"))));
+    Chain {
+        header,
+        witness,
+        root: TrustedArchiveRoot::from_trusted_source(fr(at(&chain, "/archiveRoot"))),
+        leaves,
+    }
+}
+
+fn three_tx_body() -> Body {
+    Body::new(["empty", "small", "maximum"].map(fixture_effect).to_vec())
+}
+
+/// Every chain and category case.
+pub fn chain_cases() -> Vec<Case> {
+    let g = Group::Chain;
+    vec![
+        Case::new(
+            g,
+            "typescript headers: read as the node prints them; 22- and 23-field hashes as TypeScript's",
+            |b| {
+                let fixtures = json("typescript/headers.json");
+                let records = array(&fixtures, "/headers");
+                assert!(records.len() >= 5, "{} headers", records.len());
+                let mut cached = 0;
+                for record in records {
+                    let name = text(at(record, "/name"));
+                    let printed = text(at(record, "/json"));
+                    cached += usize::from(printed.contains("_cachedHash"));
+                    let header = BlockHeader::from_json(&printed, ProtocolVersion::PreAzip26)
+                        .unwrap_or_else(|e| panic!("{name}: {e}"));
+                    assert_eq!(header.to_fields(), frs(at(record, "/fields")), "{name}: fields");
+                    assert_eq!(header.hash(b.hasher).expect("hash"), fr(at(record, "/hash")), "{name}: hash");
+                    let mut expected: Value = serde_json::from_str(&printed).expect("JSON");
+                    expected.as_object_mut().map(|o| o.remove("_cachedHash"));
+                    assert_eq!(header.to_json(), expected, "{name}: printed back");
+                    assert_eq!(
+                        BlockHeader::from_json(&printed, ProtocolVersion::Azip26),
+                        Err(HeaderError::MissingTxEffectsTreeRoot),
+                        "{name}"
+                    );
+                    assert_eq!(header.tx_effects_tree_root(), Err(HeaderError::PreAzip26));
+                    let post = text(at(record, "/azip26/json"));
+                    let header =
+                        BlockHeader::from_json(&post, ProtocolVersion::Azip26).expect("AZIP-26 form");
+                    assert_eq!(header.to_fields(), frs(at(record, "/azip26/fields")), "{name}: 23 fields");
+                    assert_eq!(
+                        header.hash(b.hasher).expect("hash"),
+                        fr(at(record, "/azip26/hash")),
+                        "{name}: hash"
+                    );
+                    let mut expected: Value = serde_json::from_str(&post).expect("JSON");
+                    expected.as_object_mut().map(|o| o.remove("_cachedHash"));
+                    assert_eq!(header.to_json(), expected, "{name}: printed back");
+                    assert_eq!(
+                        BlockHeader::from_json(&post, ProtocolVersion::PreAzip26),
+                        Err(HeaderError::UnexpectedTxEffectsTreeRoot)
+                    );
+                }
+                assert_eq!(cached, 1, "one header carries the node's \"_cachedHash\":{{}}");
+            },
+        ),
+        Case::new(g, "shared header vectors: the 23- and 22-field header hashes", |b| {
+            let vectors = at(aztec_fixtures(), "/block_header_vectors");
+            let cases = array(vectors, "/cases");
+            assert_eq!(cases.len(), 4);
+            for case in cases {
+                let fields = frs(at(case, "/fields"));
+                assert!(fields.len() == 22 || fields.len() == 23);
+                let hash =
+                    b.hasher.hash_with_separator(&fields, DomainSeparator::BLOCK_HEADER_HASH).expect("hash");
+                assert_eq!(hash, fr(at(case, "/hash")), "{}", text(at(case, "/name")));
+            }
+            let empty = BlockHeader { tx_effects_tree_root: Some(Fr::from(0u64)), ..BlockHeader::default() };
+            assert_eq!(
+                empty.hash(b.hasher).expect("hash"),
+                fr(at(&cases[0], "/hash")),
+                "BlockHeader.empty(), AZIP-26"
+            );
+            assert_eq!(
+                BlockHeader::default().hash(b.hasher).expect("hash"),
+                fr(at(&cases[2], "/hash")),
+                "pre-AZIP"
+            );
+        }),
+        Case::new(g, "archive: the genesis constants, and TypeScript's archive and paths", |b| {
+            let genesis = constant(GENESIS_BLOCK_HEADER_HASH);
+            let genesis_root = archive_root(b.hasher, &[genesis]).expect("root");
+            assert_eq!(genesis_root, constant(GENESIS_ARCHIVE_ROOT), "GENESIS_ARCHIVE_ROOT");
+            let chain_json = json("chain/chain.json");
+            assert_eq!(genesis_root, fr(at(&chain_json, "/genesisArchiveRoot")));
+            let chain = ts_chain();
+            assert_eq!(archive_root(b.hasher, &chain.leaves).expect("root"), chain.root.get());
+            for record in array(&chain_json, "/blocks") {
+                let number = uint(at(record, "/number"));
+                let from_node = ArchiveWitness::from_json(&at(record, "/archiveWitness/base64").to_string())
+                    .expect("base64 reads");
+                assert_eq!(from_node.sibling_path, frs(at(record, "/archiveWitness/siblingPath")));
+                let built =
+                    archive_witness(b.hasher, &chain.leaves, number as usize).expect("build").expect("in");
+                assert_eq!(built, from_node, "block {number}: txfx builds TypeScript's path");
+                assert_eq!(
+                    built.to_json(),
+                    *at(record, "/archiveWitness/base64"),
+                    "printed as the node does"
+                );
+                let hash = fr(at(record, "/hash"));
+                verify_block_hash(b.hasher, hash, number, &from_node, chain.root).expect("verifies");
+            }
+            assert_eq!(chain.witness.sibling_path.len(), ARCHIVE_HEIGHT);
+        }),
+        Case::new(
+            g,
+            "chain: from the archive root to each tx of block 3, by tx hash, effect and category",
+            |b| {
+                let chain = ts_chain();
+                let body = three_tx_body();
+                let witnesses = BlockWitnesses::from_body(b.hasher, &body, 3).expect("commit");
+                assert_eq!(
+                    Some(witnesses.root()),
+                    chain.header.tx_effects_tree_root,
+                    "block 3 commits to the body"
+                );
+                let mut proofs = 0;
+                for (index, effect) in body.tx_effects.iter().enumerate() {
+                    let w = witnesses.witness(index).expect("in block");
+                    let check = |subject: ChainSubject<'_>| {
+                        verify_chain(b.hasher, chain.root, &chain.witness, &chain.header, &w, subject)
+                    };
+                    check(ChainSubject::Tx(TxClaim { tx_hash: effect.tx_hash, categories_hash: None }))
+                        .expect("tx");
+                    check(ChainSubject::Effect(effect)).expect("effect");
+                    for category in Category::ALL {
+                        let proof = prove_category(b.hasher, effect, category, None).expect("prove");
+                        check(ChainSubject::Category(&proof))
+                            .unwrap_or_else(|e| panic!("tx {index} {category}: {e}"));
+                        proofs += 1;
+                    }
+                }
+                assert_eq!(proofs, 21);
+            },
+        ),
+        Case::new(g, "chain: every tamper is refused at the link it breaks", |b| {
+            let chain = ts_chain();
+            let body = three_tx_body();
+            let witnesses = BlockWitnesses::from_body(b.hasher, &body, 3).expect("commit");
+            let w = witnesses.witness(1).expect("tx 1");
+            let effect = &body.tx_effects[1];
+            let proof =
+                prove_category(b.hasher, effect, Category::Nullifiers, effect.nullifiers.first().copied())
+                    .expect("prove");
+            let run = |archive_root: TrustedArchiveRoot,
+                       archive: &ArchiveWitness,
+                       header: &BlockHeader,
+                       w: &TxEffectMembershipWitness,
+                       proof: &CategoryProof| {
+                verify_chain(b.hasher, archive_root, archive, header, w, ChainSubject::Category(proof))
+            };
+            run(chain.root, &chain.witness, &chain.header, &w, &proof).expect("the genuine chain holds");
+            let mut tampers: Vec<(Link, Result<(), ChainError>)> = Vec::new();
+            let one = Fr::from(1u64);
+            // Archive link.
+            tampers.push((
+                Link::Archive,
+                run(
+                    TrustedArchiveRoot::from_trusted_source(chain.root.get() + one),
+                    &chain.witness,
+                    &chain.header,
+                    &w,
+                    &proof,
+                ),
+            ));
+            for level in [0, 1, 29] {
+                let mut archive = chain.witness.clone();
+                archive.sibling_path[level] += one;
+                tampers.push((Link::Archive, run(chain.root, &archive, &chain.header, &w, &proof)));
+            }
+            let mut archive = chain.witness.clone();
+            archive.leaf_index = 2;
+            tampers.push((Link::Archive, run(chain.root, &archive, &chain.header, &w, &proof)));
+            archive.sibling_path.pop();
+            archive.leaf_index = 3;
+            tampers.push((Link::Archive, run(chain.root, &archive, &chain.header, &w, &proof)));
+            // Every header field changes the block hash, so each is refused in the archive.
+            for field in 0..23 {
+                let header = tweak_header(&chain.header, field);
+                tampers.push((Link::Archive, run(chain.root, &chain.witness, &header, &w, &proof)));
+            }
+            // Header link: the pre-AZIP-26 layout of the same header.
+            let pre = BlockHeader { tx_effects_tree_root: None, ..chain.header };
+            tampers.push((Link::Header, run(chain.root, &chain.witness, &pre, &w, &proof)));
+            // Witness link.
+            let mut other = w.clone();
+            other.block_number = 4;
+            tampers.push((Link::Witness, run(chain.root, &chain.witness, &chain.header, &other, &proof)));
+            let mut other = w.clone();
+            other.root += one;
+            tampers.push((Link::Witness, run(chain.root, &chain.witness, &chain.header, &other, &proof)));
+            // Tx link: the witness's path and index, and the proof.
+            for i in 0..w.sibling_path.len() {
+                let mut other = w.clone();
+                other.sibling_path[i] += one;
+                tampers.push((Link::Tx, run(chain.root, &chain.witness, &chain.header, &other, &proof)));
+            }
+            let mut other = w.clone();
+            other.leaf_index ^= 1;
+            tampers.push((Link::Tx, run(chain.root, &chain.witness, &chain.header, &other, &proof)));
+            for tampered in tamper_proof(&proof) {
+                tampers.push((Link::Tx, run(chain.root, &chain.witness, &chain.header, &w, &tampered)));
+            }
+            for (i, (link, result)) in tampers.iter().enumerate() {
+                match result {
+                    Err(error) => assert_eq!(error.link(), Some(*link), "tamper {i}: {error}"),
+                    Ok(()) => panic!("tamper {i} ({}) was accepted", link.name()),
+                }
+            }
+            assert!(tampers.len() >= 50, "{} tampers", tampers.len());
+        }),
+        Case::new(
+            g,
+            "category proofs: every category of random blocks verifies, every tamper is refused",
+            |b| {
+                let mut runner =
+                    TestRunner::new(Config { cases: 6, failure_persistence: None, ..Config::default() });
+                let strategy = (1usize..12, 0usize..3, any::<u64>());
+                runner
+                    .run(&strategy, |(n, profile, pick)| {
+                        let profile = [Profile::Sparse, Profile::SmallCategories, Profile::LogHeavy][profile];
+                        let body = block(profile, if profile == Profile::LogHeavy { n.min(3) } else { n })
+                            .expect("legal");
+                        let witnesses = BlockWitnesses::from_body(b.hasher, &body, 9).expect("commit");
+                        let root = trusted(witnesses.root());
+                        let index = pick as usize % body.len();
+                        let effect = &body.tx_effects[index];
+                        let w = witnesses.witness(index).expect("in block");
+                        for category in Category::ALL {
+                            let proof = prove_category(b.hasher, effect, category, None).expect("prove");
+                            prop_assert!(
+                                verify_category_proof(b.hasher, &proof, &w, root).is_ok(),
+                                "{category}"
+                            );
+                            // Element level, where the category has elements.
+                            if let Some(value) =
+                                proof.preimage.get(pick as usize % proof.preimage.len().max(1)).copied()
+                            {
+                                let element =
+                                    prove_category(b.hasher, effect, category, Some(value)).expect("prove");
+                                prop_assert!(verify_category_proof(b.hasher, &element, &w, root).is_ok());
+                                for tampered in tamper_proof(&element) {
+                                    prop_assert!(
+                                        verify_category_proof(b.hasher, &tampered, &w, root).is_err(),
+                                        "{category}"
+                                    );
+                                }
+                            }
+                            for tampered in tamper_proof(&proof) {
+                                prop_assert!(
+                                    verify_category_proof(b.hasher, &tampered, &w, root).is_err(),
+                                    "{category}"
+                                );
+                            }
+                        }
+                        Ok(())
+                    })
+                    .expect("property holds");
+            },
+        ),
+        Case::new(
+            g,
+            "category proofs: a shape the marker's counts do not allow is refused before any hash",
+            |b| {
+                let effect = fixture_effect("small");
+                for category in Category::ALL {
+                    let proof = prove_category(b.hasher, &effect, category, None).expect("prove");
+                    let mut longer = proof.clone();
+                    longer.preimage.push(Fr::from(5u64));
+                    assert!(
+                        matches!(category_proof_leaf(b.hasher, &longer), Err(CategoryError::Shape { .. })),
+                        "{category}"
+                    );
+                    if !proof.preimage.is_empty() {
+                        let mut shorter = proof.clone();
+                        shorter.preimage.pop();
+                        assert!(
+                            matches!(
+                                category_proof_leaf(b.hasher, &shorter),
+                                Err(CategoryError::Shape { .. })
+                            ),
+                            "{category}"
+                        );
+                    }
+                }
+                let proof = prove_category(b.hasher, &effect, Category::Nullifiers, None).expect("prove");
+                let mut not_marker = proof;
+                not_marker.tx_start_marker = Fr::from(7u64);
+                assert!(matches!(
+                    category_proof_leaf(b.hasher, &not_marker),
+                    Err(CategoryError::NotAMarker { .. })
+                ));
+                assert!(matches!(
+                    prove_category(b.hasher, &effect, Category::Nullifiers, Some(Fr::from(999u64))),
+                    Err(CategoryError::NotInCategory { .. })
+                ));
+            },
+        ),
+        Case::new(
+            g,
+            "snapshots: category proofs of the small fixture and the genesis archive witness",
+            |b| {
+                let effect = fixture_effect("small");
+                let proofs: Vec<String> = Category::ALL
+                    .iter()
+                    .map(|category| {
+                        let proof = prove_category(b.hasher, &effect, *category, None).expect("prove");
+                        serde_json::to_string_pretty(&proof.to_json()).expect("JSON")
+                    })
+                    .collect();
+                insta::assert_snapshot!("category_proofs_small_fixture", proofs.join("\n"));
+                let genesis = constant(GENESIS_BLOCK_HEADER_HASH);
+                let witness = archive_witness(b.hasher, &[genesis], 0).expect("build").expect("leaf 0");
+                let view = format!(
+                    "{}\n{}",
+                    witness.to_json(),
+                    witness
+                        .sibling_path
+                        .iter()
+                        .map(txfx_poseidon::field::fr_to_hex)
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                );
+                insta::assert_snapshot!("archive_witness_genesis", view);
+            },
+        ),
+        Case::new(g, "archive witnesses: malformed node answers are refused", |_| {
+            assert_eq!(
+                ArchiveWitness::from_json(r#"{"jsonrpc":"2.0","id":1}"#),
+                Err(ArchiveError::NoWitness)
+            );
+            assert_eq!(
+                ArchiveWitness::from_json(r#"{"jsonrpc":"2.0","id":1,"result":null}"#),
+                Err(ArchiveError::NoWitness)
+            );
+            for bad in [r#""AAAA""#, r#""***""#, "[1,2]", r#"{"jsonrpc":"2.0","id":1,"error":{"code":-1}}"#] {
+                assert!(
+                    matches!(ArchiveWitness::from_json(bad), Err(ArchiveError::Malformed { .. })),
+                    "{bad}"
+                );
+            }
+        }),
+    ]
+}
+
+/// The header with field `index` of its 23 changed.
+fn tweak_header(header: &BlockHeader, index: usize) -> BlockHeader {
+    let mut h = *header;
+    let one = Fr::from(1u64);
+    let g = &mut h.global_variables;
+    match index {
+        0 => h.last_archive.root += one,
+        1 => h.last_archive.next_available_leaf_index += 1,
+        2 => h.l1_to_l2_message_tree.root += one,
+        3 => h.l1_to_l2_message_tree.next_available_leaf_index += 1,
+        4 => h.note_hash_tree.root += one,
+        5 => h.note_hash_tree.next_available_leaf_index += 1,
+        6 => h.nullifier_tree.root += one,
+        7 => h.nullifier_tree.next_available_leaf_index += 1,
+        8 => h.public_data_tree.root += one,
+        9 => h.public_data_tree.next_available_leaf_index += 1,
+        10 => h.sponge_blob_hash += one,
+        11 => h.tx_effects_tree_root = h.tx_effects_tree_root.map(|root| root + one),
+        12 => g.chain_id += one,
+        13 => g.version += one,
+        14 => g.block_number ^= 1 << 20,
+        15 => g.slot_number += one,
+        16 => g.timestamp += 1,
+        17 => g.coinbase[19] ^= 1,
+        18 => g.fee_recipient += one,
+        19 => g.fee_per_da_gas += 1,
+        20 => g.fee_per_l2_gas += 1,
+        21 => h.total_fees += one,
+        _ => h.total_mana_used += one,
+    }
+    h
+}
+
+/// `2^shift` as a field element.
+fn pow2(shift: u32) -> Fr {
+    (0..shift).fold(Fr::from(1u64), |acc, _| acc + acc)
+}
+
+/// Every single change to a proof: tx hash, each marker count, the fee, each category hash,
+/// each preimage field, and the element's index and value.
+fn tamper_proof(proof: &CategoryProof) -> Vec<CategoryProof> {
+    let one = Fr::from(1u64);
+    let mut out = Vec::new();
+    let mut push = |change: &dyn Fn(&mut CategoryProof)| {
+        let mut p = proof.clone();
+        change(&mut p);
+        out.push(p);
+    };
+    push(&|p| p.tx_hash += one);
+    push(&|p| p.transaction_fee += one);
+    // Each count of the marker, and numBlobFields: a multiple of 2^k within the 216-bit marker.
+    for shift in [0u32, 32, 40, 56, 88, 104, 120, 136, 152, 168] {
+        push(&move |p| p.tx_start_marker += pow2(shift));
+    }
+    for i in 0..7 {
+        push(&move |p| p.category_hashes[i] += one);
+    }
+    for i in 0..proof.preimage.len().min(40) {
+        push(&move |p| p.preimage[i] += one);
+    }
+    if proof.element.is_some() {
+        push(&|p| {
+            p.element = p.element.map(|mut e| {
+                e.value += one;
+                e
+            })
+        });
+        push(&|p| {
+            p.element = p.element.map(|mut e| {
+                e.index += 1;
+                e
+            })
+        });
+    }
+    out
+}
