@@ -11,7 +11,12 @@ use clap::{Args, Parser, Subcommand};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use txfx_backends::{AnyBackend, BackendChoice, ChosenBy, Selection, select_backend_from_env};
+use txfx_membership::category::category_from_name;
 use txfx_membership::json::{witness_from_json, witness_to_json};
+use txfx_membership::{
+    ArchiveError, ArchiveWitness, BlockHeader, CategoryError, CategoryProof, ChainSubject, ProtocolVersion,
+    TrustedArchiveRoot, prove_category, verify_block_hash, verify_category_proof, verify_chain,
+};
 use txfx_membership::{
     BlockWitnesses, StoredBlock, TrustedRoot, TxClaim, TxEffectMembershipWitness, VerifyError, verify_effect,
     verify_leaf, verify_tx,
@@ -57,6 +62,18 @@ enum Command {
     /// A checkpoint's blob fields, as L1 blobs carry them.
     #[command(subcommand)]
     Checkpoint(CheckpointCommand),
+    /// Block headers.
+    #[command(subcommand)]
+    Header(HeaderCommand),
+    /// The archive tree (block hashes under the archive root L1 knows).
+    #[command(subcommand)]
+    Archive(ArchiveCommand),
+    /// Category proofs: one category (or one element) of a tx, without the rest of it.
+    #[command(subcommand)]
+    Category(CategoryCommand),
+    /// The whole chain, from a trusted archive root down to one tx.
+    #[command(subcommand)]
+    Verify(VerifyCommand),
     /// Membership witnesses.
     #[command(subcommand)]
     Witness(WitnessCommand),
@@ -185,6 +202,115 @@ struct TreeWitnessArgs {
     /// The block number (required for bare leaves; must agree with stored leaves').
     #[arg(long)]
     block_number: Option<u64>,
+}
+
+/// `--protocol`: which header layout and rules apply (default: AZIP-26).
+fn parse_protocol(text: &str) -> Result<ProtocolVersion, String> {
+    ProtocolVersion::from_name(text).ok_or_else(|| format!("{text:?}: expected azip-26 or pre-azip-26"))
+}
+
+#[derive(Subcommand)]
+enum HeaderCommand {
+    /// The block hash of a header, or of an L2Block's header, as the node prints them.
+    Hash {
+        /// The header or L2Block JSON file, or -.
+        file: String,
+        /// azip-26 (23 fields, with txEffectsTreeRoot) or pre-azip-26 (22 fields, Aztec 4.1.2).
+        #[arg(long, default_value = "azip-26", value_parser = parse_protocol)]
+        protocol: ProtocolVersion,
+    },
+}
+
+#[derive(Subcommand)]
+enum ArchiveCommand {
+    /// Check that a block hash is in the archive under a trusted root: exit 0 `valid`, 1
+    /// `invalid: <reason>`, 2 malformed.
+    Verify {
+        /// The trusted archive root (from L1).
+        #[arg(long)]
+        root: String,
+        /// The block hash (`txfx header hash`).
+        #[arg(long)]
+        block_hash: String,
+        /// The node's getBlockHashMembershipWitness answer: the JSON-RPC response, its base64
+        /// string, or -.
+        #[arg(long)]
+        witness: String,
+        /// The block number the hash must be the leaf of (default: the witness's index).
+        #[arg(long)]
+        block_number: Option<u64>,
+    },
+}
+
+#[derive(Subcommand)]
+enum CategoryCommand {
+    /// Print the proof that one category (with --element, one value of it) belongs to a tx.
+    Prove {
+        /// The body JSON file (or L2Block), or -.
+        file: String,
+        /// The tx: its index in the block, or its 0x-hex tx hash.
+        #[arg(long)]
+        tx: String,
+        /// noteHashes, nullifiers, l2ToL1Msgs, publicDataWrites, privateLogs, publicLogs or
+        /// contractClassLogs.
+        #[arg(long)]
+        category: String,
+        /// A value of the category to prove at element level.
+        #[arg(long)]
+        element: Option<String>,
+    },
+    /// Verify a proof against a tx-effects witness and a trusted root: exit 0 `valid`, 1
+    /// `invalid: <reason>`, 2 malformed.
+    Verify {
+        /// The proof JSON file, or -.
+        proof: String,
+        /// The tx's membership witness JSON file.
+        #[arg(long)]
+        witness: String,
+        /// The trusted txEffectsTreeRoot (from an authenticated header).
+        #[arg(long)]
+        root: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum VerifyCommand {
+    /// Archive root → header → tx-effects witness → tx: exit 0 `valid`, 1 `invalid: <link>: ...`,
+    /// 2 malformed input.
+    Tx(ChainArgs),
+}
+
+#[derive(Args)]
+#[group(skip)]
+#[command(group(clap::ArgGroup::new("subject").required(true).multiple(false).args(["tx_hash", "effect", "category_proof"])))]
+struct ChainArgs {
+    /// The archive root the caller trusts (from L1).
+    #[arg(long)]
+    archive_root: String,
+    /// The node's getBlockHashMembershipWitness answer for the block.
+    #[arg(long)]
+    archive_witness: String,
+    /// The block's header (or L2Block) JSON.
+    #[arg(long)]
+    header: String,
+    /// The tx's tx-effects membership witness JSON.
+    #[arg(long)]
+    witness: String,
+    /// The tx hash.
+    #[arg(long)]
+    tx_hash: Option<String>,
+    /// The categories hash (with --tx-hash; else the witness's).
+    #[arg(long, requires = "tx_hash")]
+    categories_hash: Option<String>,
+    /// The tx effect JSON.
+    #[arg(long)]
+    effect: Option<String>,
+    /// A category proof JSON (`txfx category prove`).
+    #[arg(long)]
+    category_proof: Option<String>,
+    /// The header's layout; only azip-26 headers commit to a tx-effects tree.
+    #[arg(long, default_value = "azip-26", value_parser = parse_protocol)]
+    protocol: ProtocolVersion,
 }
 
 #[derive(Subcommand)]
@@ -597,6 +723,115 @@ fn block_command(backend: &AnyBackend, command: BlockCommand) -> Result<(), Fail
     Ok(())
 }
 
+fn read_header(path: &str, protocol: ProtocolVersion) -> Result<BlockHeader, Failure> {
+    BlockHeader::from_json(&read_input(path)?, protocol).map_err(|e| Failure::Input(format!("{path}: {e}")))
+}
+
+fn read_archive_witness(path: &str) -> Result<ArchiveWitness, Failure> {
+    ArchiveWitness::from_json(&read_input(path)?).map_err(|e| Failure::Input(format!("{path}: {e}")))
+}
+
+fn read_witness(path: &str) -> Result<TxEffectMembershipWitness, Failure> {
+    witness_from_json(&read_input(path)?).map_err(|e| Failure::Input(format!("{path}: {e}")))
+}
+
+fn read_proof(path: &str) -> Result<CategoryProof, Failure> {
+    CategoryProof::from_json(&read_input(path)?).map_err(|e| Failure::Input(format!("{path}: {e}")))
+}
+
+/// The index of `--tx` (an index, or a 0x tx hash) in `body`.
+fn tx_index(body: &txfx_tx_effects::Body, tx: &str) -> Result<usize, Failure> {
+    if tx.starts_with("0x") {
+        let hash = hex_arg("--tx", tx)?;
+        body.tx_effects
+            .iter()
+            .position(|effect| effect.tx_hash == hash)
+            .ok_or_else(|| Failure::Input(format!("--tx {tx}: no tx of the block has this hash")))
+    } else {
+        let index = tx
+            .parse::<usize>()
+            .map_err(|_| Failure::Input(format!("--tx {tx:?}: not an index or 0x tx hash")))?;
+        if index >= body.len() {
+            return Err(Failure::Input(format!("--tx {index}: the block has {} txs", body.len())));
+        }
+        Ok(index)
+    }
+}
+
+fn category_failure(error: CategoryError) -> Failure {
+    match error {
+        CategoryError::Backend(error) | CategoryError::Leaf(VerifyError::Backend(error)) => {
+            Failure::Backend(error.to_string())
+        }
+        CategoryError::Malformed { .. } => Failure::Input(error.to_string()),
+        other => Failure::Check(other.to_string()),
+    }
+}
+
+fn category_command(backend: &AnyBackend, command: CategoryCommand) -> Result<(), Failure> {
+    match command {
+        CategoryCommand::Prove { file, tx, category, element } => {
+            let body = read_body(&file)?;
+            let index = tx_index(&body, &tx)?;
+            let category = category_from_name(&category).ok_or_else(|| {
+                Failure::Input(format!(
+                    "--category {category:?}: expected noteHashes, nullifiers, l2ToL1Msgs, publicDataWrites, privateLogs, publicLogs or contractClassLogs"
+                ))
+            })?;
+            let element = element.as_deref().map(|e| hex_arg("--element", e)).transpose()?;
+            let effect = body
+                .tx_effects
+                .get(index)
+                .ok_or_else(|| Failure::Input(format!("--tx {tx}: not in the block")))?;
+            let proof = prove_category(backend, effect, category, element).map_err(|e| match e {
+                CategoryError::Backend(error) => Failure::Backend(error.to_string()),
+                other => Failure::Input(other.to_string()),
+            })?;
+            print_json(&proof.to_json())
+        }
+        CategoryCommand::Verify { proof, witness, root } => {
+            let proof = read_proof(&proof)?;
+            let witness = read_witness(&witness)?;
+            let root = TrustedRoot::from_authenticated_header(hex_arg("--root", &root)?);
+            verify_category_proof(backend, &proof, &witness, root).map_err(category_failure)?;
+            emit("valid")
+        }
+    }
+}
+
+fn verify_chain_command(backend: &AnyBackend, args: ChainArgs) -> Result<(), Failure> {
+    let archive_root =
+        TrustedArchiveRoot::from_trusted_source(hex_arg("--archive-root", &args.archive_root)?);
+    let archive_witness = read_archive_witness(&args.archive_witness)?;
+    let header = read_header(&args.header, args.protocol)?;
+    let witness = read_witness(&args.witness)?;
+    let effect = args
+        .effect
+        .as_deref()
+        .map(|path| effect_from_json(&read_input(path)?).map_err(|e| Failure::Input(format!("{path}: {e}"))))
+        .transpose()?;
+    let proof = args.category_proof.as_deref().map(read_proof).transpose()?;
+    let subject = match (&args.tx_hash, &effect, &proof) {
+        (Some(tx_hash), _, _) => {
+            let categories_hash =
+                args.categories_hash.as_deref().map(|c| hex_arg("--categories-hash", c)).transpose()?;
+            ChainSubject::Tx(TxClaim { tx_hash: hex_arg("--tx-hash", tx_hash)?, categories_hash })
+        }
+        (None, Some(effect), _) => ChainSubject::Effect(effect),
+        (None, None, Some(proof)) => ChainSubject::Category(proof),
+        (None, None, None) => {
+            return Err(Failure::Input("give --tx-hash, --effect or --category-proof".into()));
+        }
+    };
+    match verify_chain(backend, archive_root, &archive_witness, &header, &witness, subject) {
+        Ok(()) => emit("valid"),
+        Err(error) => match error.link() {
+            Some(_) => Err(Failure::Check(error.to_string())),
+            None => Err(Failure::Backend(error.to_string())),
+        },
+    }
+}
+
 fn tree_witness(backend: &AnyBackend, args: TreeWitnessArgs) -> Result<(), Failure> {
     let file = &args.file;
     let leaves = read_leaves(file)?;
@@ -704,6 +939,27 @@ fn execute(cli: Cli) -> Result<(), Failure> {
         },
         Command::Tree(TreeCommand::Witness(args)) => tree_witness(&backend, args)?,
         Command::Checkpoint(command) => checkpoint_command(&backend, command)?,
+        Command::Header(HeaderCommand::Hash { file, protocol }) => {
+            let header = read_header(&file, protocol)?;
+            emit(&fr_to_hex(&header.hash(&backend)?))?;
+        }
+        Command::Archive(ArchiveCommand::Verify { root, block_hash, witness, block_number }) => {
+            let witness_path = witness;
+            let witness = read_archive_witness(&witness_path)?;
+            let root = TrustedArchiveRoot::from_trusted_source(hex_arg("--root", &root)?);
+            let block_hash = hex_arg("--block-hash", &block_hash)?;
+            let block_number = block_number.unwrap_or(witness.leaf_index);
+            match verify_block_hash(&backend, block_hash, block_number, &witness, root) {
+                Ok(()) => emit("valid")?,
+                Err(ArchiveError::Backend(error)) => return Err(Failure::Backend(error.to_string())),
+                Err(error @ ArchiveError::WrongPathLength { .. }) => {
+                    return Err(Failure::Input(format!("{witness_path}: {error}")));
+                }
+                Err(error) => return Err(Failure::Check(error.to_string())),
+            }
+        }
+        Command::Category(command) => category_command(&backend, command)?,
+        Command::Verify(VerifyCommand::Tx(args)) => verify_chain_command(&backend, args)?,
         Command::Witness(WitnessCommand::Verify(args)) => verify(&backend, args)?,
     }
     Ok(())

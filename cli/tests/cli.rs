@@ -403,3 +403,166 @@ fn jsonl_answers_each_line_in_order_and_marks_failures() {
     let root = expect_str("/three_tx_block/root");
     assert_eq!(roots[1], format!("{{\"txEffectsTreeRoot\":\"{root}\"}}"));
 }
+
+fn chain_json() -> serde_json::Value {
+    let text = std::fs::read_to_string(testdata_dir().join("chain/chain.json")).expect("fixture");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+#[test]
+fn header_hash_prints_typescripts_block_hash_in_either_layout() {
+    let chain = chain_json();
+    let block = &chain["blocks"][2];
+    assert_eq!(block["number"], 3);
+    assert_eq!(
+        stdout(&txfx(&["header", "hash", "chain/header-3.json"])),
+        block["hash"].as_str().expect("hash")
+    );
+    let pre = txfx(&["header", "hash", "--protocol", "pre-azip-26", "chain/header-3.json"]);
+    assert_eq!(pre.status.code(), Some(2), "an AZIP-26 header read as pre-AZIP-26 is refused");
+    let text = std::fs::read_to_string(testdata_dir().join("typescript/headers.json")).expect("fixture");
+    let headers: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    for record in headers["headers"].as_array().expect("headers") {
+        let json = record["json"].as_str().expect("json");
+        let hash = txfx_with(&["header", "hash", "--protocol", "pre-azip-26", "-"], &[], Some(json));
+        assert_eq!(stdout(&hash), record["hash"].as_str().expect("hash"), "{}", record["name"]);
+        let refused = txfx_with(&["header", "hash", "-"], &[], Some(json));
+        assert_eq!(refused.status.code(), Some(2), "a 4.1.2 header needs --protocol pre-azip-26");
+        assert!(String::from_utf8_lossy(&refused.stderr).contains("txEffectsTreeRoot"));
+    }
+}
+
+#[test]
+fn archive_verify_exits_0_1_2() {
+    let root = std::fs::read_to_string(testdata_dir().join("chain/archive-root.txt")).expect("root");
+    let root = root.trim();
+    let hash = stdout(&txfx(&["header", "hash", "chain/header-3.json"]));
+    let run = |root: &str, hash: &str, extra: &[&str]| {
+        let mut args = vec![
+            "archive",
+            "verify",
+            "--root",
+            root,
+            "--block-hash",
+            hash,
+            "--witness",
+            "chain/archive-witness-3.json",
+        ];
+        args.extend(extra);
+        txfx(&args)
+    };
+    let ok = run(root, &hash, &["--block-number", "3"]);
+    assert_eq!((ok.status.code(), stdout(&ok)), (Some(0), "valid".to_owned()));
+    let wrong_root = run("0x01", &hash, &[]);
+    assert_eq!(wrong_root.status.code(), Some(1));
+    assert!(stdout(&wrong_root).starts_with("invalid: archive root mismatch"));
+    let wrong_index = run(root, &hash, &["--block-number", "2"]);
+    assert_eq!(wrong_index.status.code(), Some(1));
+    let zero = run(root, "0x0", &[]);
+    assert_eq!(zero.status.code(), Some(1));
+    assert_eq!(run("0xzz", &hash, &[]).status.code(), Some(2));
+    let truncated = txfx_with(
+        &["archive", "verify", "--root", root, "--block-hash", &hash, "--witness", "-"],
+        &[],
+        Some("\"AAAA\""),
+    );
+    assert_eq!(truncated.status.code(), Some(2), "a witness of the wrong length is malformed");
+    let not_found = txfx_with(
+        &["archive", "verify", "--root", root, "--block-hash", &hash, "--witness", "-"],
+        &[],
+        Some("{\"jsonrpc\":\"2.0\",\"id\":1}"),
+    );
+    assert_eq!(not_found.status.code(), Some(2));
+}
+
+#[test]
+fn verify_tx_checks_every_link_and_category_proofs_verify() {
+    let root = std::fs::read_to_string(testdata_dir().join("chain/archive-root.txt")).expect("root");
+    let dir = std::env::temp_dir().join(format!("txfx-cli-chain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let witness = dir.join("w.json");
+    let written =
+        txfx(&["block", "witness", "blocks/three-fixtures.json", "--tx", "1", "--block-number", "3"]);
+    std::fs::write(&witness, &written.stdout).expect("write");
+    let witness = witness.to_string_lossy().into_owned();
+    let chain = |extra: &[&str]| {
+        let mut args = vec![
+            "verify",
+            "tx",
+            "--archive-root",
+            root.trim(),
+            "--archive-witness",
+            "chain/archive-witness-3.json",
+            "--header",
+            "chain/header-3.json",
+            "--witness",
+            &witness,
+        ];
+        args.extend(extra);
+        txfx(&args)
+    };
+    let tx_hash = expect_str("/tx_effect_fixtures/small/tx_hash");
+    for extra in [vec!["--effect", "effects/small.json"], vec!["--tx-hash", tx_hash.as_str()]] {
+        let ok = chain(&extra);
+        assert_eq!((ok.status.code(), stdout(&ok)), (Some(0), "valid".to_owned()), "{extra:?}");
+    }
+    let wrong_tx = chain(&["--effect", "effects/maximum.json"]);
+    assert_eq!(wrong_tx.status.code(), Some(1));
+    assert!(stdout(&wrong_tx).starts_with("invalid: tx: "), "{}", stdout(&wrong_tx));
+    let pre = chain(&["--effect", "effects/small.json", "--protocol", "pre-azip-26"]);
+    assert_eq!(pre.status.code(), Some(2), "the header has a tree root the pre-AZIP layout does not");
+    let mut args =
+        vec!["verify", "tx", "--archive-root", "0x01", "--archive-witness", "chain/archive-witness-3.json"];
+    args.extend(["--header", "chain/header-3.json", "--witness", &witness, "--tx-hash", &tx_hash]);
+    let wrong_root = txfx(&args);
+    assert_eq!(wrong_root.status.code(), Some(1));
+    assert!(stdout(&wrong_root).starts_with("invalid: archive: "));
+
+    // Category proofs, alone and through the chain; a tampered one is refused.
+    let proof = txfx(&[
+        "category",
+        "prove",
+        "blocks/three-fixtures.json",
+        "--tx",
+        "1",
+        "--category",
+        "nullifiers",
+        "--element",
+        "0x15",
+    ]);
+    assert_eq!(proof.status.code(), Some(0), "{}", String::from_utf8_lossy(&proof.stderr));
+    let proof_path = dir.join("p.json");
+    std::fs::write(&proof_path, &proof.stdout).expect("write");
+    let proof_path = proof_path.to_string_lossy().into_owned();
+    let tree_root = expect_str("/three_tx_block/root");
+    let ok = txfx(&["category", "verify", &proof_path, "--witness", &witness, "--root", &tree_root]);
+    assert_eq!((ok.status.code(), stdout(&ok)), (Some(0), "valid".to_owned()));
+    let through = chain(&["--category-proof", &proof_path]);
+    assert_eq!((through.status.code(), stdout(&through)), (Some(0), "valid".to_owned()));
+    let tampered = String::from_utf8_lossy(&proof.stdout).replace("\"index\": 0", "\"index\": 1");
+    let refused = txfx_with(
+        &["category", "verify", "-", "--witness", &witness, "--root", &tree_root],
+        &[],
+        Some(&tampered),
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    let malformed =
+        txfx_with(&["category", "verify", "-", "--witness", &witness, "--root", &tree_root], &[], Some("{}"));
+    assert_eq!(malformed.status.code(), Some(2));
+    let absent = txfx(&[
+        "category",
+        "prove",
+        "blocks/three-fixtures.json",
+        "--tx",
+        "1",
+        "--category",
+        "nullifiers",
+        "--element",
+        "0x16",
+    ]);
+    assert_eq!(absent.status.code(), Some(2));
+    let unknown =
+        txfx(&["category", "prove", "blocks/three-fixtures.json", "--tx", "1", "--category", "notes"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).expect("temp dir removed");
+}
