@@ -54,7 +54,8 @@ for name, mut, err in [
     ("public logs over 4096", setk("publicLogs", [{"contractAddress": h(1), "fields": [h(1)] * 3000}] * 2), "Invalid/PublicLogsPayloadTooLong"),
     ("two contract class logs", lambda e: e["contractClassLogs"].append({"contractAddress": h(2), "fields": [h(3)], "emittedLength": 1}), "Invalid/TooMany"),
     ("contract class log emittedLength 0", lambda e: e["contractClassLogs"][0].__setitem__("emittedLength", 0), "Invalid/LogLength"),
-    ("contract class log nonzero padding", lambda e: e["contractClassLogs"][0].update(fields=e["contractClassLogs"][0]["fields"] + [h(1)]), "Invalid/LogPaddingNotZero"),
+    ("contract class log nonzero padding", lambda e: e["contractClassLogs"][0]["fields"]["fields"].__setitem__(2, h(1)), "Invalid/LogPaddingNotZero"),
+    ("contract class log nested with 3022 fields", lambda e: e["contractClassLogs"][0]["fields"]["fields"].pop(), "Malformed"),
     ("contract class log of 3024 fields", lambda e: e["contractClassLogs"][0].update(fields=[h(1)] * 3024, emittedLength=3024), "Invalid/LogLength"),
 ]:
     case("effect json: " + name, "effect-json", err, input=json.dumps(effect(mut)))

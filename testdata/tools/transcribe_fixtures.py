@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Transcribe the three Aztec tx-effect fixtures' *inputs* from aztec-fixtures.json into txfx's
-TxEffect JSON (testdata/effects/*.json). Only inputs are written: every expected value stays in
-aztec-fixtures.json. The maximum fixture's inputs are given there as prose; this follows it."""
+"""Transcribe the three Aztec tx-effect fixtures' *inputs* from aztec-fixtures.json into TxEffect JSON
+as Aztec's TypeScript prints it (testdata/effects/*.json: private logs padded to 16 fields,
+contract-class logs nested and padded to 3023), and assemble testdata/blocks/three-fixtures.json
+from them. Only inputs are written: every expected value stays in aztec-fixtures.json. The maximum
+fixture's inputs are given there as prose; this follows it."""
 import json, os
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -22,7 +24,7 @@ small = {
     "publicDataWrites": [{"leafSlot": h(w["leafSlot"]), "value": h(w["value"])} for w in s["publicDataWrites"]],
     "privateLogs": [{"fields": pad(l["fields"], 16), "emittedLength": l["emittedLength"]} for l in s["privateLogs"]],
     "publicLogs": [{"contractAddress": h(l["contractAddress"]), "fields": [h(v) for v in l["fields"]]} for l in s["publicLogs"]],
-    "contractClassLogs": [{"contractAddress": h(l["contractAddress"]), "fields": [h(v) for v in l["fields"]],
+    "contractClassLogs": [{"contractAddress": h(l["contractAddress"]), "fields": {"fields": pad(l["fields"], 3023)},
                            "emittedLength": l["emittedLength"]} for l in s["contractClassLogs"]],
 }
 empty = {"revertCode": 0, "txHash": h(0), "transactionFee": h(0), "noteHashes": [], "nullifiers": [],
@@ -34,9 +36,13 @@ maximum = {
     "publicDataWrites": [{"leafSlot": h(i + 301), "value": h(i + 401)} for i in range(64)],
     "privateLogs": [{"fields": [h(i + 501)] * 16, "emittedLength": 16} for i in range(64)],
     "publicLogs": [{"contractAddress": h(601), "fields": [h(601)] * 4094}],
-    "contractClassLogs": [{"contractAddress": h(801), "fields": [h(701)] * 3023, "emittedLength": 3023}],
+    "contractClassLogs": [{"contractAddress": h(801), "fields": {"fields": [h(701)] * 3023}, "emittedLength": 3023}],
 }
 for name, effect in [("small", small), ("empty", empty), ("maximum", maximum)]:
     with open(os.path.join(root, "effects", name + ".json"), "w") as f:
         json.dump(effect, f, indent=1 if name != "maximum" else None)
         f.write("\n")
+# The upstream three-tx block: [empty, small, maximum], in TypeScript's Body shape.
+with open(os.path.join(root, "blocks", "three-fixtures.json"), "w") as f:
+    json.dump({"txEffects": [empty, small, maximum]}, f)
+    f.write("\n")

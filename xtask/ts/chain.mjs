@@ -19,6 +19,7 @@ import { poseidon2Hash, poseidon2HashWithSeparator } from '@aztec/foundation/cry
 import { Fr } from '@aztec/foundation/curves/bn254';
 import { jsonStringify } from '@aztec/foundation/json-rpc';
 import { MembershipWitness } from '@aztec/foundation/trees';
+import { L2Block } from '@aztec/stdlib/block';
 import { BlockHeader } from '@aztec/stdlib/tx';
 
 // The async Barretenberg needs a network CRS download; the synchronous WASM build does not.
@@ -65,7 +66,11 @@ for (let i = 0; i < 3; i++) add(`BlockHeader.random() ${i}`, BlockHeader.random(
   header.setHash(headerHash(header.toFields()));
   add('an already hashed header (block 2^32-1), "_cachedHash" in its JSON', header);
 }
-writeFileSync(join(testdata, 'typescript', 'headers.json'), JSON.stringify({ provenance, headers }) + '\n');
+// A whole L2Block as getBlock returns it: `txfx header hash` reads its header.
+const block = await L2Block.random(BlockNumber(4_000_018), { txsPerBlock: 2, txOptions: { maxEffects: 1, numContractClassLogs: 0 } });
+block.header.setHash(headerHash(block.header.toFields()));
+const l2Block = { json: jsonStringify(block), hash: headerHash(block.header.toFields()).toString() };
+writeFileSync(join(testdata, 'typescript', 'headers.json'), JSON.stringify({ provenance, headers, l2Block }) + '\n');
 
 // The archive: an append-only tree of height 30, leaf i the hash of block i's header.
 const hashPair = (left, right) => poseidon2Hash([left, right]);

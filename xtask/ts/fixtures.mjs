@@ -9,7 +9,7 @@
 //
 // Usage: node fixtures.mjs OUT_DIR   (run from the folder where the packages are installed)
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { decodeCheckpointBlobData, encodeCheckpointBlobDataFromBlocks } from '@aztec/blob-lib/encoding';
@@ -186,6 +186,16 @@ if (process.env.TXFX_BIN) {
       reDecoded = JSON.stringify(encoded) === JSON.stringify(record.blobFields) && decodeCheckpointBlobData(encoded.map((f) => Fr.fromString(f))).blocks.length === record.decoded.blocks.length;
     } catch { reDecoded = false; }
     checks.push({ what: `checkpoint encode: ${record.name}`, acceptedByTypeScript: reDecoded, sameBytes: JSON.stringify(encoded) === JSON.stringify(record.blobFields) });
+  }
+  // The files testdata/ ships as inputs are in TypeScript's shapes, as they are.
+  const testdataDir = join(out, '..');
+  for (const name of ['empty', 'small', 'maximum']) {
+    const parsed = TxEffect.schema.safeParse(JSON.parse(readFileSync(join(testdataDir, 'effects', `${name}.json`), 'utf8')));
+    checks.push({ what: `testdata/effects/${name}.json`, acceptedByTypeScript: parsed.success, sameBytes: null });
+  }
+  for (const file of readdirSync(join(testdataDir, 'blocks')).filter((f) => f.endsWith('.json') && !f.includes('.blob.') && !f.includes('.leaves.')).sort()) {
+    const parsed = Body.schema.safeParse(JSON.parse(readFileSync(join(testdataDir, 'blocks', file), 'utf8')));
+    checks.push({ what: `testdata/blocks/${file}`, acceptedByTypeScript: parsed.success, sameBytes: null });
   }
   const indexedParsed = indexedTxSchema().safeParse(JSON.parse(nodeResults.getTxEffect.json));
   checks.push({ what: 'TypeScript re-reads its own getTxEffect JSON (sanity)', acceptedByTypeScript: indexedParsed.success, sameBytes: null });
