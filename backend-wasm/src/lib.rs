@@ -1,9 +1,12 @@
 #![doc = include_str!("../README.md")]
 
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes};
-use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashBackend, HashJob, Operation, State};
+use txfx_poseidon::{
+    BackendError, DomainSeparator, Fr, HashBackend, HashJob, Offload, Offloaded, Operation, State,
+};
 use wasmtime::{Engine, Instance, Memory, Module, Store, TypedFunc};
 
 /// The guest module, built reproducibly by `cargo xtask wasm-guest`.
@@ -153,9 +156,80 @@ impl WasmBackend {
         result
     }
 
+    /// The backend for async callers: every async batch runs on txfx's WASM worker threads (one
+    /// per core but one, named `txfx-wasm-N`), each call on an instance of the pool that no other
+    /// thread uses meanwhile, so a leaf batch never blocks the executor; tree levels stay on the
+    /// caller's thread through the synchronous fast path, as in the reference.
+    pub fn asynchronous(&self) -> AsyncWasmBackend {
+        Offloaded::new(self.clone(), self.clone(), Arc::new(WorkerOffload))
+    }
+
     /// Instances currently idle in the pool (for tests and diagnostics).
     pub fn idle_instances(&self) -> usize {
         self.pool.lock().map(|pool| pool.len()).unwrap_or(0)
+    }
+}
+
+/// [`WasmBackend::asynchronous`]: batches on the WASM workers, tree levels on the caller's thread.
+pub type AsyncWasmBackend = Offloaded<WasmBackend, WasmBackend>;
+
+type Task = Box<dyn FnOnce() + Send + 'static>;
+
+/// The WASM worker threads, started on first use: they share one queue of tasks.
+struct Workers {
+    queue: Mutex<Sender<Task>>,
+}
+
+static WORKERS: OnceLock<Option<Workers>> = OnceLock::new();
+
+/// Worker threads: one per core but one (at least one), so that the caller's executor keeps a
+/// core while a batch runs.
+fn worker_count() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
+}
+
+fn workers() -> Option<&'static Workers> {
+    WORKERS
+        .get_or_init(|| {
+            let (sender, receiver) = channel::<Task>();
+            let receiver = Arc::new(Mutex::new(receiver));
+            let mut started = 0;
+            for index in 0..worker_count() {
+                let receiver = receiver.clone();
+                let spawned = std::thread::Builder::new()
+                    .name(format!("txfx-wasm-{index}"))
+                    .spawn(move || work(&receiver));
+                started += usize::from(spawned.is_ok());
+            }
+            (started > 0).then(|| Workers { queue: Mutex::new(sender) })
+        })
+        .as_ref()
+}
+
+/// A worker's loop: take the next task, run it, until the queue closes.
+fn work(receiver: &Mutex<Receiver<Task>>) {
+    loop {
+        let task = match receiver.lock() {
+            Ok(receiver) => receiver.recv(),
+            Err(_) => return,
+        };
+        match task {
+            Ok(task) => task(),
+            Err(_) => return,
+        }
+    }
+}
+
+/// Sends async batches to the WASM workers. A task that cannot be queued (no worker could start)
+/// is dropped, and its caller gets `BackendError::WorkerGone`, never a silent inline run.
+struct WorkerOffload;
+
+impl Offload for WorkerOffload {
+    fn spawn(&self, task: Box<dyn FnOnce() + Send + 'static>) {
+        if let Some(queue) = workers().and_then(|workers| workers.queue.lock().ok()) {
+            // A send fails only when every worker has gone; the dropped task reports it.
+            let _ = queue.send(task);
+        }
     }
 }
 
@@ -252,6 +326,29 @@ mod tests {
         let long: Vec<Fr> = (0..3023u64).map(Fr::from).collect();
         assert_eq!(wasm.hash(&long).unwrap(), Sequential.hash(&long).unwrap());
         assert_eq!(wasm.hash(&[]).unwrap(), Sequential.hash(&[]).unwrap());
+    }
+
+    #[test]
+    fn async_batches_run_on_the_wasm_workers_and_levels_on_the_caller() {
+        use txfx_poseidon::AsyncHashBackend;
+        let wasm = WasmBackend::new().unwrap();
+        let asynchronous = wasm.asynchronous();
+        let jobs: Vec<HashJob> = (0..8u64).map(|i| HashJob::plain(vec![Fr::from(i)])).collect();
+        let expected = Sequential.hash_batch(&jobs).unwrap();
+        let caller = std::thread::current().id();
+        let got = futures::executor::block_on(asynchronous.hash_batch_async(jobs)).unwrap();
+        assert_eq!(got, expected);
+        // The batch ran on a worker: the worker threads exist and are named.
+        assert!(workers().is_some());
+        let (sender, receiver) = channel();
+        WorkerOffload.spawn(Box::new(move || {
+            let thread = std::thread::current();
+            sender.send((thread.id(), thread.name().map(str::to_owned))).unwrap();
+        }));
+        let (id, name) = receiver.recv().unwrap();
+        assert_ne!(id, caller);
+        assert!(name.unwrap().starts_with("txfx-wasm-"));
+        assert!(asynchronous.sync_fast_path().is_some(), "tree levels stay on the caller's thread");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 pub use txfx_backend_native::{AsyncNativeBackend, NativeBackend};
 #[cfg(feature = "wasm")]
-pub use txfx_backend_wasm::WasmBackend;
+pub use txfx_backend_wasm::{AsyncWasmBackend, WasmBackend};
 use txfx_poseidon::{AsyncHashBackend, BackendError, DomainSeparator, Fr, HashBackend, HashJob, State};
 
 /// The environment variable that chooses a backend when no explicit choice is made.
@@ -92,14 +92,15 @@ impl AnyBackend {
         }
     }
 
-    /// This backend's own async policy: the native backend's background pool with tree levels on
-    /// the caller's thread ([`NativeBackend::asynchronous`]); the WASM backend inline, as the
-    /// reference's synchronous WASM fallback.
+    /// This backend's own async policy, the reference's for both: batches off the caller's
+    /// thread, tree levels on it. Native batches run on the background pool
+    /// ([`NativeBackend::asynchronous`]), WASM ones on the WASM workers
+    /// ([`WasmBackend::asynchronous`]).
     pub fn asynchronous(&self) -> AnyAsyncBackend {
         match self {
             Self::Native(native) => AnyAsyncBackend::Native(native.asynchronous()),
             #[cfg(feature = "wasm")]
-            Self::Wasm(wasm) => AnyAsyncBackend::Wasm(wasm.clone()),
+            Self::Wasm(wasm) => AnyAsyncBackend::Wasm(wasm.asynchronous()),
         }
     }
 }
@@ -127,9 +128,9 @@ impl HashBackend for AnyBackend {
 pub enum AnyAsyncBackend {
     /// Native: batches on the background pool, tree levels on the caller's thread.
     Native(AsyncNativeBackend),
-    /// WASM: everything inline.
+    /// WASM: batches on the WASM workers, tree levels on the caller's thread.
     #[cfg(feature = "wasm")]
-    Wasm(WasmBackend),
+    Wasm(AsyncWasmBackend),
 }
 
 impl AnyAsyncBackend {
