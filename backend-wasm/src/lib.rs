@@ -157,7 +157,7 @@ impl WasmBackend {
     }
 
     /// The backend for async callers: every async batch runs on txfx's WASM worker threads (one
-    /// per core but one, named `txfx-wasm-N`), each call on an instance of the pool that no other
+    /// per core, named `txfx-wasm-N`, at [`WORKER_NICE`] on Linux), each call on an instance of the pool that no other
     /// thread uses meanwhile, so a leaf batch never blocks the executor; tree levels stay on the
     /// caller's thread through the synchronous fast path, as in the reference.
     pub fn asynchronous(&self) -> AsyncWasmBackend {
@@ -182,10 +182,23 @@ struct Workers {
 
 static WORKERS: OnceLock<Option<Workers>> = OnceLock::new();
 
-/// Worker threads: one per core but one (at least one), so that the caller's executor keeps a
-/// core while a batch runs.
+/// Worker threads: one per core. They run at [`WORKER_NICE`] on Linux, so an executor thread that
+/// wakes up preempts them at once.
 fn worker_count() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Nice value of the WASM workers: below the caller's threads (nice 0), as the native backend's
+/// background pool (`txfx_backend_native::BACKGROUND_NICE`).
+pub const WORKER_NICE: i32 = 10;
+
+/// Lowers the calling thread's priority to [`WORKER_NICE`], best effort (no privilege needed;
+/// a sandbox that refuses leaves the worker at priority 0).
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        let _ = rustix::process::setpriority_process(Some(rustix::thread::gettid()), WORKER_NICE);
+    }
 }
 
 fn workers() -> Option<&'static Workers> {
@@ -196,9 +209,11 @@ fn workers() -> Option<&'static Workers> {
             let mut started = 0;
             for index in 0..worker_count() {
                 let receiver = receiver.clone();
-                let spawned = std::thread::Builder::new()
-                    .name(format!("txfx-wasm-{index}"))
-                    .spawn(move || work(&receiver));
+                let spawned =
+                    std::thread::Builder::new().name(format!("txfx-wasm-{index}")).spawn(move || {
+                        lower_priority();
+                        work(&receiver);
+                    });
                 started += usize::from(spawned.is_ok());
             }
             (started > 0).then(|| Workers { queue: Mutex::new(sender) })
