@@ -190,16 +190,8 @@ pub fn category_proof(bytes: &[u8]) -> Result<Outcome, String> {
     if CategoryProof::from_json(&proof.to_json().to_string()).as_ref().ok() != Some(&proof) {
         return Err("category proof round trip changed it".into());
     }
-    let three = crate::vectors::at(crate::vectors::aztec_fixtures(), "/three_tx_block");
-    let w = crate::vectors::at(three, "/witnesses/1");
-    let witness = TxEffectMembershipWitness {
-        block_number: 3,
-        root: crate::vectors::fr(crate::vectors::at(three, "/root")),
-        categories_hash: None,
-        leaf_index: crate::vectors::uint(crate::vectors::at(w, "/leafIndex")),
-        sibling_path: crate::vectors::frs(crate::vectors::at(w, "/siblingPath")),
-    };
-    if verify_category_proof(&Sequential, &proof, &witness, trusted(witness.root)).is_ok() {
+    let (witness, root) = crate::hostile::small_fixture_witness();
+    if verify_category_proof(&Sequential, &proof, &witness, trusted(root)).is_ok() {
         let effect = crate::cases::fixture_effect("small");
         let genuine =
             prove_category(&Sequential, &effect, proof.category, None).map_err(|e| e.to_string())?;

@@ -139,7 +139,7 @@ fn category_kind(error: &CategoryError) -> String {
 }
 
 /// The tx-effects witness of tx 1 (the small fixture) of the upstream three-tx block, and its root.
-fn small_fixture_witness() -> (TxEffectMembershipWitness, Fr) {
+pub(crate) fn small_fixture_witness() -> (TxEffectMembershipWitness, Fr) {
     let three = crate::vectors::at(crate::vectors::aztec_fixtures(), "/three_tx_block");
     let w = crate::vectors::at(three, "/witnesses/1");
     let witness = TxEffectMembershipWitness {
