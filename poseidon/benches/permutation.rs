@@ -1,8 +1,9 @@
 //! The Poseidon2 permutation and sponge, measured side by side in one run on the same inputs:
 //! txfx's permutation, Noir's `bn254_blackbox_solver` 1.0
 //! `poseidon2_permutation` (what a Rust user would otherwise pick), one ark-ff `Fr`
-//! multiplication (the unit of cost: a permutation is 488 of them), and `poseidon2_hash` of 3
-//! and of 3023 fields (a tree node's preimage size and a contract-class log).
+//! multiplication (the unit of cost: a permutation is 488 of them), the permutation on varied
+//! inputs (each output the next input), a tree node's pair hash, and `poseidon2_hash` of 3 and of
+//! 3023 fields (a tree node's preimage size and a contract-class log).
 
 // Benchmark code: a backend that cannot start ends the benchmark.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
@@ -11,7 +12,7 @@ use std::hint::black_box;
 
 use acir::FieldElement;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use txfx_poseidon::{Fr, permute, poseidon2_hash};
+use txfx_poseidon::{DomainSeparator, Fr, permute, poseidon2_hash, poseidon2_hash_pair};
 
 fn inputs() -> [Fr; 4] {
     // Fixed, "random-looking" lanes: the same for every contender.
@@ -34,6 +35,15 @@ fn permutation(c: &mut Criterion) {
             s
         })
     });
+    // Varied inputs: each output is the next input, so no data-dependent branch of the
+    // reduction can be learned by the branch predictor from a fixed input.
+    let mut chained = state;
+    group.bench_function("txfx_chained", |b| {
+        b.iter(|| {
+            permute(&mut chained);
+            chained[0]
+        })
+    });
     let noir: Vec<FieldElement> = state.iter().map(|x| FieldElement::from_repr(*x)).collect();
     group.bench_function("bn254_blackbox_solver", |b| {
         b.iter(|| bn254_blackbox_solver::poseidon2_permutation(black_box(&noir)))
@@ -46,6 +56,11 @@ fn permutation(c: &mut Criterion) {
 
 fn sponge(c: &mut Criterion) {
     let mut group = c.benchmark_group("poseidon2_hash");
+    // A tree node: one permutation of [separator, left, right, 3·2^64].
+    let (left, right) = (inputs()[0], inputs()[1]);
+    group.bench_function("node_pair", |b| {
+        b.iter(|| poseidon2_hash_pair(DomainSeparator::TX_EFFECTS_TREE, black_box(left), black_box(right)))
+    });
     for len in [3usize, 3023] {
         let preimage: Vec<Fr> = (0..len as u64).map(|i| Fr::from(i) * inputs()[0]).collect();
         group.throughput(Throughput::Elements(len as u64));
