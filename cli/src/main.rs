@@ -530,22 +530,20 @@ fn jsonl(path: &str, per_line: impl Fn(&str) -> Result<Value, Failure> + Sync) -
             })
             .collect();
         for (i, result) in results.into_iter().enumerate() {
-            let text = match result {
-                Ok(value) => value.to_string(),
-                Err(Failure::Closed) => return Err(Failure::Closed),
-                Err(failure) => {
-                    failed += 1;
-                    let reason = match failure {
-                        Failure::Backend(reason) => {
-                            backend_failed = true;
-                            format!("backend failure: {reason}")
-                        }
-                        Failure::Input(reason) | Failure::Check(reason) | Failure::Output(reason) => reason,
-                        Failure::Closed => String::new(),
-                    };
-                    json!({ "line": first + i, "error": reason }).to_string()
+            let reason = match result {
+                Ok(value) => {
+                    emit(&value.to_string())?;
+                    continue;
                 }
+                Err(Failure::Closed) => return Err(Failure::Closed),
+                Err(Failure::Backend(reason)) => {
+                    backend_failed = true;
+                    format!("backend failure: {reason}")
+                }
+                Err(Failure::Input(reason) | Failure::Check(reason) | Failure::Output(reason)) => reason,
             };
+            failed += 1;
+            let text = json!({ "line": first + i, "error": reason }).to_string();
             emit(&text)?;
         }
     }
@@ -735,6 +733,16 @@ fn read_witness(path: &str) -> Result<TxEffectMembershipWitness, Failure> {
     witness_from_json(&read_input(path)?).map_err(|e| Failure::Input(format!("{path}: {e}")))
 }
 
+fn read_effect(path: &str) -> Result<txfx_tx_effects::TxEffect, Failure> {
+    effect_from_json(&read_input(path)?).map_err(|e| Failure::Input(format!("{path}: {e}")))
+}
+
+/// The tx of `--tx-hash` (and `--categories-hash`, if given).
+fn tx_claim(tx_hash: &str, categories_hash: Option<&str>) -> Result<TxClaim, Failure> {
+    let categories_hash = categories_hash.map(|c| hex_arg("--categories-hash", c)).transpose()?;
+    Ok(TxClaim { tx_hash: hex_arg("--tx-hash", tx_hash)?, categories_hash })
+}
+
 fn read_proof(path: &str) -> Result<CategoryProof, Failure> {
     CategoryProof::from_json(&read_input(path)?).map_err(|e| Failure::Input(format!("{path}: {e}")))
 }
@@ -805,18 +813,10 @@ fn verify_chain_command(backend: &AnyBackend, args: ChainArgs) -> Result<(), Fai
     let archive_witness = read_archive_witness(&args.archive_witness)?;
     let header = read_header(&args.header, args.protocol)?;
     let witness = read_witness(&args.witness)?;
-    let effect = args
-        .effect
-        .as_deref()
-        .map(|path| effect_from_json(&read_input(path)?).map_err(|e| Failure::Input(format!("{path}: {e}"))))
-        .transpose()?;
+    let effect = args.effect.as_deref().map(read_effect).transpose()?;
     let proof = args.category_proof.as_deref().map(read_proof).transpose()?;
     let subject = match (&args.tx_hash, &effect, &proof) {
-        (Some(tx_hash), _, _) => {
-            let categories_hash =
-                args.categories_hash.as_deref().map(|c| hex_arg("--categories-hash", c)).transpose()?;
-            ChainSubject::Tx(TxClaim { tx_hash: hex_arg("--tx-hash", tx_hash)?, categories_hash })
-        }
+        (Some(tx_hash), _, _) => ChainSubject::Tx(tx_claim(tx_hash, args.categories_hash.as_deref())?),
         (None, Some(effect), _) => ChainSubject::Effect(effect),
         (None, None, Some(proof)) => ChainSubject::Category(proof),
         (None, None, None) => {
@@ -876,21 +876,15 @@ fn tree_witness(backend: &AnyBackend, args: TreeWitnessArgs) -> Result<(), Failu
 }
 
 fn verify(backend: &AnyBackend, args: VerifyArgs) -> Result<(), Failure> {
-    let witness = witness_from_json(&read_input(&args.file)?)
-        .map_err(|e| Failure::Input(format!("{}: {e}", args.file)))?;
+    let witness = read_witness(&args.file)?;
     // The caller vouches for --root: it is the header's txEffectsTreeRoot they authenticated.
     let root = TrustedRoot::from_authenticated_header(hex_arg("--root", &args.root)?);
     let result = if let Some(leaf) = &args.leaf {
         verify_leaf(backend, hex_arg("--leaf", leaf)?, &witness, root)
     } else if let Some(tx_hash) = &args.tx_hash {
-        let categories_hash =
-            args.categories_hash.as_deref().map(|c| hex_arg("--categories-hash", c)).transpose()?;
-        let tx = TxClaim { tx_hash: hex_arg("--tx-hash", tx_hash)?, categories_hash };
-        verify_tx(backend, tx, &witness, root)
+        verify_tx(backend, tx_claim(tx_hash, args.categories_hash.as_deref())?, &witness, root)
     } else if let Some(effect) = &args.effect {
-        let effect =
-            effect_from_json(&read_input(effect)?).map_err(|e| Failure::Input(format!("{effect}: {e}")))?;
-        verify_effect(backend, &effect, &witness, root)
+        verify_effect(backend, &read_effect(effect)?, &witness, root)
     } else {
         return Err(Failure::Input("give --leaf, --tx-hash or --effect".into()));
     };
@@ -915,14 +909,12 @@ fn execute(cli: Cli) -> Result<(), Failure> {
         }
         Command::Poseidon2(command) => poseidon2(&backend, command)?,
         Command::Effect(EffectCommand::Print { file, compact }) => {
-            let effect =
-                effect_from_json(&read_input(&file)?).map_err(|e| Failure::Input(format!("{file}: {e}")))?;
+            let effect = read_effect(&file)?;
             let json = effect_to_json(&effect);
             if compact { emit(&json.to_string())? } else { print_json(&json)? }
         }
         Command::Effect(EffectCommand::Hash { file }) => {
-            let effect =
-                effect_from_json(&read_input(&file)?).map_err(|e| Failure::Input(format!("{file}: {e}")))?;
+            let effect = read_effect(&file)?;
             let c = commit_effect(&backend, &effect)?;
             print_json(&json!({
                 "txStartMarker": fr_to_hex(&c.tx_start_marker),

@@ -532,17 +532,20 @@ fn verify_tx_checks_every_link_and_category_proofs_verify() {
     assert!(stdout(&wrong_root).starts_with("invalid: archive: "));
 
     // Category proofs, alone and through the chain; a tampered one is refused.
-    let proof = txfx(&[
-        "category",
-        "prove",
-        "blocks/three-fixtures.json",
-        "--tx",
-        "1",
-        "--category",
-        "nullifiers",
-        "--element",
-        "0x15",
-    ]);
+    let prove = |element: &str| {
+        txfx(&[
+            "category",
+            "prove",
+            "blocks/three-fixtures.json",
+            "--tx",
+            "1",
+            "--category",
+            "nullifiers",
+            "--element",
+            element,
+        ])
+    };
+    let proof = prove("0x15");
     assert_eq!(proof.status.code(), Some(0), "{}", String::from_utf8_lossy(&proof.stderr));
     let proof_path = dir.join("p.json");
     std::fs::write(&proof_path, &proof.stdout).expect("write");
@@ -562,17 +565,7 @@ fn verify_tx_checks_every_link_and_category_proofs_verify() {
     let malformed =
         txfx_with(&["category", "verify", "-", "--witness", &witness, "--root", &tree_root], &[], Some("{}"));
     assert_eq!(malformed.status.code(), Some(2));
-    let absent = txfx(&[
-        "category",
-        "prove",
-        "blocks/three-fixtures.json",
-        "--tx",
-        "1",
-        "--category",
-        "nullifiers",
-        "--element",
-        "0x16",
-    ]);
+    let absent = prove("0x16");
     assert_eq!(absent.status.code(), Some(2));
     let unknown =
         txfx(&["category", "prove", "blocks/three-fixtures.json", "--tx", "1", "--category", "notes"]);

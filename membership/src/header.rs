@@ -68,26 +68,43 @@ pub struct TreeSnapshot {
     pub next_available_leaf_index: u64,
 }
 
-/// The block's global variables.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// The block's global variables, in the node's JSON shape (`globalVariables`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct GlobalVariables {
     /// The L1 chain id.
+    #[serde(with = "serde_hex")]
     pub chain_id: Fr,
     /// The rollup version.
+    #[serde(with = "serde_hex")]
     pub version: Fr,
     /// The block number.
     pub block_number: u32,
     /// The slot number.
+    #[serde(with = "serde_hex")]
     pub slot_number: Fr,
-    /// Seconds.
+    /// Seconds (a decimal string in JSON).
+    #[serde(deserialize_with = "decimal::u64", serialize_with = "decimal::print")]
     pub timestamp: u64,
     /// An Ethereum address, 20 bytes.
+    #[serde(with = "eth_address")]
     pub coinbase: [u8; 20],
     /// An Aztec address.
+    #[serde(with = "serde_hex")]
     pub fee_recipient: Fr,
+    /// The gas fees.
+    pub gas_fees: GasFees,
+}
+
+/// Fees per unit of gas (decimal strings in JSON).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GasFees {
     /// Fee per unit of DA gas.
+    #[serde(deserialize_with = "decimal::u128", serialize_with = "decimal::print")]
     pub fee_per_da_gas: u128,
     /// Fee per unit of L2 gas.
+    #[serde(deserialize_with = "decimal::u128", serialize_with = "decimal::print")]
     pub fee_per_l2_gas: u128,
 }
 
@@ -177,7 +194,11 @@ impl BlockHeader {
             Fr::from(g.timestamp),
         ]);
         fields.push(eth_address::to_field(&g.coinbase));
-        fields.extend([g.fee_recipient, Fr::from(g.fee_per_da_gas), Fr::from(g.fee_per_l2_gas)]);
+        fields.extend([
+            g.fee_recipient,
+            Fr::from(g.gas_fees.fee_per_da_gas),
+            Fr::from(g.gas_fees.fee_per_l2_gas),
+        ]);
         fields.extend([self.total_fees, self.total_mana_used]);
         fields
     }
@@ -310,7 +331,7 @@ struct HeaderJson {
     sponge_blob_hash: Fr,
     #[serde(default, skip_serializing_if = "Option::is_none", with = "optional_hex")]
     tx_effects_tree_root: Option<Fr>,
-    global_variables: GlobalVariablesJson,
+    global_variables: GlobalVariables,
     #[serde(with = "serde_hex")]
     total_fees: Fr,
     #[serde(with = "serde_hex")]
@@ -349,37 +370,8 @@ struct PartialStateJson {
     public_data_tree: TreeSnapshot,
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct GlobalVariablesJson {
-    #[serde(with = "serde_hex")]
-    chain_id: Fr,
-    #[serde(with = "serde_hex")]
-    version: Fr,
-    block_number: u32,
-    #[serde(with = "serde_hex")]
-    slot_number: Fr,
-    #[serde(deserialize_with = "decimal::u64", serialize_with = "decimal::print")]
-    timestamp: u64,
-    #[serde(with = "eth_address")]
-    coinbase: [u8; 20],
-    #[serde(with = "serde_hex")]
-    fee_recipient: Fr,
-    gas_fees: GasFeesJson,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct GasFeesJson {
-    #[serde(deserialize_with = "decimal::u128", serialize_with = "decimal::print")]
-    fee_per_da_gas: u128,
-    #[serde(deserialize_with = "decimal::u128", serialize_with = "decimal::print")]
-    fee_per_l2_gas: u128,
-}
-
 impl From<HeaderJson> for BlockHeader {
     fn from(json: HeaderJson) -> Self {
-        let g = json.global_variables;
         Self {
             last_archive: json.last_archive,
             l1_to_l2_message_tree: json.state.l1_to_l2_message_tree,
@@ -388,17 +380,7 @@ impl From<HeaderJson> for BlockHeader {
             public_data_tree: json.state.partial.public_data_tree,
             sponge_blob_hash: json.sponge_blob_hash,
             tx_effects_tree_root: json.tx_effects_tree_root,
-            global_variables: GlobalVariables {
-                chain_id: g.chain_id,
-                version: g.version,
-                block_number: g.block_number,
-                slot_number: g.slot_number,
-                timestamp: g.timestamp,
-                coinbase: g.coinbase,
-                fee_recipient: g.fee_recipient,
-                fee_per_da_gas: g.gas_fees.fee_per_da_gas,
-                fee_per_l2_gas: g.gas_fees.fee_per_l2_gas,
-            },
+            global_variables: json.global_variables,
             total_fees: json.total_fees,
             total_mana_used: json.total_mana_used,
         }
@@ -407,7 +389,6 @@ impl From<HeaderJson> for BlockHeader {
 
 impl From<BlockHeader> for HeaderJson {
     fn from(header: BlockHeader) -> Self {
-        let g = header.global_variables;
         Self {
             last_archive: header.last_archive,
             state: StateJson {
@@ -420,16 +401,7 @@ impl From<BlockHeader> for HeaderJson {
             },
             sponge_blob_hash: header.sponge_blob_hash,
             tx_effects_tree_root: header.tx_effects_tree_root,
-            global_variables: GlobalVariablesJson {
-                chain_id: g.chain_id,
-                version: g.version,
-                block_number: g.block_number,
-                slot_number: g.slot_number,
-                timestamp: g.timestamp,
-                coinbase: g.coinbase,
-                fee_recipient: g.fee_recipient,
-                gas_fees: GasFeesJson { fee_per_da_gas: g.fee_per_da_gas, fee_per_l2_gas: g.fee_per_l2_gas },
-            },
+            global_variables: header.global_variables,
             total_fees: header.total_fees,
             total_mana_used: header.total_mana_used,
         }

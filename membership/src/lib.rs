@@ -16,7 +16,7 @@ pub mod witness;
 pub use archive::{ARCHIVE_HEIGHT, ArchiveError, ArchiveWitness, TrustedArchiveRoot, verify_block_hash};
 pub use category::{CategoryError, CategoryProof, ProvenElement, prove_category, verify_category_proof};
 pub use chain::{ChainError, ChainSubject, Link, verify_chain};
-pub use header::{BlockHeader, HeaderError, ProtocolVersion};
+pub use header::{BlockHeader, GasFees, GlobalVariables, HeaderError, ProtocolVersion, TreeSnapshot};
 pub use stored::{StoredBlock, StoredError, StoredTx};
 pub use witness::{
     BlockWitnesses, BuildError, MAX_PROTOCOL_PATH_LENGTH, TrustedRoot, TxClaim, TxEffectMembershipWitness,

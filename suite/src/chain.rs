@@ -446,8 +446,8 @@ fn tweak_header(header: &BlockHeader, index: usize) -> BlockHeader {
         16 => g.timestamp += 1,
         17 => g.coinbase[19] ^= 1,
         18 => g.fee_recipient += one,
-        19 => g.fee_per_da_gas += 1,
-        20 => g.fee_per_l2_gas += 1,
+        19 => g.gas_fees.fee_per_da_gas += 1,
+        20 => g.gas_fees.fee_per_l2_gas += 1,
         21 => h.total_fees += one,
         _ => h.total_mana_used += one,
     }

@@ -349,30 +349,15 @@ fn split_log(
 fn emitted_fields(
     category: Category,
     index: usize,
-    mut fields: Vec<Fr>,
+    fields: Vec<Fr>,
     emitted_length: u64,
     size: usize,
 ) -> Result<Vec<Fr>, TxEffectError> {
-    let length = usize::try_from(emitted_length).unwrap_or(usize::MAX);
-    if !(1..=size).contains(&length) {
-        return Err(TxEffectError::LogLength { category, index, length, min: 1, max: size });
+    let (emitted, padding) = split_log(category, index, fields, emitted_length, size)?;
+    if let Some(offset) = padding.iter().position(|f| *f != Fr::from(0u64)) {
+        return Err(TxEffectError::LogPaddingNotZero { category, index, position: emitted.len() + offset });
     }
-    if fields.len() > size {
-        return Err(TxEffectError::LogTooManyFields { category, index, fields: fields.len(), max: size });
-    }
-    if fields.len() < length {
-        return Err(TxEffectError::LogFieldsShorterThanLength {
-            category,
-            index,
-            emitted_length: length,
-            fields: fields.len(),
-        });
-    }
-    if let Some(offset) = fields.get(length..).unwrap_or_default().iter().position(|f| *f != Fr::from(0u64)) {
-        return Err(TxEffectError::LogPaddingNotZero { category, index, position: length + offset });
-    }
-    fields.truncate(length);
-    Ok(fields)
+    Ok(emitted)
 }
 
 /// Why a read effect is not a `TxEffect`: a key it must have is missing, or a rule is broken.

@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::{fr_to_hex, serde_hex};
 
-use super::{BodyOut, JsonError, TxEffectJson, TxEffectOut, body_from_effects, to_value};
+use super::{BodyOut, InnerBodyJson, JsonError, TxEffectOut, body_from_effects, to_value};
 use crate::checkpoint::{BlockEndState, Checkpoint, CheckpointBlock};
 
 /// A field element under a key that may be absent.
@@ -78,12 +78,6 @@ struct BlockJson {
     l1_to_l2_message_root: Option<Hex>,
     tx_effects_tree_root: Option<Hex>,
     body: InnerBodyJson,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct InnerBodyJson {
-    tx_effects: Vec<TxEffectJson>,
 }
 
 #[derive(Deserialize)]
