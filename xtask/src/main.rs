@@ -103,14 +103,67 @@ fn ci() -> Result<(), String> {
 
 /// Packages every library crate as crates.io would receive it, together (so each builds against
 /// the packaged versions of the others, not the workspace's paths), and builds each package.
+///
+/// The packages build in their own target folder, `target/package-check`, and always from
+/// scratch as far as our crates go. Cargo serves the packages from a local registry and treats
+/// what it finds of them as immutable, as it does any registry crate:
+/// - it unpacks each `.crate` into `$CARGO_HOME/registry/src/-<hash>/` (the hash names the
+///   registry's path) and reuses that folder, unchecked, when it exists. CI clones to one fixed
+///   path and keeps `$CARGO_HOME`, so its package step once verified an older commit's sources;
+/// - a registry crate's build is fresh while its files are older than it, and packaged files
+///   all carry one fixed 2006 date, so a new package of the same version reuses the old build.
+///
+/// Nothing else shares this folder (the packages' builds use no profile of ours), so clearing our
+/// crates' builds in it costs only their own compilation.
 fn package() -> Result<(), String> {
+    let target = root().join("target").join("package-check");
+    forget_packages(&target)?;
     let mut command = cargo();
     // --allow-dirty: this checks that the crates package and build, it publishes nothing.
-    command.args(["package", "--locked", "--allow-dirty"]);
+    command.args(["package", "--locked", "--allow-dirty"]).env("CARGO_TARGET_DIR", &target);
     for name in LIBRARY_CRATES {
         command.args(["-p", name]);
     }
     run(&mut command)
+}
+
+/// Removes what earlier `cargo package` runs left of our crates: the sources Cargo unpacked into
+/// path-named registries (`$CARGO_HOME/registry/src/-<hash>/`) and the builds under `target`.
+fn forget_packages(target: &Path) -> Result<(), String> {
+    let cargo_home = match std::env::var_os("CARGO_HOME") {
+        Some(home) => PathBuf::from(home),
+        None => match std::env::var_os("HOME") {
+            Some(home) => Path::new(&home).join(".cargo"),
+            None => return Err("neither CARGO_HOME nor HOME is set".to_owned()),
+        },
+    };
+    let version = env!("CARGO_PKG_VERSION"); // The workspace's version, shared by every crate.
+    let mut doomed = Vec::new();
+    // A named registry such as crates.io never holds ours: only `-<hash>` folders.
+    for registry in entries(&cargo_home.join("registry").join("src"), |name| name.starts_with('-'))? {
+        doomed.extend(LIBRARY_CRATES.iter().map(|name| registry.join(format!("{name}-{version}"))));
+    }
+    // Fingerprints are named `<crate>-<hash>`; every txfx crate in this folder is a package.
+    doomed.extend(entries(&target.join("debug").join(".fingerprint"), |name| name.starts_with("txfx-"))?);
+    for path in doomed.into_iter().filter(|path| path.exists()) {
+        std::fs::remove_dir_all(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The entries of `folder` whose names pass `keep`; none when `folder` does not exist yet.
+fn entries(folder: &Path, keep: impl Fn(&str) -> bool) -> Result<Vec<PathBuf>, String> {
+    let Ok(listing) = std::fs::read_dir(folder) else {
+        return Ok(Vec::new());
+    };
+    let mut kept = Vec::new();
+    for entry in listing {
+        let entry = entry.map_err(|e| format!("{}: {e}", folder.display()))?;
+        if keep(&entry.file_name().to_string_lossy()) {
+            kept.push(entry.path());
+        }
+    }
+    Ok(kept)
 }
 
 /// Builds and runs `examples/consumer`, a crate outside the workspace that depends on
