@@ -2,8 +2,9 @@
 //! txfx's permutation, Noir's `bn254_blackbox_solver` 1.0
 //! `poseidon2_permutation` (what a Rust user would otherwise pick), one ark-ff `Fr`
 //! multiplication (the unit of cost: a permutation is 488 of them), the permutation on varied
-//! inputs (each output the next input), a tree node's pair hash, and `poseidon2_hash` of 3 and of
-//! 3023 fields (a tree node's preimage size and a contract-class log).
+//! inputs (each output the next input), 64 varied states permuted by `permute_many` on one
+//! thread (per-permutation throughput of a batch), a tree node's pair hash, and `poseidon2_hash`
+//! of 3 and of 3023 fields (a tree node's preimage size and a contract-class log).
 
 // Benchmark code: a backend that cannot start ends the benchmark.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
@@ -47,6 +48,15 @@ fn permutation(c: &mut Criterion) {
     let noir: Vec<FieldElement> = state.iter().map(|x| FieldElement::from_repr(*x)).collect();
     group.bench_function("bn254_blackbox_solver", |b| {
         b.iter(|| bn254_blackbox_solver::poseidon2_permutation(black_box(&noir)))
+    });
+    group.finish();
+
+    // A batch of 64 varied states on one thread: per-permutation time, against `txfx` above.
+    let mut group = c.benchmark_group("permutation");
+    group.throughput(Throughput::Elements(64));
+    let mut batch: Vec<[Fr; 4]> = (0..64u64).map(|i| state.map(|x| x + Fr::from(i))).collect();
+    group.bench_function("batch_64", |b| {
+        b.iter(|| txfx_poseidon::permutation::permute_many(black_box(&mut batch)))
     });
     group.finish();
 

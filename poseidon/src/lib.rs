@@ -6,6 +6,7 @@ extern crate alloc;
 pub mod backend;
 mod constants;
 pub mod field;
+mod montgomery;
 pub mod permutation;
 pub mod separator;
 pub mod sponge;

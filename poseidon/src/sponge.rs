@@ -20,42 +20,46 @@ use alloc::vec::Vec;
 use core::iter;
 
 use ark_bn254::Fr;
-use ark_ff::{AdditiveGroup, PrimeField};
+use ark_ff::PrimeField;
 
-use crate::permutation::{State, permute};
+use crate::montgomery::{add, from_fr, from_u128, to_fr};
+use crate::permutation::{Lanes, State, permute_lanes};
 use crate::separator::DomainSeparator;
 
 /// Elements absorbed per permutation.
 pub const RATE: usize = 3;
 
-/// The capacity-lane initial value for an input of `len` elements: `len · 2^64`.
-fn initial_state(len: usize) -> State {
-    [Fr::ZERO, Fr::ZERO, Fr::ZERO, Fr::from(len as u64) * Fr::from(u128::from(u64::MAX) + 1)]
+/// The initial lanes for an input of `len` elements: zeros, and `len · 2^64` in the capacity.
+fn initial_lanes(len: usize) -> Lanes {
+    [[0; 4], [0; 4], [0; 4], from_u128(u128::from(len as u64) << 64)]
 }
 
 /// Absorbs exactly `len` elements from `inputs` and squeezes one. `inputs` must yield `len`
 /// elements; every caller in this crate builds it from slices whose lengths add up to `len`.
+///
+/// The state stays in the permutation's coarse Montgomery form from the first absorption to the
+/// squeeze: only lane 0 is brought back to a canonical `Fr`, once.
 fn sponge(len: usize, inputs: impl Iterator<Item = Fr>) -> Fr {
-    let mut state = initial_state(len);
+    let mut lanes = initial_lanes(len);
     let mut lane = 0;
     let mut absorbed_since_permute = false;
     for value in inputs {
         // `lane` is always below RATE < WIDTH.
-        if let Some(slot) = state.get_mut(lane) {
-            *slot += value;
+        if let Some(slot) = lanes.get_mut(lane) {
+            *slot = add(slot, &from_fr(&value));
         }
         lane += 1;
         absorbed_since_permute = true;
         if lane == RATE {
-            permute(&mut state);
+            permute_lanes(&mut lanes);
             lane = 0;
             absorbed_since_permute = false;
         }
     }
     if absorbed_since_permute || len == 0 {
-        permute(&mut state);
+        permute_lanes(&mut lanes);
     }
-    state[0]
+    to_fr(&lanes[0])
 }
 
 /// `poseidon2_hash(inputs)`: the sponge with the input length in the capacity lane.
@@ -87,18 +91,17 @@ pub fn poseidon2_hash_with_separator(inputs: &[Fr], separator: DomainSeparator) 
 ///
 /// Three inputs fill the rate exactly, so this is one permutation of `[d, left, right, 3·2^64]`.
 pub fn poseidon2_hash_pair(separator: DomainSeparator, left: Fr, right: Fr) -> Fr {
-    let mut state = pair_state(separator, left, right);
-    permute(&mut state);
-    state[0]
+    let mut lanes = [from_fr(&separator.to_field()), from_fr(&left), from_fr(&right), PAIR_CAPACITY];
+    permute_lanes(&mut lanes);
+    to_fr(&lanes[0])
 }
+
+/// The capacity lane of a 3-element hash, `3·2^64`, in Montgomery form at compile time.
+const PAIR_CAPACITY: [u64; 4] = from_u128(3 << 64);
 
 /// The state whose permutation's lane 0 is [`poseidon2_hash_pair`]; batch callers permute many.
 pub fn pair_state(separator: DomainSeparator, left: Fr, right: Fr) -> State {
-    let mut state = initial_state(3);
-    state[0] = separator.to_field();
-    state[1] = left;
-    state[2] = right;
-    state
+    [separator.to_field(), left, right, to_fr(&PAIR_CAPACITY)]
 }
 
 /// Bytes per chunk in [`poseidon2_hash_bytes`]: 31 bytes always fit below p.
