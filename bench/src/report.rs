@@ -174,7 +174,7 @@ fn markdown(ours: &Value, peer: Option<&Value>) -> String {
             r["probe_max_ms"].as_f64().unwrap_or(f64::NAN)
         );
     }
-    md.push_str("\n`design`: leaf and category batches offloaded (native: to txfx's background pool, nice 10), tree nodes inline, eight pairs between yields. `inline`: everything hashed on the executor threads. The WASM backend is synchronous, so both of its rows run inline. `idle`: the probe alone, the floor of the measurement. The probe delay runs from the moment a tick is due (a timer thread, 1 ms apart) until the probe task runs; tokio's own millisecond-granular timer would add up to 1 ms of rounding to every tick.\n");
+    md.push_str("\n`design`: leaf and category batches offloaded (native: to txfx's background pool; WASM: to its worker threads, one per core; both at nice 10), tree nodes inline, eight pairs between yields. `inline`: everything hashed on the executor threads. `idle`: the probe alone, the floor of the measurement. The probe delay runs from the moment a tick is due (a timer thread, 1 ms apart) until the probe task runs; tokio's own millisecond-granular timer would add up to 1 ms of rounding to every tick.\n");
     md.push_str("\nCharts: `sweep.svg` (tree-size sweep), `profiles.svg` (commitment per profile).\n");
     md
 }
