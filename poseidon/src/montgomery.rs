@@ -280,40 +280,33 @@ fn square_64(a: &Coarse) -> Coarse {
     reduce([t0, t1, t2, t3, t4, t5, t6, t7])
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 /// Montgomery reduction of a 512-bit value `t < 2.71·p·R`: `t·R⁻¹ mod p`, below `t/R + p`.
+#[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
 fn reduce(t: [u64; 8]) -> Coarse {
     let [t0, t1, t2, t3, t4, t5, t6, t7] = t;
-    // Round i adds k·p·2^(64i), with k chosen to zero limb i, and carries into limb i + 4.
-    let k = t0.wrapping_mul(INV);
-    let (_, c) = k.carrying_mul_add(P[0], t0, 0);
-    let (t1, c) = k.carrying_mul_add(P[1], t1, c);
-    let (t2, c) = k.carrying_mul_add(P[2], t2, c);
-    let (t3, c) = k.carrying_mul_add(P[3], t3, c);
-    let (t4, c4) = t4.carrying_add(c, false);
-
-    let k = t1.wrapping_mul(INV);
-    let (_, c) = k.carrying_mul_add(P[0], t1, 0);
-    let (t2, c) = k.carrying_mul_add(P[1], t2, c);
-    let (t3, c) = k.carrying_mul_add(P[2], t3, c);
-    let (t4, c) = k.carrying_mul_add(P[3], t4, c);
-    let (t5, c5) = t5.carrying_add(c, c4);
-
-    let k = t2.wrapping_mul(INV);
-    let (_, c) = k.carrying_mul_add(P[0], t2, 0);
-    let (t3, c) = k.carrying_mul_add(P[1], t3, c);
-    let (t4, c) = k.carrying_mul_add(P[2], t4, c);
-    let (t5, c) = k.carrying_mul_add(P[3], t5, c);
-    let (t6, c6) = t6.carrying_add(c, c5);
-
-    let k = t3.wrapping_mul(INV);
-    let (_, c) = k.carrying_mul_add(P[0], t3, 0);
-    let (t4, c) = k.carrying_mul_add(P[1], t4, c);
-    let (t5, c) = k.carrying_mul_add(P[2], t5, c);
-    let (t6, c) = k.carrying_mul_add(P[3], t6, c);
-    let (t7, _) = t7.carrying_add(c, c6); // The value stays below 2.71·p·R < R²: no carry out.
+    // Round i zeroes limb i and carries into limb i + 4.
+    let ([t1, t2, t3], t4, c) = reduce_round([t0, t1, t2, t3], t4, false);
+    let ([t2, t3, t4], t5, c) = reduce_round([t1, t2, t3, t4], t5, c);
+    let ([t3, t4, t5], t6, c) = reduce_round([t2, t3, t4, t5], t6, c);
+    // The value stays below 2.71·p·R < R²: the last carry out is zero.
+    let ([t4, t5, t6], t7, _) = reduce_round([t3, t4, t5, t6], t7, c);
     [t4, t5, t6, t7]
+}
+
+/// One round of [`reduce`]: adds `k·p` to the four limbs `w`, with `k` chosen to zero `w[0]`, and
+/// the carry out of them (with the previous round's carry bit) to the next limb. Returns the
+/// other three limbs, the next limb and its carry bit.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn reduce_round(w: [u64; 4], next: u64, carry: bool) -> ([u64; 3], u64, bool) {
+    let k = w[0].wrapping_mul(INV);
+    let (_, c) = k.carrying_mul_add(P[0], w[0], 0);
+    let (w1, c) = k.carrying_mul_add(P[1], w[1], c);
+    let (w2, c) = k.carrying_mul_add(P[2], w[2], c);
+    let (w3, c) = k.carrying_mul_add(P[3], w[3], c);
+    let (next, carry) = next.carrying_add(c, carry);
+    ([w1, w2, w3], next, carry)
 }
 
 /// `a + b` without reduction, for inputs whose sum stays below `R` (see each caller's bound).

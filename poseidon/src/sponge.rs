@@ -91,7 +91,7 @@ pub fn poseidon2_hash_with_separator(inputs: &[Fr], separator: DomainSeparator) 
 ///
 /// Three inputs fill the rate exactly, so this is one permutation of `[d, left, right, 3·2^64]`.
 pub fn poseidon2_hash_pair(separator: DomainSeparator, left: Fr, right: Fr) -> Fr {
-    let mut lanes = [from_fr(&separator.to_field()), from_fr(&left), from_fr(&right), PAIR_CAPACITY];
+    let mut lanes = pair_state(separator, left, right).each_ref().map(from_fr);
     permute_lanes(&mut lanes);
     to_fr(&lanes[0])
 }
