@@ -13,8 +13,9 @@
 //! Status 0 is success; [`STATUS_NOT_CANONICAL`] means an input word was not below p;
 //! [`STATUS_SHORT_INPUT`] means the declared sizes exceed the scratch buffer.
 
-// The ABI needs exported symbols and reads of the scratch buffer the host wrote; this crate is
-// the only place txfx uses `unsafe`, and only for that.
+// The ABI needs exported symbols and reads of the scratch buffer the host wrote; besides the
+// x86-64 assembly product in txfx-poseidon (never built for wasm32), this crate is the only place
+// txfx uses `unsafe`, and only for that.
 #![allow(unsafe_code)]
 
 use std::cell::RefCell;

@@ -1,0 +1,186 @@
+//! The Montgomery product on x86-64 with BMI2 and ADX: the only `unsafe` code in txfx's
+//! libraries, confined to this module.
+//!
+//! [`mul`] computes exactly what the portable `mul_64` computes (the same CIOS steps, the same
+//! reduction factors, the same no-carry bounds), so its result is bit-identical, which the tests
+//! check on random and extreme inputs. What the assembly buys is instruction count: `mulx` leaves
+//! the flags alone, so each row's low words ride one carry chain (`adox`, the overflow flag) and
+//! its high words another (`adcx`, the carry flag), with no moves between them. The portable
+//! code, which the compiler cannot give two carry chains, takes about 220 instructions per
+//! product; this takes about 130, and measured 17.4 against 21.4 ns per product (throughput) and
+//! 20.6 against 23.5 ns (latency) on an AMD EPYC (Zen 3), which is what moves the permutation.
+//!
+//! Callers must only reach [`mul`] when [`available`] is true: `mulx`, `adcx` and `adox` are
+//! illegal instructions on a CPU without BMI2 and ADX.
+
+use super::{Coarse, INV, P};
+
+/// `p`'s limbs and then `INV`, read by the assembly from memory (`mulx` takes no immediate).
+#[repr(C, align(64))]
+struct Constants([u64; 5]);
+
+static CONSTANTS: Constants = Constants([P[0], P[1], P[2], P[3], INV]);
+
+/// Whether this CPU has BMI2 and ADX (checked once by the standard library, then cached).
+#[inline(always)]
+pub(crate) fn available() -> bool {
+    #[cfg(feature = "std")]
+    {
+        std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx")
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        cfg!(all(target_feature = "bmi2", target_feature = "adx"))
+    }
+}
+
+/// One CIOS row after the first: `t += a·b[i]` into five words `x0..x4` (`x4` starts from the
+/// zero this writes), low words on the `adox` chain, high words on the `adcx` chain.
+macro_rules! product_row {
+    ($offset:literal, $x0:ident, $x1:ident, $x2:ident, $x3:ident, $x4:ident) => {
+        concat!(
+            "mov rdx, qword ptr [{b} + ",
+            $offset,
+            "]\n",
+            // Zeroes x4 and clears CF and OF, starting both chains.
+            "xor {",
+            stringify!($x4),
+            ":e}, {",
+            stringify!($x4),
+            ":e}\n",
+            "mulx {hi}, {lo}, qword ptr [{a}]\n",
+            "adox {",
+            stringify!($x0),
+            "}, {lo}\n",
+            "adcx {",
+            stringify!($x1),
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [{a} + 8]\n",
+            "adox {",
+            stringify!($x1),
+            "}, {lo}\n",
+            "adcx {",
+            stringify!($x2),
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [{a} + 16]\n",
+            "adox {",
+            stringify!($x2),
+            "}, {lo}\n",
+            "adcx {",
+            stringify!($x3),
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [{a} + 24]\n",
+            "adox {",
+            stringify!($x3),
+            "}, {lo}\n",
+            "adcx {",
+            stringify!($x4),
+            "}, {hi}\n",
+            // `mov` leaves the flags alone: the pending OF lands in x4.
+            "mov {lo:e}, 0\n",
+            "adox {",
+            stringify!($x4),
+            "}, {lo}\n",
+        )
+    };
+}
+
+/// The reduction half of a row: `m = x0·INV`, `t += m·p`, which zeroes `x0` (the value moves up
+/// one word: the next row reads `x1..x4` and reuses `x0` as its top word).
+macro_rules! reduce_row {
+    ($x0:ident, $x1:ident, $x2:ident, $x3:ident, $x4:ident) => {
+        concat!(
+            "mov rdx, {",
+            stringify!($x0),
+            "}\n",
+            "imul rdx, qword ptr [{k} + 32]\n",
+            "xor {lo:e}, {lo:e}\n",
+            "mulx {hi}, {lo}, qword ptr [{k}]\n",
+            "adox {",
+            stringify!($x0),
+            "}, {lo}\n",
+            "adcx {",
+            stringify!($x1),
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [{k} + 8]\n",
+            "adox {",
+            stringify!($x1),
+            "}, {lo}\n",
+            "adcx {",
+            stringify!($x2),
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [{k} + 16]\n",
+            "adox {",
+            stringify!($x2),
+            "}, {lo}\n",
+            "adcx {",
+            stringify!($x3),
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [{k} + 24]\n",
+            "adox {",
+            stringify!($x3),
+            "}, {lo}\n",
+            "adcx {",
+            stringify!($x4),
+            "}, {hi}\n",
+            // x0 + low(m·p0) is 0 mod 2^64 by the choice of m, so x0 now holds zero: it serves as
+            // the zero the pending OF is added with.
+            "adox {",
+            stringify!($x4),
+            "}, {",
+            stringify!($x0),
+            "}\n",
+        )
+    };
+}
+
+/// Montgomery product `a·b·R⁻¹`, bit-identical to the portable `mul_64` (same bounds: inputs up
+/// to `3p`, result below `a·b/R + p`). Only call it when [`available`] is true.
+#[inline(always)]
+pub(crate) fn mul(a: &Coarse, b: &Coarse) -> Coarse {
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: the instructions need BMI2 (`mulx`) and ADX (`adcx`, `adox`), which every caller
+    // checked with `available()`. The block reads 32 bytes at `a` and at `b` (references to
+    // `[u64; 4]`, so valid and aligned) and 40 at `k` (the static above), writes no memory, and
+    // touches no stack (`nostack`); every register it writes is an output or a discarded output,
+    // and the flags it changes are not preserved (the default without `preserves_flags`). The
+    // no-carry bounds of the portable product hold for the same steps: the value in the five
+    // words stays below 2^64·R, so no carry leaves the top word.
+    #[allow(unsafe_code, reason = "the module's one assembly block; see the SAFETY comment")]
+    unsafe {
+        core::arch::asm!(
+            // Row 0: t = a·b[0], one carry chain (nothing to add it to yet).
+            "mov rdx, qword ptr [{b}]",
+            "mulx {t1}, {t0}, qword ptr [{a}]",
+            "mulx {t2}, {lo}, qword ptr [{a} + 8]",
+            "add {t1}, {lo}",
+            "mulx {t3}, {lo}, qword ptr [{a} + 16]",
+            "adc {t2}, {lo}",
+            "mulx {t4}, {lo}, qword ptr [{a} + 24]",
+            "adc {t3}, {lo}",
+            "adc {t4}, 0",
+            reduce_row!(t0, t1, t2, t3, t4),
+            // Rows 1 to 3, the five words rotating one place per row.
+            product_row!("8", t1, t2, t3, t4, t0),
+            reduce_row!(t1, t2, t3, t4, t0),
+            product_row!("16", t2, t3, t4, t0, t1),
+            reduce_row!(t2, t3, t4, t0, t1),
+            product_row!("24", t3, t4, t0, t1, t2),
+            reduce_row!(t3, t4, t0, t1, t2),
+            a = in(reg) a.as_ptr(),
+            b = in(reg) b.as_ptr(),
+            k = in(reg) CONSTANTS.0.as_ptr(),
+            // The result, low word first, is in t4, t0, t1, t2.
+            t0 = out(reg) r1,
+            t1 = out(reg) r2,
+            t2 = out(reg) r3,
+            t3 = out(reg) _,
+            t4 = out(reg) r0,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
