@@ -1,7 +1,7 @@
 //! `txfx-bench`: the seed benchmark workloads on every backend (run by `cargo xtask bench`).
 //!
 //! ```text
-//! txfx-bench run [--quick] [--only 2,4] --out FILE   measure workloads 1-4 (or those listed)
+//! txfx-bench run [--quick] [--only 2,4] --out FILE   measure workloads 1-5 (or those listed)
 //! txfx-bench export [--quick] --out FILE    the preimages and roots the reference replays
 //! txfx-bench report --ours FILE [--peer FILE] --dir DIR   write report.md, report.json, SVG charts
 //! ```
@@ -23,8 +23,8 @@ fn workload_list(list: Option<&str>) -> Result<Vec<u8>, String> {
     let Some(list) = list else { return Ok(Vec::new()) };
     list.split(',')
         .map(|item| match item.trim().parse::<u8>() {
-            Ok(n @ 1..=4) => Ok(n),
-            _ => Err(format!("--only takes workload numbers 1 to 4, comma-separated; got {item:?}")),
+            Ok(n @ 1..=5) => Ok(n),
+            _ => Err(format!("--only takes workload numbers 1 to 5, comma-separated; got {item:?}")),
         })
         .collect()
 }

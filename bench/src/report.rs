@@ -112,7 +112,16 @@ fn markdown(ours: &Value, peer: Option<&Value>) -> String {
     md.push_str("\n## 2. 64 precomputed leaves\n\n| operation | native | wasm |");
     peer_header(&mut md);
     md.push_str(if peer.is_some() { "|---|---|---|---|---|---|---|\n" } else { "|---|---|---|\n" });
-    for name in ["tree", "witness", "verify", "tree-after-idle", "witness-after-idle", "verify-after-idle"] {
+    for name in [
+        "tree",
+        "witness",
+        "verify",
+        "tree-after-idle",
+        "witness-after-idle",
+        "verify-after-idle",
+        "tree-1-thread",
+        "tree-1-thread-after-idle",
+    ] {
         let pairs = [("workload", json!("2-leaves64")), ("name", json!(name))];
         let native = find(&o, &[pairs[0].clone(), pairs[1].clone(), ("backend", json!("native"))]);
         let wasm = find(&o, &[pairs[0].clone(), pairs[1].clone(), ("backend", json!("wasm"))]);
@@ -175,8 +184,133 @@ fn markdown(ours: &Value, peer: Option<&Value>) -> String {
         );
     }
     md.push_str("\n`design`: leaf and category batches offloaded (native: to txfx's background pool; WASM: to its worker threads, one per core; both at nice 10), tree nodes inline, eight pairs between yields. `inline`: everything hashed on the executor threads. `idle`: the probe alone, the floor of the measurement. The probe delay runs from the moment a tick is due (a timer thread, 1 ms apart) until the probe task runs; tokio's own millisecond-granular timer would add up to 1 ms of rounding to every tick.\n");
-    md.push_str("\nCharts: `sweep.svg` (tree-size sweep), `profiles.svg` (commitment per profile).\n");
+    md.push_str("\n`tree-1-thread`: the same tree on one thread, so `tree-1-thread-after-idle` over `tree-1-thread` is what the idle gap costs the hashing itself (caches, clock), whatever the helper threads do.\n");
+    per_hash_section(&mut md, &o, &p);
+    md.push_str("\nCharts: `sweep.svg` (tree-size sweep), `profiles.svg` (commitment per profile), `hash.svg` (per-hash cost).\n");
     md
+}
+
+/// The rows of workload 5: label, backend, name; the reference's rows are its own backends.
+const HASH_ROWS: [(&str, &str, &str); 8] = [
+    ("txfx native, one permutation per call", "native", "single"),
+    ("txfx native, 64-state batch on one thread", "native", "batch-64"),
+    ("txfx permutation on varied inputs (the core function)", "native", "core-chained"),
+    ("txfx native, one tree node per call", "native", "node"),
+    ("Noir `bn254_blackbox_solver` 1.0 permutation", "bn254_blackbox_solver", "single"),
+    ("txfx WASM, one permutation per call", "wasm", "single"),
+    ("txfx WASM, 64-state batch (the guest's own permutation)", "wasm", "batch-64"),
+    ("txfx WASM, one tree node per call", "wasm", "node"),
+];
+
+fn hash_us(records: &[Value], backend: &str, name: &str) -> Option<f64> {
+    find(records, &[("workload", json!("5-hash")), ("name", json!(name)), ("backend", json!(backend))])
+        .map(|ms| ms * 1e3)
+}
+
+fn us(value: Option<f64>) -> String {
+    value.map_or_else(|| "–".to_owned(), |v| format!("{v:.2}"))
+}
+
+fn times(numerator: Option<f64>, denominator: Option<f64>) -> String {
+    match (numerator, denominator) {
+        (Some(n), Some(d)) if d > 0.0 => format!("{:.2}x", n / d),
+        _ => "–".to_owned(),
+    }
+}
+
+/// Section 5: the per-hash table and the ratios the goals are checked with.
+fn per_hash_section(md: &mut String, o: &[Value], p: &[Value]) {
+    if !o.iter().any(|r| r["workload"] == "5-hash") {
+        return;
+    }
+    md.push_str("\n## 5. Per-hash cost (one thread, one call at a time unless batched)\n\n| what | µs per permutation |\n|---|---|\n");
+    for (label, backend, name) in HASH_ROWS {
+        let _ = writeln!(md, "| {label} | {} |", us(hash_us(o, backend, name)));
+    }
+    for backend in PEER_BACKENDS {
+        for (name, what) in [("single", "`poseidon2Permutation`"), ("node", "tree node hash")] {
+            if let Some(v) = hash_us(p, backend, name) {
+                let _ = writeln!(md, "| reference {backend}, {what} per call | {v:.2} |");
+            }
+        }
+    }
+    let native = |name| hash_us(o, "native", name);
+    let wasm = |name| hash_us(o, "wasm", name);
+    let solver = hash_us(o, "bn254_blackbox_solver", "single");
+    let fastest_ref_node = PEER_BACKENDS.iter().filter_map(|b| hash_us(p, b, "node")).min_by(f64::total_cmp);
+    let _ = writeln!(
+        md,
+        "\n- Permutation against Noir's, same run: {} (one call), {} (varied inputs).",
+        times(solver, native("single")),
+        times(solver, native("core-chained"))
+    );
+    let _ = writeln!(
+        md,
+        "- 64-state batch against one permutation per call: {} per permutation.",
+        times(native("single"), native("batch-64"))
+    );
+    let _ = writeln!(
+        md,
+        "- A tree node over one permutation: native {}, WASM {}.",
+        times(native("node"), native("single")),
+        times(wasm("node"), wasm("single"))
+    );
+    let _ = writeln!(
+        md,
+        "- One WASM call over the guest's own permutation: {}.",
+        times(wasm("single"), wasm("batch-64"))
+    );
+    if fastest_ref_node.is_some() {
+        let _ = writeln!(
+            md,
+            "- Tree node against the reference: native {} (fastest reference backend), WASM {} (reference WASM).",
+            times(fastest_ref_node, native("node")),
+            times(hash_us(p, "wasm", "node"), wasm("node"))
+        );
+    }
+}
+
+/// Horizontal bars (linear scale) of workload 5: µs per permutation.
+fn hash_svg(ours: &Value, peer: Option<&Value>) -> String {
+    let o = results(ours);
+    let p = peer.map(results).unwrap_or_default();
+    let mut bars: Vec<(String, Option<f64>, &str)> = vec![
+        ("txfx native, single".to_owned(), hash_us(&o, "native", "single"), "#2ca02c"),
+        ("txfx native, batched (64 states)".to_owned(), hash_us(&o, "native", "batch-64"), "#2ca02c"),
+        ("Noir bn254_blackbox_solver".to_owned(), hash_us(&o, "bn254_blackbox_solver", "single"), "#bcbd22"),
+        ("txfx WASM guest (64-state batch)".to_owned(), hash_us(&o, "wasm", "batch-64"), "#d62728"),
+        ("txfx WASM, single call".to_owned(), hash_us(&o, "wasm", "single"), "#d62728"),
+    ];
+    for (backend, label) in
+        [("shm", "bb.js native (shm)"), ("uds", "bb.js native (uds, async)"), ("wasm", "bb.js WASM")]
+    {
+        bars.push((format!("{label}, permutation"), hash_us(&p, backend, "single"), "#7f7f7f"));
+        bars.push((format!("{label}, tree node"), hash_us(&p, backend, "node"), "#7f7f7f"));
+    }
+    bars.retain(|(_, v, _)| v.is_some());
+    let max = bars.iter().filter_map(|(_, v, _)| *v).fold(1.0, f64::max);
+    let (w, left, row) = (760.0, 260.0, 22.0);
+    let h = 50.0 + row * bars.len() as f64;
+    let scale = (w - left - 80.0) / max;
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"10\" y=\"18\" font-size=\"14\">Per-hash cost: median µs per permutation, one thread</text>\n"
+    );
+    for (i, (label, value, color)) in bars.iter().enumerate() {
+        let Some(v) = value else { continue };
+        let y = 34.0 + row * i as f64;
+        let _ = writeln!(
+            svg,
+            "<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{label}</text><rect x=\"{left}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{}\" fill=\"{color}\"/><text x=\"{:.1}\" y=\"{:.1}\">{v:.1}</text>",
+            left - 8.0,
+            y + 13.0,
+            v * scale,
+            row - 6.0,
+            left + v * scale + 6.0,
+            y + 13.0
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
 }
 
 /// A log-log line chart of the sweep.
@@ -327,5 +461,6 @@ pub fn write(ours_path: &str, peer_path: Option<&str>, dir: &str) -> Result<(), 
         serde_json::to_string_pretty(&json!({"txfx": ours, "reference": peer})).map_err(|e| e.to_string())?,
     )?;
     put("sweep.svg", sweep_svg(&ours))?;
+    put("hash.svg", hash_svg(&ours, peer.as_ref()))?;
     put("profiles.svg", profiles_svg(&ours, peer.as_ref()))
 }

@@ -9,6 +9,12 @@
 //!    on a 2-worker tokio runtime, with a probe task woken every millisecond; once as designed
 //!    (leaf and category batches offloaded, nodes inline), once with everything inline, and the
 //!    probe alone as the baseline of the measurement.
+//! 5. Per-hash cost, one thread: a permutation through each backend one call at a time, the same
+//!    in a 64-state batch, txfx's permutation on varied inputs (each output the next input), one
+//!    tree node hash, and Noir's `bn254_blackbox_solver` permutation beside them in the same run.
+//!
+//! Workload 2 also builds the tree on one thread, hot and after the idle gap: the part of the
+//! after-idle cost that no scheduling of helper threads can remove.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -102,6 +108,7 @@ fn commitment(plan: Plan, backend: &dyn HashBackend, out: &mut Vec<Value>) -> Re
 }
 
 fn precomputed(plan: Plan, backend: &dyn HashBackend, out: &mut Vec<Value>) -> Result<(), String> {
+    let single = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| e.to_string())?;
     let leaves = leaves(64);
     let tree = TxEffectsTree::build(backend, leaves.clone()).map_err(|e| e.to_string())?;
     let block = BlockWitnesses::from_leaves(backend, leaves.clone(), 1).map_err(|e| e.to_string())?;
@@ -122,6 +129,16 @@ fn precomputed(plan: Plan, backend: &dyn HashBackend, out: &mut Vec<Value>) -> R
             &format!("tree{suffix}"),
             backend.name(),
             threads,
+            64,
+            &times,
+            extra.clone(),
+        ));
+        let times = single.install(|| measure(plan, idle, || TxEffectsTree::build(backend, leaves.clone())));
+        out.push(record(
+            "2-leaves64",
+            &format!("tree-1-thread{suffix}"),
+            backend.name(),
+            1,
             64,
             &times,
             extra.clone(),
@@ -179,6 +196,110 @@ fn sweep(plan: Plan, backend: &dyn HashBackend, out: &mut Vec<Value>) -> Result<
             });
             out.push(record("3-sweep", "all-witnesses", backend.name(), threads, n, &times, extra.clone()));
         }
+    }
+    Ok(())
+}
+
+/// Runs `op` `calls` times per sample and records the median time per permutation (`op` does
+/// `permutations` of them), in milliseconds.
+fn per_call(
+    plan: Plan,
+    (name, backend): (&str, &str),
+    calls: usize,
+    permutations: usize,
+    mut op: impl FnMut() -> Result<(), String>,
+    out: &mut Vec<Value>,
+) -> Result<(), String> {
+    op()?;
+    let mut failure = Ok(());
+    let mut times = measure(
+        plan,
+        || {},
+        || {
+            for _ in 0..calls {
+                if let Err(e) = op() {
+                    failure = Err(e);
+                }
+            }
+        },
+    );
+    failure?;
+    for time in &mut times {
+        *time /= (calls * permutations) as f64;
+    }
+    out.push(record("5-hash", name, backend, 1, permutations, &times, json!({"calls_per_sample": calls})));
+    Ok(())
+}
+
+fn permute(backend: &dyn HashBackend, states: &mut [State]) -> Result<(), String> {
+    backend.permute_batch(states).map_err(|e| e.to_string())
+}
+
+/// Workload 5 for one backend, on one thread: milliseconds per permutation.
+fn per_hash(plan: Plan, backend: &dyn HashBackend, out: &mut Vec<Value>) -> Result<(), String> {
+    let single = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| e.to_string())?;
+    let calls = if plan.quick { 20 } else { 200 };
+    let name = backend.name();
+    let start: State = [Fr::from(1u64), Fr::from(2u64), Fr::from(3u64), Fr::from(4u64)];
+    let mut state = start;
+    single.install(|| {
+        // One permutation per call: each output is the next input.
+        per_call(
+            plan,
+            ("single", name),
+            calls,
+            1,
+            || permute(backend, std::slice::from_mut(&mut state)),
+            out,
+        )?;
+        // 64 independent states per call, timed per permutation.
+        let mut batch: Vec<State> = (0..64u64).map(|i| start.map(|x| x + Fr::from(i))).collect();
+        let batches = if plan.quick { 1 } else { 4 };
+        per_call(plan, ("batch-64", name), batches, 64, || permute(backend, &mut batch), out)?;
+        // One tree node: the pair's state, the permutation, the output lane.
+        let pair = [[Fr::from(5u64), Fr::from(6u64)]];
+        per_call(
+            plan,
+            ("node", name),
+            calls,
+            1,
+            || {
+                backend
+                    .hash_level(DomainSeparator::TX_EFFECTS_TREE, &pair)
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            },
+            out,
+        )
+    })?;
+    if name == "native" {
+        // The core function itself, without a backend around it, on varied inputs.
+        let mut state = start;
+        per_call(
+            plan,
+            ("core-chained", name),
+            calls,
+            1,
+            || {
+                txfx_poseidon::permute(&mut state);
+                Ok(())
+            },
+            out,
+        )?;
+        // Noir's permutation, what a Rust user would otherwise call, on the same inputs.
+        let noir: Vec<acir::FieldElement> = start.iter().map(|x| acir::FieldElement::from_repr(*x)).collect();
+        per_call(
+            plan,
+            ("single", "bn254_blackbox_solver"),
+            calls,
+            1,
+            || {
+                bn254_blackbox_solver::poseidon2_permutation(std::hint::black_box(&noir))
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            },
+            out,
+        )?;
     }
     Ok(())
 }
@@ -313,6 +434,9 @@ pub fn run(quick: bool, only: &[u8], out_path: &str) -> Result<(), String> {
         }
         if wanted(3) {
             sweep(plan, backend, &mut results)?;
+        }
+        if wanted(5) {
+            per_hash(plan, backend, &mut results)?;
         }
     }
     if wanted(4) {

@@ -315,11 +315,12 @@ fn bench(quick: bool, peer: bool, reuse_peer: bool) -> Result<(), String> {
             markdown
                 .replace("`sweep.svg`", "[`sweep.svg`](benchmarks/sweep.svg)")
                 .replace("`profiles.svg`", "[`profiles.svg`](benchmarks/profiles.svg)")
+                .replace("`hash.svg`", "[`hash.svg`](benchmarks/hash.svg)")
                 + reproduce,
         )
         .map_err(|e| e.to_string())?;
         std::fs::create_dir_all(root().join("benchmarks")).map_err(|e| e.to_string())?;
-        for chart in ["sweep.svg", "profiles.svg"] {
+        for chart in ["sweep.svg", "profiles.svg", "hash.svg"] {
             std::fs::copy(dir.join(chart), root().join("benchmarks").join(chart))
                 .map_err(|e| e.to_string())?;
         }
