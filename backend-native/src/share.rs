@@ -7,7 +7,8 @@
 //! and the sleeping caller as long again to wake, several times per tree level: as much as the
 //! hashing of a small level itself.
 //!
-//! [`share`] instead owns the items behind an `Arc`: the caller and up to `threads - 1` helpers
+//! [`share`] instead owns the items behind an `Arc`: the caller and up to `threads - 1` helper
+//! jobs (on helper threads bound to other CPUs, or on rayon's pool: `helpers.rs`)
 //! claim items one at a time from a shared counter, and the caller, which never stops working,
 //! returns as soon as every item is done. A helper that wakes late finds nothing left and drops its
 //! reference; at worst the caller has done everything itself, at no more than the cost of the
@@ -54,7 +55,7 @@ impl<I, O, F: Fn(&I) -> O> Shared<I, O, F> {
 }
 
 /// `items.iter().map(work)`, in order, computed by the calling thread together with up to
-/// `helpers` rayon jobs (see the module documentation).
+/// `helpers` helper jobs (see the module documentation).
 pub(crate) fn share<I, O, F>(items: Vec<I>, work: F, helpers: usize) -> Vec<O>
 where
     I: Send + Sync + 'static,
@@ -71,10 +72,13 @@ where
         done: AtomicUsize::new(0),
         caller: std::thread::current(),
     });
-    for _ in 0..helpers {
-        let shared = Arc::clone(&shared);
-        rayon::spawn(move || shared.drain());
-    }
+    let jobs = (0..helpers)
+        .map(|_| {
+            let shared = Arc::clone(&shared);
+            Box::new(move || shared.drain()) as crate::Job
+        })
+        .collect();
+    crate::spawn_helpers(jobs);
     shared.drain();
     let mut spins = 0;
     while !shared.finished() {
