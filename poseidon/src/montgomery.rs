@@ -26,7 +26,7 @@
 use ark_bn254::{Fr, FrConfig};
 use ark_ff::{BigInt, MontConfig};
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
 mod adx;
 
 /// The products the permutation is generic over: [`Portable`] everywhere, [`Adx`] on x86-64 CPUs
@@ -55,10 +55,10 @@ impl Product for Portable {
 /// The assembly product of [`adx`]; squares stay on the portable 10-product [`square`] (the
 /// permutation measured level or slightly faster with it than with the assembly product of `a`
 /// and `a`: 11.83 against 11.86–11.91 µs). Only for CPUs where [`Adx::available`] is true.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
 pub(crate) struct Adx;
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
 impl Adx {
     /// Whether this CPU runs [`Adx`]'s instructions.
     #[inline(always)]
@@ -67,7 +67,7 @@ impl Adx {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
 impl Product for Adx {
     #[inline(always)]
     fn mul(a: &Coarse, b: &Coarse) -> Coarse {
@@ -582,7 +582,7 @@ mod tests {
     /// The assembly product against the portable one, limb for limb: canonical, coarse and S-box
     /// inputs (up to 3p − 1), the edge values and random ones. Where the CPU lacks BMI2 or ADX the
     /// assembly never runs (the portable product serves), and neither does this comparison.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     #[test]
     fn the_assembly_product_is_the_portable_product() {
         if !Adx::available() {

@@ -140,7 +140,7 @@ fn full_round<A: Product>(s: &mut Lanes, constants: &[Coarse; WIDTH]) {
 /// on (one cached feature check per permutation: the assembly products where the CPU has them).
 #[inline(always)]
 pub(crate) fn permute_lanes(lanes: &mut Lanes) {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     if crate::montgomery::Adx::available() {
         return permute_lanes_adx(lanes);
     }
@@ -157,7 +157,7 @@ pub(crate) fn permute_lanes_portable(lanes: &mut Lanes) {
 }
 
 /// [`permute_lanes_with`] on the assembly products; only where `Adx::available()`.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
 #[inline(never)]
 fn permute_lanes_adx(lanes: &mut Lanes) {
     permute_lanes_with::<crate::montgomery::Adx>(lanes);
@@ -294,7 +294,7 @@ mod tests {
             permute_lanes_with::<Portable>(&mut portable);
             assert_eq!(portable.each_ref().map(to_fr), expected);
             products = 1;
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
             if crate::montgomery::Adx::available() {
                 let mut adx = state.each_ref().map(from_fr);
                 permute_lanes_with::<crate::montgomery::Adx>(&mut adx);
@@ -303,9 +303,9 @@ mod tests {
             }
             state = expected;
         }
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
         assert_eq!(products, if crate::montgomery::Adx::available() { 2 } else { 1 });
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(not(all(target_arch = "x86_64", feature = "asm")))]
         assert_eq!(products, 1);
     }
 
