@@ -34,8 +34,54 @@ pub(crate) fn available() -> bool {
     }
 }
 
+/// `x0..x4 += rdx·[src]` (four words at `src`, `rdx` already loaded, both flags clear): the low
+/// words on the `adox` chain, the high words on the `adcx` chain. The carry still pending on the
+/// `adox` chain is for the caller to add into `x4`.
+macro_rules! mul_add_row {
+    ($src:literal, $x0:ident, $x1:ident, $x2:ident, $x3:ident, $x4:ident) => {
+        concat!(
+            "mulx {hi}, {lo}, qword ptr [{",
+            $src,
+            "}]\n",
+            "adox {",
+            stringify!($x0),
+            "}, {lo}\n",
+            "adcx {",
+            stringify!($x1),
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [{",
+            $src,
+            "} + 8]\n",
+            "adox {",
+            stringify!($x1),
+            "}, {lo}\n",
+            "adcx {",
+            stringify!($x2),
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [{",
+            $src,
+            "} + 16]\n",
+            "adox {",
+            stringify!($x2),
+            "}, {lo}\n",
+            "adcx {",
+            stringify!($x3),
+            "}, {hi}\n",
+            "mulx {hi}, {lo}, qword ptr [{",
+            $src,
+            "} + 24]\n",
+            "adox {",
+            stringify!($x3),
+            "}, {lo}\n",
+            "adcx {",
+            stringify!($x4),
+            "}, {hi}\n",
+        )
+    };
+}
+
 /// One CIOS row after the first: `t += a·b[i]` into five words `x0..x4` (`x4` starts from the
-/// zero this writes), low words on the `adox` chain, high words on the `adcx` chain.
+/// zero this writes).
 macro_rules! product_row {
     ($offset:literal, $x0:ident, $x1:ident, $x2:ident, $x3:ident, $x4:ident) => {
         concat!(
@@ -48,34 +94,7 @@ macro_rules! product_row {
             ":e}, {",
             stringify!($x4),
             ":e}\n",
-            "mulx {hi}, {lo}, qword ptr [{a}]\n",
-            "adox {",
-            stringify!($x0),
-            "}, {lo}\n",
-            "adcx {",
-            stringify!($x1),
-            "}, {hi}\n",
-            "mulx {hi}, {lo}, qword ptr [{a} + 8]\n",
-            "adox {",
-            stringify!($x1),
-            "}, {lo}\n",
-            "adcx {",
-            stringify!($x2),
-            "}, {hi}\n",
-            "mulx {hi}, {lo}, qword ptr [{a} + 16]\n",
-            "adox {",
-            stringify!($x2),
-            "}, {lo}\n",
-            "adcx {",
-            stringify!($x3),
-            "}, {hi}\n",
-            "mulx {hi}, {lo}, qword ptr [{a} + 24]\n",
-            "adox {",
-            stringify!($x3),
-            "}, {lo}\n",
-            "adcx {",
-            stringify!($x4),
-            "}, {hi}\n",
+            mul_add_row!("a", $x0, $x1, $x2, $x3, $x4),
             // `mov` leaves the flags alone: the pending OF lands in x4.
             "mov {lo:e}, 0\n",
             "adox {",
@@ -94,35 +113,9 @@ macro_rules! reduce_row {
             stringify!($x0),
             "}\n",
             "imul rdx, qword ptr [{k} + 32]\n",
+            // Clears CF and OF, starting both chains.
             "xor {lo:e}, {lo:e}\n",
-            "mulx {hi}, {lo}, qword ptr [{k}]\n",
-            "adox {",
-            stringify!($x0),
-            "}, {lo}\n",
-            "adcx {",
-            stringify!($x1),
-            "}, {hi}\n",
-            "mulx {hi}, {lo}, qword ptr [{k} + 8]\n",
-            "adox {",
-            stringify!($x1),
-            "}, {lo}\n",
-            "adcx {",
-            stringify!($x2),
-            "}, {hi}\n",
-            "mulx {hi}, {lo}, qword ptr [{k} + 16]\n",
-            "adox {",
-            stringify!($x2),
-            "}, {lo}\n",
-            "adcx {",
-            stringify!($x3),
-            "}, {hi}\n",
-            "mulx {hi}, {lo}, qword ptr [{k} + 24]\n",
-            "adox {",
-            stringify!($x3),
-            "}, {lo}\n",
-            "adcx {",
-            stringify!($x4),
-            "}, {hi}\n",
+            mul_add_row!("k", $x0, $x1, $x2, $x3, $x4),
             // x0 + low(m·p0) is 0 mod 2^64 by the choice of m, so x0 now holds zero: it serves as
             // the zero the pending OF is added with.
             "adox {",
