@@ -69,18 +69,15 @@ impl Helper {
     }
 }
 
-/// The CPUs this process may run on (its main thread's affinity), and a helper slot per CPU.
-struct Helpers {
-    cpus: Vec<usize>,
-    slots: Vec<OnceLock<Option<Arc<Helper>>>>,
+/// A CPU this process may run on, and its helper, started on first use (`None` if it could not be).
+struct Slot {
+    cpu: usize,
+    helper: OnceLock<Option<Arc<Helper>>>,
 }
 
-impl Helpers {
-    /// The helper bound to `cpus[index]`, started on first use; `None` if it could not be.
-    fn helper(&self, index: usize) -> Option<&Arc<Helper>> {
-        let slot = self.slots.get(index)?;
-        let cpu = *self.cpus.get(index)?;
-        slot.get_or_init(|| start(cpu)).as_ref()
+impl Slot {
+    fn helper(&self) -> Option<&Arc<Helper>> {
+        self.helper.get_or_init(|| start(self.cpu)).as_ref()
     }
 }
 
@@ -107,35 +104,38 @@ fn start(cpu: usize) -> Option<Arc<Helper>> {
     receiver.recv().ok().flatten()
 }
 
-fn helpers() -> Option<&'static Helpers> {
-    static HELPERS: OnceLock<Option<Helpers>> = OnceLock::new();
-    HELPERS
+/// The CPUs of the process, read from its main thread's affinity: the first caller may be a
+/// thread the user bound to one CPU, whose own set would leave no other CPU to help on. `None`
+/// where the set cannot be read.
+fn process_cpus() -> Option<Vec<usize>> {
+    let allowed = rustix::thread::sched_getaffinity(Some(rustix::process::getpid())).ok()?;
+    Some((0..rustix::thread::CpuSet::MAX_CPU).filter(|&cpu| allowed.is_set(cpu)).collect())
+}
+
+/// One slot per CPU of the process, in CPU order.
+fn slots() -> Option<&'static [Slot]> {
+    static SLOTS: OnceLock<Option<Vec<Slot>>> = OnceLock::new();
+    SLOTS
         .get_or_init(|| {
-            // The process's CPUs, read from its main thread: the first caller may be a thread
-            // the user bound to one CPU, whose own set would leave no other CPU to help on.
-            let allowed = rustix::thread::sched_getaffinity(Some(rustix::process::getpid())).ok()?;
-            let cpus: Vec<usize> =
-                (0..rustix::thread::CpuSet::MAX_CPU).filter(|&cpu| allowed.is_set(cpu)).collect();
-            let slots = cpus.iter().map(|_| OnceLock::new()).collect();
-            Some(Helpers { cpus, slots })
+            Some(process_cpus()?.into_iter().map(|cpu| Slot { cpu, helper: OnceLock::new() }).collect())
         })
-        .as_ref()
+        .as_deref()
 }
 
 /// Runs each of `jobs` on a helper of another CPU than the caller's, or on rayon's pool (see the
 /// module documentation).
 pub(crate) fn spawn(jobs: Vec<Job>) {
-    let bound = rayon::current_thread_index().is_none().then(helpers).flatten();
-    let Some(helpers) = bound else {
+    let bound = rayon::current_thread_index().is_none().then(slots).flatten();
+    let Some(slots) = bound else {
         jobs.into_iter().for_each(rayon::spawn);
         return;
     };
     let here = rustix::thread::sched_getcpu();
-    let position = helpers.cpus.iter().position(|&cpu| cpu == here).unwrap_or(helpers.cpus.len());
+    let position = slots.iter().position(|slot| slot.cpu == here).unwrap_or(slots.len());
     // The CPUs after the caller's, round the set, never the caller's own.
-    let mut others = (1..helpers.cpus.len()).map(|step| (position + step) % helpers.cpus.len());
+    let mut others = (1..slots.len()).filter_map(|step| slots.get((position + step) % slots.len()));
     for job in jobs {
-        match others.next().and_then(|index| helpers.helper(index)) {
+        match others.next().and_then(Slot::helper) {
             Some(helper) => helper.push(job),
             None => rayon::spawn(job),
         }
@@ -160,9 +160,7 @@ mod tests {
     #[test]
     fn a_job_runs_on_a_helper_bound_to_another_cpu() {
         // No readable CPU set (a sandbox) means no helper either, as does a refused binding below.
-        let cpus: Vec<usize> = rustix::thread::sched_getaffinity(Some(rustix::process::getpid()))
-            .map(|allowed| (0..rustix::thread::CpuSet::MAX_CPU).filter(|&c| allowed.is_set(c)).collect())
-            .unwrap_or_default();
+        let cpus = process_cpus().unwrap_or_default();
         let here = cpus.first().copied().unwrap_or(0);
         // Bind this test's thread, so that "the caller's CPU" cannot change under the test.
         std::thread::spawn(move || {
