@@ -28,9 +28,14 @@ fn ms(value: Option<f64>) -> String {
     }
 }
 
-fn ratio(peer: Option<f64>, ours: Option<f64>) -> String {
-    match (peer, ours) {
-        (Some(p), Some(o)) if o > 0.0 => format!("{:.1}x", p / o),
+/// `numerator / denominator` as `1.2x` (one decimal; [`times`] gives two), `–` if either is missing.
+fn ratio(numerator: Option<f64>, denominator: Option<f64>) -> String {
+    quotient(numerator, denominator, 1)
+}
+
+fn quotient(numerator: Option<f64>, denominator: Option<f64>, decimals: usize) -> String {
+    match (numerator, denominator) {
+        (Some(n), Some(d)) if d > 0.0 => format!("{:.*}x", decimals, n / d),
         _ => "–".to_owned(),
     }
 }
@@ -211,11 +216,9 @@ fn us(value: Option<f64>) -> String {
     value.map_or_else(|| "–".to_owned(), |v| format!("{v:.2}"))
 }
 
+/// `numerator / denominator` with two decimals, for ratios near 1.
 fn times(numerator: Option<f64>, denominator: Option<f64>) -> String {
-    match (numerator, denominator) {
-        (Some(n), Some(d)) if d > 0.0 => format!("{:.2}x", n / d),
-        _ => "–".to_owned(),
-    }
+    quotient(numerator, denominator, 2)
 }
 
 /// Section 5: the per-hash table and the ratios the goals are checked with.

@@ -107,8 +107,12 @@ fn commitment(plan: Plan, backend: &dyn HashBackend, out: &mut Vec<Value>) -> Re
     Ok(())
 }
 
-fn precomputed(plan: Plan, backend: &dyn HashBackend, out: &mut Vec<Value>) -> Result<(), String> {
-    let single = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| e.to_string())?;
+fn precomputed(
+    plan: Plan,
+    backend: &dyn HashBackend,
+    single: &rayon::ThreadPool,
+    out: &mut Vec<Value>,
+) -> Result<(), String> {
     let leaves = leaves(64);
     let tree = TxEffectsTree::build(backend, leaves.clone()).map_err(|e| e.to_string())?;
     let block = BlockWitnesses::from_leaves(backend, leaves.clone(), 1).map_err(|e| e.to_string())?;
@@ -169,8 +173,12 @@ fn precomputed(plan: Plan, backend: &dyn HashBackend, out: &mut Vec<Value>) -> R
     Ok(())
 }
 
-fn sweep(plan: Plan, backend: &dyn HashBackend, out: &mut Vec<Value>) -> Result<(), String> {
-    let single = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| e.to_string())?;
+fn sweep(
+    plan: Plan,
+    backend: &dyn HashBackend,
+    single: &rayon::ThreadPool,
+    out: &mut Vec<Value>,
+) -> Result<(), String> {
     let sizes: &[usize] = if plan.quick && backend.name() == "wasm" {
         // The WASM backend is single-threaded: 65536 leaves take seconds per sample.
         &[1, 3, 16, 64, 256, 1024, 4096]
@@ -236,8 +244,12 @@ fn permute(backend: &dyn HashBackend, states: &mut [State]) -> Result<(), String
 }
 
 /// Workload 5 for one backend, on one thread: milliseconds per permutation.
-fn per_hash(plan: Plan, backend: &dyn HashBackend, out: &mut Vec<Value>) -> Result<(), String> {
-    let single = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| e.to_string())?;
+fn per_hash(
+    plan: Plan,
+    backend: &dyn HashBackend,
+    single: &rayon::ThreadPool,
+    out: &mut Vec<Value>,
+) -> Result<(), String> {
     let calls = if plan.quick { 20 } else { 200 };
     let name = backend.name();
     let start: State = [Fr::from(1u64), Fr::from(2u64), Fr::from(3u64), Fr::from(4u64)];
@@ -424,19 +436,21 @@ pub fn run(quick: bool, only: &[u8], out_path: &str) -> Result<(), String> {
     let native = NativeBackend::new();
     let wasm = WasmBackend::new().map_err(|e| e.to_string())?;
     let backends: [&dyn HashBackend; 2] = [&native, &wasm];
+    // The one-thread pool of workloads 2, 3 and 5.
+    let single = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| e.to_string())?;
     let mut results = Vec::new();
     for backend in backends {
         if wanted(1) {
             commitment(plan, backend, &mut results)?;
         }
         if wanted(2) {
-            precomputed(plan, backend, &mut results)?;
+            precomputed(plan, backend, &single, &mut results)?;
         }
         if wanted(3) {
-            sweep(plan, backend, &mut results)?;
+            sweep(plan, backend, &single, &mut results)?;
         }
         if wanted(5) {
-            per_hash(plan, backend, &mut results)?;
+            per_hash(plan, backend, &single, &mut results)?;
         }
     }
     if wanted(4) {
