@@ -20,12 +20,11 @@ pub enum BackendChoice {
     Auto,
 }
 
-impl BackendChoice {
-    /// Parses `native`, `wasm` or `auto` (exactly; no other spelling).
-    ///
-    /// # Errors
-    /// [`SelectError::UnknownBackend`] for anything else.
-    pub fn parse(text: &str) -> Result<Self, SelectError> {
+/// Parses `native`, `wasm` or `auto` (exactly; no other spelling); anything else is
+/// [`SelectError::UnknownBackend`].
+impl std::str::FromStr for BackendChoice {
+    type Err = SelectError;
+    fn from_str(text: &str) -> Result<Self, SelectError> {
         match text {
             "native" => Ok(Self::Native),
             "wasm" => Ok(Self::Wasm),
@@ -203,7 +202,8 @@ pub fn resolve_choice(
 ) -> Result<(BackendChoice, ChosenBy), SelectError> {
     match (explicit, environment) {
         (Some(choice), _) => Ok((choice, ChosenBy::Explicit)),
-        (None, Some(value)) => BackendChoice::parse(value)
+        (None, Some(value)) => value
+            .parse::<BackendChoice>()
             .map(|choice| (choice, ChosenBy::Environment))
             .map_err(|_| SelectError::BadEnvironment { value: value.to_owned() }),
         (None, None) => Ok((BackendChoice::Auto, ChosenBy::Default)),
@@ -264,7 +264,7 @@ mod tests {
             resolve_choice(None, Some("")).unwrap_err(),
             SelectError::BadEnvironment { value: String::new() }
         );
-        assert_eq!(BackendChoice::parse("bb"), Err(SelectError::UnknownBackend { value: "bb".into() }));
+        assert_eq!("bb".parse::<BackendChoice>(), Err(SelectError::UnknownBackend { value: "bb".into() }));
         // An explicit choice wins even over a bad environment value.
         assert_eq!(
             resolve_choice(Some(BackendChoice::Native), Some("junk")).unwrap().0,

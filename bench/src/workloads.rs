@@ -27,7 +27,7 @@ use txfx_poseidon::field::fr_to_hex;
 use txfx_poseidon::{AsyncHashBackend, BackendError, DomainSeparator, Fr, HashBackend, HashJob, State};
 use txfx_tx_effects::synthetic::{Profile, block};
 use txfx_tx_effects::tree::TxEffectsTree;
-use txfx_tx_effects::{commit_block, commit_block_async};
+use txfx_tx_effects::{BlockNumber, commit_block, commit_block_async};
 
 /// Warm-ups and samples per measurement.
 #[derive(Clone, Copy)]
@@ -115,7 +115,8 @@ fn precomputed(
 ) -> Result<(), String> {
     let leaves = leaves(64);
     let tree = TxEffectsTree::build(backend, leaves.clone()).map_err(|e| e.to_string())?;
-    let block = BlockWitnesses::from_leaves(backend, leaves.clone(), 1).map_err(|e| e.to_string())?;
+    let block = BlockWitnesses::from_leaves(backend, leaves.clone(), BlockNumber::new(1))
+        .map_err(|e| e.to_string())?;
     let witness = block.witness(0).map_err(|e| e.to_string())?;
     let leaf = leaves[0];
     // The bench built this tree itself: its root stands for an authenticated header's.
@@ -148,7 +149,7 @@ fn precomputed(
             extra.clone(),
         ));
         let times = measure(plan, idle, || {
-            BlockWitnesses::from_leaves(backend, leaves.clone(), 1).map(|b| b.witness(37))
+            BlockWitnesses::from_leaves(backend, leaves.clone(), BlockNumber::new(1)).map(|b| b.witness(37))
         });
         out.push(record(
             "2-leaves64",
@@ -199,7 +200,10 @@ fn sweep(
                 measure(
                     plan,
                     || {},
-                    || BlockWitnesses::from_leaves(backend, leaves.clone(), 1).map(|b| b.all().len()),
+                    || {
+                        BlockWitnesses::from_leaves(backend, leaves.clone(), BlockNumber::new(1))
+                            .map(|b| b.all().len())
+                    },
                 )
             });
             out.push(record("3-sweep", "all-witnesses", backend.name(), threads, n, &times, extra.clone()));

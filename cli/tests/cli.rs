@@ -32,6 +32,22 @@ fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).trim().to_owned()
 }
 
+/// The verdict a verifying command printed, with its exit status.
+fn verdict(output: &Output) -> (Option<i32>, serde_json::Value) {
+    let json = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("a verdict on stdout ({e}): {output:?}"));
+    (output.status.code(), json)
+}
+
+/// Asserts a failed check: exit 1 and `{"valid": false, "link": link, "reason": .. text ..}`.
+fn refuted(output: &Output, link: &str, text: &str) {
+    let (code, json) = verdict(output);
+    assert_eq!(code, Some(1), "{json}");
+    assert_eq!(json["valid"], false, "{json}");
+    assert_eq!(json["link"], link, "{json}");
+    assert!(json["reason"].as_str().is_some_and(|reason| reason.contains(text)), "{json}");
+}
+
 fn expect_str(pointer: &str) -> String {
     at(aztec_fixtures(), pointer).as_str().expect("string").to_owned()
 }
@@ -91,7 +107,11 @@ fn effect_hash_prints_the_small_fixture_commitment() {
     assert_eq!(json["txStartMarker"], fixture["tx_start_marker"]);
     assert_eq!(json["numBlobFields"], fixture["num_blob_fields"]);
     let keys: Vec<&str> = json.as_object().expect("object").keys().map(String::as_str).collect();
-    assert_eq!(keys, ["txStartMarker", "categoryHashes", "categoriesHash", "leaf", "numBlobFields"]);
+    assert_eq!(
+        keys,
+        ["txHash", "txStartMarker", "categoryHashes", "categoriesHash", "leaf", "numBlobFields"]
+    );
+    assert_eq!(json["txHash"], fixture["tx_hash"]);
 }
 
 #[test]
@@ -151,17 +171,26 @@ fn witness_commands_round_trip_and_verify() {
         args.extend(extra);
         txfx_with(&args, &[], Some(&String::from_utf8_lossy(&text)))
     };
-    let ok = verify(&[&root, "--tx-hash", "0x0"]);
-    assert_eq!((ok.status.code(), stdout(&ok)), (Some(0), "valid".to_owned()));
-    let ok = verify(&[&root, "--effect", "effects/empty.json"]);
-    assert_eq!(ok.status.code(), Some(0));
+    let (code, ok) = verdict(&verify(&[&root, "--tx-hash", "0x0"]));
+    assert_eq!(code, Some(0), "{ok}");
+    assert_eq!((ok["valid"].as_bool(), ok["proves"].as_str()), (Some(true), Some("tx")));
+    assert_eq!(ok["txEffectsTreeRoot"], root.as_str());
+    assert_eq!(ok["leafIndex"], "0");
+    assert_eq!(ok["txHash"], expect_str("/tx_effect_fixtures/empty/tx_hash").as_str());
+    // No header: the witness's block number is a claim nothing checked, and says so.
+    assert!(ok.get("blockNumber").is_none(), "{ok}");
+    assert_eq!(ok["unverified"]["blockNumber"], 7);
+    let (code, named) = verdict(&verify(&[&root, "--tx-hash", "0x0", "--block-number", "7"]));
+    assert_eq!((code, named["blockNumber"].as_u64()), (Some(0), Some(7)), "{named}");
+    refuted(&verify(&[&root, "--tx-hash", "0x0", "--block-number", "8"]), "expected", "blockNumber");
+    let (code, ok) = verdict(&verify(&[&root, "--effect", "effects/empty.json"]));
+    assert_eq!((code, ok["proves"].as_str()), (Some(0), Some("tx")));
     let leaf = expect_str("/tx_effect_fixtures/empty/leaf");
-    assert_eq!(verify(&[&root, "--leaf", &leaf]).status.code(), Some(0));
-    let bad = verify(&["0x01", "--tx-hash", "0x0"]);
-    assert_eq!(bad.status.code(), Some(1));
-    assert!(stdout(&bad).starts_with("invalid: root mismatch"), "{}", stdout(&bad));
-    let wrong_effect = verify(&[&root, "--effect", "effects/small.json"]);
-    assert_eq!(wrong_effect.status.code(), Some(1));
+    let (code, ok) = verdict(&verify(&[&root, "--leaf", &leaf]));
+    assert_eq!((code, ok["proves"].as_str()), (Some(0), Some("leaf")));
+    assert!(ok.get("txHash").is_none(), "a bare leaf names no tx: {ok}");
+    refuted(&verify(&["0x01", "--tx-hash", "0x0"]), "tx", "root mismatch");
+    refuted(&verify(&[&root, "--effect", "effects/small.json"]), "tx", "categories hash");
     assert_eq!(verify(&["0xnothex", "--tx-hash", "0x0"]).status.code(), Some(2));
     let garbage = txfx_with(
         &["witness", "verify", "-", "--root", &root, "--tx-hash", "0x0"],
@@ -191,14 +220,19 @@ fn witness_commands_round_trip_and_verify() {
     let other_number =
         txfx_with(&["tree", "witness", "-", "--index", "0", "--block-number", "8"], &[], Some(&stored));
     assert_eq!(other_number.status.code(), Some(2));
-    let corrupted = stored.replacen("\"blockNumber\": 7", "\"blockNumber\": 7, \"extra\": 1", 1).replacen(
+    let corrupted = stored.replacen(
         &expect_str("/tx_effect_fixtures/small/leaf"),
         &expect_str("/tx_effect_fixtures/maximum/leaf"),
         1,
     );
     let refused = txfx_with(&["tree", "witness", "-", "--index", "0"], &[], Some(&corrupted));
     assert_eq!(refused.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("tx 1: stored leaf"));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("tx 1: stored leaf"), "{refused:?}");
+    // txfx's own format is strict: a key it would not read is refused, never skipped.
+    let extra = stored.replacen("\"blockNumber\": 7", "\"blockNumber\": 7, \"extra\": 1", 1);
+    let refused = txfx_with(&["tree", "witness", "-", "--index", "0"], &[], Some(&extra));
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("unknown field `extra`"), "{refused:?}");
 }
 
 #[test]
@@ -309,7 +343,7 @@ fn node_results_are_read_where_effects_and_bodies_are() {
     // A bare body has no header: the block number must be given.
     let bare = txfx(&["block", "witness", "blocks/three-fixtures.json", "--tx", "0"]);
     assert_eq!(bare.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bare.stderr).contains("--block-number"));
+    assert!(String::from_utf8_lossy(&bare.stderr).contains("block number"));
     // A getTxEffect result prints as its effect, byte for byte as TypeScript printed that effect.
     let result = fixtures["getTxEffect"]["json"].as_str().expect("getTxEffect JSON");
     let printed = txfx_with(&["effect", "print", "--compact", "-"], &[], Some(result));
@@ -379,7 +413,7 @@ fn checkpoint_errors_name_the_offset_and_claimed_roots_are_checked() {
     decoded["blocks"][0]["txEffectsTreeRoot"] = serde_json::json!("0x01");
     let refused = txfx_with(&["checkpoint", "encode", "-"], &[], Some(&decoded.to_string()));
     assert_eq!(refused.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("txEffectsTreeRoot 0x"));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("txEffectsTreeRoot 0x"), "{refused:?}");
 }
 
 #[test]
@@ -464,15 +498,29 @@ fn archive_verify_exits_0_1_2() {
         args.extend(extra);
         txfx(&args)
     };
-    let ok = run(root, &hash, &["--block-number", "3"]);
-    assert_eq!((ok.status.code(), stdout(&ok)), (Some(0), "valid".to_owned()));
-    let wrong_root = run("0x01", &hash, &[]);
-    assert_eq!(wrong_root.status.code(), Some(1));
-    assert!(stdout(&wrong_root).starts_with("invalid: archive root mismatch"));
-    let wrong_index = run(root, &hash, &["--block-number", "2"]);
-    assert_eq!(wrong_index.status.code(), Some(1));
-    let zero = run(root, "0x0", &[]);
-    assert_eq!(zero.status.code(), Some(1));
+    for extra in [&["--block-number", "3"][..], &[]] {
+        let (code, ok) = verdict(&run(root, &hash, extra));
+        assert_eq!(code, Some(0), "{ok}");
+        // The verdict names the block whether or not the caller did: the archive proves it.
+        assert_eq!(ok["proves"], "block");
+        assert_eq!((ok["blockNumber"].as_u64(), ok["blockHash"].as_str()), (Some(3), Some(hash.as_str())));
+        assert_eq!(ok["archiveRoot"], root);
+    }
+    // The header itself, hashed here.
+    let (code, ok) = verdict(&txfx(&[
+        "archive",
+        "verify",
+        "--root",
+        root,
+        "--header",
+        "chain/header-3.json",
+        "--witness",
+        "chain/archive-witness-3.json",
+    ]));
+    assert_eq!((code, ok["blockHash"].as_str()), (Some(0), Some(hash.as_str())), "{ok}");
+    refuted(&run("0x01", &hash, &[]), "archive", "archive root mismatch");
+    refuted(&run(root, &hash, &["--block-number", "2"]), "archive", "block 2 was asked for");
+    refuted(&run(root, "0x0", &[]), "archive", "empty leaf");
     assert_eq!(run("0xzz", &hash, &[]).status.code(), Some(2));
     let truncated = txfx_with(
         &["archive", "verify", "--root", root, "--block-hash", &hash, "--witness", "-"],
@@ -515,21 +563,33 @@ fn verify_tx_checks_every_link_and_category_proofs_verify() {
         txfx(&args)
     };
     let tx_hash = expect_str("/tx_effect_fixtures/small/tx_hash");
+    let block_hash = stdout(&txfx(&["header", "hash", "chain/header-3.json"]));
     for extra in [vec!["--effect", "effects/small.json"], vec!["--tx-hash", tx_hash.as_str()]] {
-        let ok = chain(&extra);
-        assert_eq!((ok.status.code(), stdout(&ok)), (Some(0), "valid".to_owned()), "{extra:?}");
+        let (code, ok) = verdict(&chain(&extra));
+        assert_eq!(code, Some(0), "{extra:?}: {ok}");
+        assert_eq!(ok["proves"], "tx");
+        assert_eq!(ok["archiveRoot"], root.trim());
+        assert_eq!(
+            (ok["blockNumber"].as_u64(), ok["blockHash"].as_str()),
+            (Some(3), Some(block_hash.as_str()))
+        );
+        assert_eq!((ok["txHash"].as_str(), ok["leafIndex"].as_str()), (Some(tx_hash.as_str()), Some("1")));
+        assert!(ok.get("unverified").is_none(), "every claim checked: {ok}");
     }
-    let wrong_tx = chain(&["--effect", "effects/maximum.json"]);
-    assert_eq!(wrong_tx.status.code(), Some(1));
-    assert!(stdout(&wrong_tx).starts_with("invalid: tx: "), "{}", stdout(&wrong_tx));
+    // The caller's expectations: met, and not.
+    let (code, _) =
+        verdict(&chain(&["--tx-hash", &tx_hash, "--block-number", "3", "--block-hash", &block_hash]));
+    assert_eq!(code, Some(0));
+    refuted(&chain(&["--tx-hash", &tx_hash, "--block-number", "4"]), "expected", "block");
+    refuted(&chain(&["--tx-hash", &tx_hash, "--block-hash", "0x01"]), "expected", "block hash");
+    refuted(&chain(&["--effect", "effects/small.json", "--tx-hash", "0x01"]), "expected", "tx hash");
+    refuted(&chain(&["--effect", "effects/maximum.json"]), "tx", "");
     let pre = chain(&["--effect", "effects/small.json", "--protocol", "pre-azip-26"]);
     assert_eq!(pre.status.code(), Some(2), "the header has a tree root the pre-AZIP layout does not");
     let mut args =
         vec!["verify", "tx", "--archive-root", "0x01", "--archive-witness", "chain/archive-witness-3.json"];
     args.extend(["--header", "chain/header-3.json", "--witness", &witness, "--tx-hash", &tx_hash]);
-    let wrong_root = txfx(&args);
-    assert_eq!(wrong_root.status.code(), Some(1));
-    assert!(stdout(&wrong_root).starts_with("invalid: archive: "));
+    refuted(&txfx(&args), "archive", "archive root mismatch");
 
     // Category proofs, alone and through the chain; a tampered one is refused.
     let prove = |element: &str| {
@@ -551,17 +611,24 @@ fn verify_tx_checks_every_link_and_category_proofs_verify() {
     std::fs::write(&proof_path, &proof.stdout).expect("write");
     let proof_path = proof_path.to_string_lossy().into_owned();
     let tree_root = expect_str("/three_tx_block/root");
-    let ok = txfx(&["category", "verify", &proof_path, "--witness", &witness, "--root", &tree_root]);
-    assert_eq!((ok.status.code(), stdout(&ok)), (Some(0), "valid".to_owned()));
-    let through = chain(&["--category-proof", &proof_path]);
-    assert_eq!((through.status.code(), stdout(&through)), (Some(0), "valid".to_owned()));
+    let (code, ok) =
+        verdict(&txfx(&["category", "verify", &proof_path, "--witness", &witness, "--root", &tree_root]));
+    assert_eq!(
+        (code, ok["proves"].as_str(), ok["category"].as_str()),
+        (Some(0), Some("element"), Some("nullifiers"))
+    );
+    assert_eq!(ok["element"]["role"], "nullifier");
+    assert_eq!(ok["element"]["index"], 0);
+    let (code, through) = verdict(&chain(&["--category-proof", &proof_path]));
+    assert_eq!((code, through["blockNumber"].as_u64()), (Some(0), Some(3)), "{through}");
+    assert_eq!(through["element"], ok["element"]);
     let tampered = String::from_utf8_lossy(&proof.stdout).replace("\"index\": 0", "\"index\": 1");
     let refused = txfx_with(
         &["category", "verify", "-", "--witness", &witness, "--root", &tree_root],
         &[],
         Some(&tampered),
     );
-    assert_eq!(refused.status.code(), Some(1));
+    refuted(&refused, "category", "nullifier 1");
     let malformed =
         txfx_with(&["category", "verify", "-", "--witness", &witness, "--root", &tree_root], &[], Some("{}"));
     assert_eq!(malformed.status.code(), Some(2));

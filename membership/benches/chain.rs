@@ -28,7 +28,8 @@ fn chain(c: &mut Criterion) {
     let archive = ArchiveWitness::from_json(ARCHIVE_WITNESS).expect("archive witness");
     let root = TrustedArchiveRoot::from_trusted_source(parse_fr_hex(ARCHIVE_ROOT.trim()).expect("root"));
     let body = body_from_json(BODY).expect("body");
-    let witness = BlockWitnesses::from_body(&Sequential, &body, 3).expect("commit").witness(1).expect("tx 1");
+    let witness =
+        BlockWitnesses::from_body(&Sequential, &body, 3.into()).expect("commit").witness(1).expect("tx 1");
     // The node's JSON round trip, as a client receives the witness.
     let witness =
         witness_from_json(&txfx_membership::json::witness_to_json(&witness).to_string()).expect("JSON");

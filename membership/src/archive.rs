@@ -12,8 +12,11 @@
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::Value;
-use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex, parse_fr_hex};
+use txfx_poseidon::field::{FieldError, fr_from_be_slice, fr_to_be_bytes, fr_to_hex, parse_fr_hex};
 use txfx_poseidon::{BackendError, Fr, HashBackend, HashBackendExt, HashJob};
+use txfx_tx_effects::BlockNumber;
+use txfx_tx_effects::json::Malformed;
+use txfx_tx_effects::json::wire::{JsonInput, JsonKind, lenient_u64};
 
 /// The archive tree's height (`ARCHIVE_HEIGHT`).
 pub const ARCHIVE_HEIGHT: usize = 30;
@@ -57,15 +60,53 @@ pub struct ArchiveWitness {
     pub sibling_path: Vec<Fr>,
 }
 
+/// What a verified archive witness proves: `block_hash` is leaf `block_number` of the archive
+/// whose root is `archive_root` (the trusted one), so it is that block's header hash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockInArchive {
+    /// The trusted archive root.
+    pub archive_root: Fr,
+    /// The block: the leaf's index.
+    pub block_number: BlockNumber,
+    /// The block's header hash: the leaf.
+    pub block_hash: Fr,
+}
+
 /// Why an archive witness is malformed or does not prove what it is asked to.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ArchiveError {
-    /// Not JSON, not base64, not the right number of bytes, or a sibling `>= p`.
-    #[error("malformed archive witness: {reason}")]
-    Malformed {
-        /// What is wrong.
+    /// JSON that is not one of the witness's shapes.
+    #[error("malformed archive witness: {0}")]
+    Malformed(#[from] Malformed),
+    /// A witness string that is not base64.
+    #[error("the archive witness is not base64: {reason}")]
+    NotBase64 {
+        /// What the decoder said.
         reason: String,
+    },
+    /// Serialized bytes of another length than a witness of height 30 has.
+    #[error("{bytes} bytes, a serialized archive witness of height {ARCHIVE_HEIGHT} has {WITNESS_BYTES}")]
+    WrongByteLength {
+        /// The bytes given.
+        bytes: usize,
+    },
+    /// A serialized leaf index that does not fit 64 bits.
+    #[error("the serialized leaf index does not fit 64 bits")]
+    IndexTooLarge,
+    /// A sibling that is not a canonical field element.
+    #[error("sibling {index}: {source}")]
+    BadSibling {
+        /// The sibling's level.
+        index: usize,
+        /// Why.
+        source: FieldError,
+    },
+    /// The node answered the JSON-RPC call with an error.
+    #[error("the node answered with an error: {message}")]
+    NodeError {
+        /// The error object, as JSON.
+        message: String,
     },
     /// The node answered without a witness: it does not know that block hash.
     #[error("the JSON-RPC response has no result: the node knows no block with that hash")]
@@ -76,13 +117,19 @@ pub enum ArchiveError {
         /// The path's length.
         length: usize,
     },
-    /// The witness is for another leaf than the block's number.
-    #[error("the witness is for leaf {leaf_index}, the header is of block {block_number}")]
+    /// A leaf index beyond the last leaf of a tree of height 30.
+    #[error("leaf index {leaf_index} is beyond the archive tree, which holds 2^{ARCHIVE_HEIGHT} leaves")]
+    IndexBeyondTree {
+        /// The witness's leaf index.
+        leaf_index: u64,
+    },
+    /// The witness is for another leaf than the block asked for.
+    #[error("the witness is for leaf {leaf_index}, block {block_number} was asked for")]
     WrongIndex {
         /// The witness's leaf index.
         leaf_index: u64,
-        /// The header's block number.
-        block_number: u64,
+        /// The block number asked for.
+        block_number: BlockNumber,
     },
     /// A zero block hash is the empty leaf, never a block.
     #[error("a zero block hash is the archive's empty leaf, not a block")]
@@ -106,32 +153,31 @@ pub enum ArchiveError {
     Backend(#[from] BackendError),
 }
 
-fn malformed(reason: impl Into<String>) -> ArchiveError {
-    ArchiveError::Malformed { reason: reason.into() }
-}
+/// The most base64 characters a witness takes.
+const MAX_BASE64: usize = WITNESS_BYTES.div_ceil(3) * 4;
 
 impl ArchiveWitness {
     /// Reads the serialized form (32-byte big-endian index, then 30 × 32-byte siblings).
     ///
     /// # Errors
-    /// [`ArchiveError::Malformed`] for another length, an index above 64 bits, or a sibling `>= p`.
+    /// [`ArchiveError::WrongByteLength`], [`ArchiveError::IndexTooLarge`] or
+    /// [`ArchiveError::BadSibling`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, ArchiveError> {
         if bytes.len() != WITNESS_BYTES {
-            return Err(malformed(format!(
-                "{} bytes, a witness of height {ARCHIVE_HEIGHT} has {WITNESS_BYTES}",
-                bytes.len()
-            )));
+            return Err(ArchiveError::WrongByteLength { bytes: bytes.len() });
         }
         let (index, siblings) = bytes.split_at(32);
         let (high, low) = index.split_at(24);
         if high.iter().any(|b| *b != 0) {
-            return Err(malformed("the leaf index does not fit 64 bits"));
+            return Err(ArchiveError::IndexTooLarge);
         }
         let leaf_index = low.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
         let sibling_path = siblings
             .chunks_exact(32)
             .enumerate()
-            .map(|(i, chunk)| fr_from_be_slice(chunk).map_err(|e| malformed(format!("sibling {i}: {e}"))))
+            .map(|(index, chunk)| {
+                fr_from_be_slice(chunk).map_err(|source| ArchiveError::BadSibling { index, source })
+            })
             .collect::<Result<_, _>>()?;
         Ok(Self { leaf_index, sibling_path })
     }
@@ -152,21 +198,35 @@ impl ArchiveWitness {
         Value::String(STANDARD.encode(self.to_bytes()))
     }
 
+    fn from_base64(text: &str) -> Result<Self, ArchiveError> {
+        // Refuse before decoding anything longer than a witness.
+        if text.len() > MAX_BASE64 {
+            return Err(ArchiveError::WrongByteLength { bytes: text.len() / 4 * 3 });
+        }
+        let bytes = STANDARD.decode(text).map_err(|e| ArchiveError::NotBase64 { reason: e.to_string() })?;
+        Self::from_bytes(&bytes)
+    }
+
     /// Reads what the node prints: the base64 JSON string, the JSON-RPC response around it
-    /// (`{"jsonrpc", "id", "result": "<base64>"}`), a bare base64 text, or
-    /// `{"leafIndex", "siblingPath": ["0x..", ...]}`.
+    /// (`{"jsonrpc", "id", "result": "<base64>"}`), a bare base64 text (as `jq -r .result`
+    /// prints it), or txfx's `{"leafIndex", "siblingPath": ["0x..", ...]}`.
     ///
     /// # Errors
-    /// [`ArchiveError::NoWitness`] for a response without a result, [`ArchiveError::Malformed`]
-    /// for anything else that is not a witness.
+    /// [`ArchiveError::NoWitness`] for a response without a result, and the other variants for
+    /// anything that is not a witness.
     pub fn from_json(text: &str) -> Result<Self, ArchiveError> {
         let trimmed = text.trim();
-        let value: Value = match serde_json::from_str(trimmed) {
-            Ok(value) => value,
-            // Not JSON: bare base64 (as `jq -r .result` prints it).
-            Err(_) => Value::String(trimmed.to_owned()),
-        };
-        Self::from_value(&value)
+        // Bare base64 is the one non-JSON form: only its alphabet, never a JSON value's first
+        // character, so the two readings cannot overlap.
+        let base64_only =
+            !trimmed.is_empty() && trimmed.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b));
+        if base64_only
+            && !matches!(trimmed, "true" | "false" | "null")
+            && !trimmed.bytes().all(|b| b.is_ascii_digit())
+        {
+            return Self::from_base64(trimmed);
+        }
+        Self::from_input(JsonInput::Text(trimmed))
     }
 
     /// [`ArchiveWitness::from_json`] for an already parsed value.
@@ -174,55 +234,77 @@ impl ArchiveWitness {
     /// # Errors
     /// As [`ArchiveWitness::from_json`].
     pub fn from_value(value: &Value) -> Result<Self, ArchiveError> {
-        match value {
-            Value::String(text) => {
-                // Refuse before decoding anything longer than a witness.
-                if text.len() > WITNESS_BYTES.div_ceil(3) * 4 {
-                    return Err(malformed(format!(
-                        "{} base64 characters is longer than a witness",
-                        text.len()
-                    )));
+        Self::from_input(JsonInput::Value(value))
+    }
+
+    /// [`ArchiveWitness::from_json`] for a JSON document (not bare base64). The JSON-RPC
+    /// response and txfx's own `{"leafIndex", "siblingPath"}` share no key; a document with keys
+    /// of both is refused, as is any key txfx's own shape does not have.
+    ///
+    /// # Errors
+    /// As [`ArchiveWitness::from_json`].
+    pub fn from_input(input: JsonInput<'_>) -> Result<Self, ArchiveError> {
+        const RPC: [&str; 4] = ["jsonrpc", "id", "result", "error"];
+        const OWN: [&str; 2] = ["leafIndex", "siblingPath"];
+        match input.kind() {
+            JsonKind::String => Self::from_base64(&input.parse::<String>()?),
+            JsonKind::Object => {
+                let object = input.object()?;
+                let (rpc, own) = (object.present(&RPC), object.present(&OWN));
+                if !rpc.is_empty() && !own.is_empty() {
+                    return Err(Malformed::new(format!(
+                        "keys of a JSON-RPC response ({}) and of a witness ({}) at once",
+                        rpc.join(", "),
+                        own.join(", ")
+                    ))
+                    .into());
                 }
-                let bytes = STANDARD.decode(text).map_err(|e| malformed(format!("not base64: {e}")))?;
-                Self::from_bytes(&bytes)
-            }
-            Value::Object(object) if object.contains_key("jsonrpc") || object.contains_key("id") => {
-                if let Some(error) = object.get("error") {
-                    return Err(malformed(format!("the node answered with an error: {error}")));
-                }
-                match object.get("result") {
-                    None | Some(Value::Null) => Err(ArchiveError::NoWitness),
-                    Some(result) => Self::from_value(result),
-                }
-            }
-            Value::Object(object) => {
-                let leaf_index = match object.get("leafIndex") {
-                    Some(Value::Number(n)) => n.as_u64(),
-                    Some(Value::String(s)) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
-                        s.parse().ok()
+                if !rpc.is_empty() {
+                    object.only(&RPC)?;
+                    if let Some(error) = object.get("error") {
+                        let error: Value = error.parse()?;
+                        return Err(ArchiveError::NodeError { message: error.to_string() });
                     }
-                    _ => None,
+                    return match object.get("result") {
+                        None => Err(ArchiveError::NoWitness),
+                        Some(result) if result.parse::<Value>()? == Value::Null => {
+                            Err(ArchiveError::NoWitness)
+                        }
+                        Some(result) => Self::from_input(result).map_err(|error| match error {
+                            ArchiveError::Malformed(error) => ArchiveError::Malformed(error.within("result")),
+                            other => other,
+                        }),
+                    };
                 }
-                .ok_or_else(|| malformed("leafIndex must be an unsigned integer"))?;
+                object.only(&OWN)?;
+                #[derive(serde::Deserialize)]
+                struct Index(#[serde(deserialize_with = "lenient_u64::deserialize")] u64);
+                let Index(leaf_index) = object.parse("leafIndex")?;
                 let path = object
                     .get("siblingPath")
-                    .and_then(Value::as_array)
-                    .ok_or_else(|| malformed("siblingPath must be an array of 0x-hex fields"))?;
+                    .ok_or_else(|| Malformed::new("missing key \"siblingPath\""))?
+                    // One past the height, so that a longer path is named by its length.
+                    .array(ARCHIVE_HEIGHT + 1)
+                    .map_err(|error| error.within("siblingPath"))?;
                 if path.len() > ARCHIVE_HEIGHT {
                     return Err(ArchiveError::WrongPathLength { length: path.len() });
                 }
                 let sibling_path = path
-                    .iter()
+                    .into_iter()
                     .enumerate()
-                    .map(|(i, v)| {
-                        v.as_str()
-                            .ok_or_else(|| malformed(format!("sibling {i} is not a string")))
-                            .and_then(|s| parse_fr_hex(s).map_err(|e| malformed(format!("sibling {i}: {e}"))))
+                    .map(|(index, sibling)| {
+                        let text: String = sibling
+                            .parse()
+                            .map_err(|e: Malformed| e.within("siblingPath").within(&format!("[{index}]")))?;
+                        parse_fr_hex(&text).map_err(|source| ArchiveError::BadSibling { index, source })
                     })
-                    .collect::<Result<_, _>>()?;
+                    .collect::<Result<_, ArchiveError>>()?;
                 Ok(Self { leaf_index, sibling_path })
             }
-            other => Err(malformed(format!("expected base64 or a JSON-RPC response, got {other}"))),
+            _ => Err(Malformed::new(
+                "expected base64, a JSON-RPC response or {\"leafIndex\", \"siblingPath\"}",
+            )
+            .into()),
         }
     }
 }
@@ -230,8 +312,8 @@ impl ArchiveWitness {
 /// The root `witness` gives for `leaf`.
 ///
 /// # Errors
-/// [`ArchiveError::WrongPathLength`] for a path not of height 30, [`ArchiveError::WrongIndex`]
-/// for an index outside the tree, [`ArchiveError::Backend`].
+/// [`ArchiveError::WrongPathLength`] for a path not of height 30,
+/// [`ArchiveError::IndexBeyondTree`] for an index outside the tree, [`ArchiveError::Backend`].
 pub fn archive_root_from_path(
     hasher: &dyn HashBackend,
     leaf: Fr,
@@ -241,10 +323,7 @@ pub fn archive_root_from_path(
         return Err(ArchiveError::WrongPathLength { length: witness.sibling_path.len() });
     }
     if witness.leaf_index >> ARCHIVE_HEIGHT != 0 {
-        return Err(ArchiveError::WrongIndex {
-            leaf_index: witness.leaf_index,
-            block_number: witness.leaf_index,
-        });
+        return Err(ArchiveError::IndexBeyondTree { leaf_index: witness.leaf_index });
     }
     let mut node = leaf;
     for (level, sibling) in witness.sibling_path.iter().enumerate() {
@@ -254,29 +333,33 @@ pub fn archive_root_from_path(
     Ok(node)
 }
 
-/// Checks that `block_hash` is the archive's leaf `block_number` under the trusted root.
+/// Checks that `block_hash` is the archive's leaf `block_number` under the trusted root, and
+/// returns what that proves.
 ///
 /// # Errors
-/// [`ArchiveError`] naming what failed: a zero hash, a witness for another index, a path of the
-/// wrong length, or a root mismatch.
+/// [`ArchiveError`] naming what failed: a zero hash, a witness for another index or beyond the
+/// tree, a path of the wrong length, or a root mismatch.
 pub fn verify_block_hash(
     hasher: &dyn HashBackend,
     block_hash: Fr,
-    block_number: u64,
+    block_number: BlockNumber,
     witness: &ArchiveWitness,
     root: TrustedArchiveRoot,
-) -> Result<(), ArchiveError> {
+) -> Result<BlockInArchive, ArchiveError> {
     if block_hash == Fr::from(0u64) {
         return Err(ArchiveError::ZeroBlockHash);
     }
-    if witness.leaf_index != block_number {
+    if witness.leaf_index >> ARCHIVE_HEIGHT != 0 {
+        return Err(ArchiveError::IndexBeyondTree { leaf_index: witness.leaf_index });
+    }
+    if witness.leaf_index != u64::from(block_number) {
         return Err(ArchiveError::WrongIndex { leaf_index: witness.leaf_index, block_number });
     }
     let computed = archive_root_from_path(hasher, block_hash, witness)?;
     if computed != root.get() {
         return Err(ArchiveError::RootMismatch { computed, expected: root.get() });
     }
-    Ok(())
+    Ok(BlockInArchive { archive_root: computed, block_number, block_hash })
 }
 
 /// The levels of an archive over `leaves` (left-filled, zeros after): the leaves, then each
@@ -319,7 +402,8 @@ fn levels(hasher: &dyn HashBackend, leaves: &[Fr]) -> Result<(Vec<Vec<Fr>>, Vec<
 pub fn archive_root(hasher: &dyn HashBackend, leaves: &[Fr]) -> Result<Fr, ArchiveError> {
     let (levels, zeros) = levels(hasher, leaves)?;
     let top = levels.last().and_then(|top| top.first()).or(zeros.last());
-    Ok(*top.ok_or_else(|| malformed("invariant: an archive has a root"))?)
+    #[allow(clippy::expect_used, reason = "an internal invariant: a lost root must fail loudly")]
+    Ok(*top.expect("invariant: an archive of height 30 has a root"))
 }
 
 /// The witness of leaf `index` in the archive over `leaves`, or `None` past the last leaf.

@@ -3,45 +3,51 @@
 //!
 //! A proof carries the tx hash, the tx start marker, the transaction fee, the seven category
 //! hashes and the preimage of the one category proven: exactly that category's section of the
-//! tx's blob encoding (note hashes, nullifiers and messages flat; public-data writes as
-//! `(slot, value)` pairs; private logs as `(len, fields..)`; public logs as
-//! `(len, address, fields..)`; the contract-class log as `(address, emitted fields..)`).
-//! Verification
-//! 1. reads the marker and checks the preimage's shape against its counts (a proof cannot claim
-//!    fewer or more note hashes than the tx has);
-//! 2. recomputes the category's hash and compares it with the proof's;
-//! 3. recomputes the categories hash from the marker, the fee and the seven hashes, then the leaf;
-//! 4. verifies the leaf against a tx-effects witness and a trusted root.
+//! tx's blob encoding ([`txfx_tx_effects::category`] owns the sections, their framing, the roles
+//! of their elements and their hashes; nothing here re-implements them). Verification
+//! 1. decodes the marker and checks it against the protocol's limits, then reads the preimage no
+//!    further than the length the marker gives, so no work is done for a count no tx has;
+//! 2. reads the section back under the marker's framing (a proof cannot claim fewer or more
+//!    note hashes, or other log lengths, than the tx has);
+//! 3. at element level, finds the element at the place the proof names (its role, its item, its
+//!    field): a log's length field is never an element, and a log's address or a write's leaf
+//!    slot is one only under its own role;
+//! 4. recomputes the category's hash and compares it with the proof's, then the categories hash
+//!    from the marker, the fee and the seven hashes, then the leaf;
+//! 5. verifies the leaf against a tx-effects witness and a trusted root.
 //!
-//! At element level ("nullifier X was emitted by tx T in block B") the proof also names the index
-//! of X in the preimage.
-//!
-//! JSON:
+//! JSON (txfx's own format: every level strict, an unknown key is refused):
 //!
 //! ```json
 //! {"txHash":"0x..","txStartMarker":"0x..","transactionFee":"0x..","categoryHashes":["0x..", 7 of them],
-//!  "category":"nullifiers","preimage":["0x..", ...],"element":{"index":0,"value":"0x.."}}
+//!  "category":"publicLogs","preimage":["0x..", ...],
+//!  "element":{"role":"publicLogField","log":0,"field":2,"value":"0x.."}}
 //! ```
-//! (`element` only at element level; `category` is the TypeScript name of the category.)
+//! (`element` only at element level; `category` is the TypeScript name of the category; the
+//! element's place keys follow its role: `index` for note hashes, nullifiers and messages, `write`
+//! for a write's slot or value, `log` and `field` for a log field, `log` for a public log's
+//! address, `field` for a contract-class-log field, none for its address.)
 
-use serde::{Deserialize, Serialize};
-use txfx_poseidon::field::{fr_to_be_bytes, fr_to_hex, serde_hex};
-use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt};
-use txfx_tx_effects::blob::{NotAMarker, Section, TxStartMarker};
-use txfx_tx_effects::limits::{
-    CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, PRIVATE_LOG_SIZE_IN_FIELDS, PUBLIC_LOG_HEADER_LENGTH,
-};
-use txfx_tx_effects::{Category, TxEffect, commit_effect, compute_leaf};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use txfx_poseidon::field::{fr_to_hex, parse_fr_json};
+use txfx_poseidon::{BackendError, Fr, HashBackend};
+use txfx_tx_effects::blob::{TxBlobError, TxStartMarker};
+use txfx_tx_effects::category::{CategorySection, ElementPlace, ElementRole, PlaceShape};
+use txfx_tx_effects::commitment::categories_hash;
+use txfx_tx_effects::json::Malformed;
+use txfx_tx_effects::json::wire::JsonInput;
+use txfx_tx_effects::limits::NUM_TX_EFFECT_CATEGORIES;
+use txfx_tx_effects::{Category, TxEffect, commit_effect};
 
-use crate::witness::{TrustedRoot, TxEffectMembershipWitness, VerifyError, verify_leaf};
+use crate::witness::{TrustedRoot, TxClaim, TxEffectMembershipWitness, TxMembership, VerifyError, verify_tx};
 
-/// One element of the preimage, by index.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// One element of the proven category, at its place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ProvenElement {
-    /// Its index in the preimage.
-    pub index: usize,
+    /// Where it is: its role, item and field.
+    pub place: ElementPlace,
     /// Its value.
-    #[serde(with = "serde_hex")]
     pub value: Fr,
 }
 
@@ -55,13 +61,39 @@ pub struct CategoryProof {
     /// The transaction fee.
     pub transaction_fee: Fr,
     /// `C_0 .. C_6`.
-    pub category_hashes: [Fr; 7],
+    pub category_hashes: [Fr; NUM_TX_EFFECT_CATEGORIES],
     /// The category proven.
     pub category: Category,
     /// Its preimage: the category's blob section.
     pub preimage: Vec<Fr>,
-    /// An element of the preimage, for an element-level proof.
+    /// An element of the category, for an element-level proof.
     pub element: Option<ProvenElement>,
+}
+
+/// What a verified category proof proves: the tx (as a tx-effects witness proves it), that its
+/// category `category` hashes to `category_hash`, and, at element level, that `element.value`
+/// is at `element.place` in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CategoryMembership {
+    /// The tx, its leaf and where the leaf is.
+    pub tx: TxMembership,
+    /// The category proven.
+    pub category: Category,
+    /// Its hash.
+    pub category_hash: Fr,
+    /// The element proven, at element level.
+    pub element: Option<ProvenElement>,
+}
+
+/// Which element to prove: a value, searched among the category's data roles, or among one
+/// role's places when `role` is named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ElementQuery {
+    /// The value.
+    pub value: Fr,
+    /// The role to search; `None` for the category's data roles (never a length field, a log's
+    /// address or a write's leaf slot).
+    pub role: Option<ElementRole>,
 }
 
 /// Why a category proof cannot be built or does not prove what it claims.
@@ -69,24 +101,22 @@ pub struct CategoryProof {
 #[non_exhaustive]
 pub enum CategoryError {
     /// The proof's JSON is not a proof.
-    #[error("malformed category proof: {reason}")]
-    Malformed {
-        /// What is wrong.
-        reason: String,
-    },
+    #[error("malformed category proof: {0}")]
+    Malformed(#[from] Malformed),
     /// The marker is not a tx start marker.
     #[error("txStartMarker is not a tx start marker: {}", fr_to_hex(.value))]
     NotAMarker {
         /// The field.
         value: Fr,
     },
-    /// The preimage's shape disagrees with the marker's counts.
-    #[error("{category}: the preimage does not match the marker: {reason}")]
-    Shape {
+    /// The preimage is not the category's section under the marker: a marker over the
+    /// protocol's limits, another length, or a framing that does not hold.
+    #[error("{category}: the preimage is not the section the marker frames: {source}")]
+    Section {
         /// The category.
         category: Category,
-        /// What disagrees.
-        reason: String,
+        /// What does not hold (offsets count from the tx's marker).
+        source: TxBlobError,
     },
     /// The preimage hashes to another category hash than the proof's.
     #[error("{category}: the preimage hashes to {}, the proof says {}", fr_to_hex(.computed), fr_to_hex(.claimed))]
@@ -98,31 +128,34 @@ pub enum CategoryError {
         /// In the proof.
         claimed: Fr,
     },
-    /// The element is not at its index in the preimage.
-    #[error("element {index} is not {} in the preimage", fr_to_hex(.value))]
+    /// The element's role belongs to another category than the proof's.
+    #[error("element role {role} belongs to {}, the proof is of {category}", .role.category())]
+    RoleOfAnotherCategory {
+        /// The element's role.
+        role: ElementRole,
+        /// The proof's category.
+        category: Category,
+    },
+    /// The element is not at its place in the category.
+    #[error("{place} is not {} in the category", fr_to_hex(.value))]
     ElementMismatch {
-        /// The claimed index.
-        index: usize,
+        /// The claimed place.
+        place: ElementPlace,
         /// The claimed value.
         value: Fr,
     },
-    /// The value asked for is not in the category.
-    #[error("{} is not in {category} of the tx", fr_to_hex(.value))]
+    /// The value asked for is at no place of the roles searched.
+    #[error("{} is not {} in {category} of the tx", fr_to_hex(.value), .role.map_or("data".to_owned(), |role| format!("a {role}")))]
     NotInCategory {
         /// The category.
         category: Category,
         /// The value.
         value: Fr,
+        /// The role searched, or `None` for the data roles.
+        role: Option<ElementRole>,
     },
-    /// The witness carries another categories hash than the proof gives.
-    #[error("the witness's categories hash {} is not the proof's {}", fr_to_hex(.in_witness), fr_to_hex(.computed))]
-    CategoriesHashMismatch {
-        /// In the witness.
-        in_witness: Fr,
-        /// From the proof.
-        computed: Fr,
-    },
-    /// The leaf does not verify against the tx-effects witness and root.
+    /// The tx, rebuilt from the proof, does not verify against the witness and root (its
+    /// categories hash disagrees with the witness's, or its leaf is not under the root).
     #[error("the leaf: {0}")]
     Leaf(#[from] VerifyError),
     /// The hashing backend failed.
@@ -130,233 +163,242 @@ pub enum CategoryError {
     Backend(#[from] BackendError),
 }
 
-/// The category with this TypeScript name (`noteHashes`, `nullifiers`, ...).
-pub fn category_from_name(name: &str) -> Option<Category> {
-    Category::ALL.into_iter().find(|category| category.name() == name)
-}
-
-/// The proof's hash of its own category.
-fn claimed_hash(proof: &CategoryProof) -> Fr {
-    let [c0, c1, c2, c3, c4, c5, c6] = proof.category_hashes;
-    match proof.category {
-        Category::NoteHashes => c0,
-        Category::Nullifiers => c1,
-        Category::L2ToL1Msgs => c2,
-        Category::PublicDataWrites => c3,
-        Category::PrivateLogs => c4,
-        Category::PublicLogs => c5,
-        Category::ContractClassLogs => c6,
-    }
-}
-
 /// The proof that `category` of `effect` is what it is; with `element`, also that this value is
-/// in it (at its first occurrence).
+/// in it, at the first place of the roles searched.
 ///
 /// # Errors
-/// [`CategoryError::NotInCategory`] for an element the category does not hold,
-/// [`CategoryError::Backend`].
+/// [`CategoryError::NotInCategory`] for a value at no such place, [`CategoryError::RoleOfAnotherCategory`]
+/// for a role of another category, [`CategoryError::Backend`].
 pub fn prove_category(
     hasher: &dyn HashBackend,
     effect: &TxEffect,
     category: Category,
-    element: Option<Fr>,
+    element: Option<ElementQuery>,
 ) -> Result<CategoryProof, CategoryError> {
-    let commitment = commit_effect(hasher, effect)?;
-    let mut preimage = Vec::new();
-    Section::Category(category).write(effect, commitment.tx_start_marker, &mut preimage);
+    if let Some(role) = element.and_then(|query| query.role).filter(|role| role.category() != category) {
+        return Err(CategoryError::RoleOfAnotherCategory { role, category });
+    }
+    let section = CategorySection::of(effect, category);
     let element = element
-        .map(|value| {
-            preimage
-                .iter()
-                .position(|field| *field == value)
-                .map(|index| ProvenElement { index, value })
-                .ok_or(CategoryError::NotInCategory { category, value })
+        .map(|ElementQuery { value, role }| {
+            section
+                .find(value, role)
+                .map(|place| ProvenElement { place, value })
+                .ok_or(CategoryError::NotInCategory { category, value, role })
         })
         .transpose()?;
+    let commitment = commit_effect(hasher, effect)?;
     Ok(CategoryProof {
         tx_hash: effect.tx_hash,
         tx_start_marker: commitment.tx_start_marker,
         transaction_fee: effect.transaction_fee,
         category_hashes: commitment.category_hashes,
         category,
-        preimage,
+        preimage: section.fields(),
         element,
     })
 }
 
-/// Checks a preimage's shape against the marker's counts.
-fn check_shape(category: Category, marker: &TxStartMarker, preimage: &[Fr]) -> Result<(), CategoryError> {
-    let shape = |reason: String| CategoryError::Shape { category, reason };
-    let expected = Section::Category(category).len(marker);
-    if preimage.len() != expected {
-        return Err(shape(format!("{} fields, the marker's counts give {expected}", preimage.len())));
-    }
-    // A length field: an integer no larger than `max`.
-    let length = |field: &Fr, max: usize| -> Option<usize> {
-        let bytes = fr_to_be_bytes(field);
-        let (high, low) = bytes.split_at(24);
-        let value = low.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
-        usize::try_from(value).ok().filter(|value| high.iter().all(|b| *b == 0) && *value <= max)
-    };
-    match category {
-        Category::PrivateLogs => {
-            let (mut rest, mut logs) = (preimage, 0usize);
-            while let Some((first, tail)) = rest.split_first() {
-                let after = length(first, PRIVATE_LOG_SIZE_IN_FIELDS)
-                    .filter(|len| *len >= 1)
-                    .and_then(|len| tail.split_at_checked(len))
-                    .ok_or_else(|| shape(format!("private log {logs} has no valid length field")))?;
-                rest = after.1;
-                logs += 1;
-            }
-            if logs != usize::from(marker.num_private_logs) {
-                return Err(shape(format!(
-                    "{logs} private logs, the marker says {}",
-                    marker.num_private_logs
-                )));
-            }
-        }
-        Category::PublicLogs => {
-            let (mut rest, mut logs) = (preimage, 0usize);
-            // Each log is its length, its contract address, then its fields.
-            while let Some(header) = rest.get(..PUBLIC_LOG_HEADER_LENGTH) {
-                let after = header
-                    .first()
-                    .and_then(|first| length(first, rest.len() - PUBLIC_LOG_HEADER_LENGTH))
-                    .and_then(|len| {
-                        rest.get(PUBLIC_LOG_HEADER_LENGTH..).and_then(|tail| tail.split_at_checked(len))
-                    })
-                    .ok_or_else(|| shape(format!("public log {logs} has no valid length field")))?;
-                rest = after.1;
-                logs += 1;
-            }
-            if !rest.is_empty() {
-                return Err(shape(format!("{} fields after public log {logs} are no log", rest.len())));
-            }
-        }
-        _ => {}
-    }
-    Ok(())
-}
-
-/// The category's hash from its preimage (0 for an empty one).
-fn category_hash(hasher: &dyn HashBackend, category: Category, preimage: &[Fr]) -> Result<Fr, BackendError> {
-    if preimage.is_empty() {
-        return Ok(Fr::from(0u64));
-    }
-    let hashed =
-        if let (Category::ContractClassLogs, Some((address, fields))) = (category, preimage.split_first()) {
-            let mut padded = fields.to_vec();
-            padded.resize(CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, Fr::from(0u64));
-            vec![*address, hasher.hash(&padded)?]
-        } else {
-            preimage.to_vec()
-        };
-    hasher.hash_with_separator(&hashed, DomainSeparator::TX_EFFECT_CATEGORY_HASH)
-}
-
-/// The leaf a proof gives, after checking its shape, its category hash and its element.
-///
-/// # Errors
-/// [`CategoryError`] for a bad marker, a preimage whose shape or hash disagrees, or an element
-/// not at its index.
-pub fn category_proof_leaf(
-    hasher: &dyn HashBackend,
-    proof: &CategoryProof,
-) -> Result<(Fr, Fr), CategoryError> {
+/// Checks a proof up to its leaf: the marker, the section, the element and the category hash.
+/// Returns the categories hash and the category hash.
+fn check_proof(hasher: &dyn HashBackend, proof: &CategoryProof) -> Result<(Fr, Fr), CategoryError> {
+    let category = proof.category;
     let marker = TxStartMarker::decode(&proof.tx_start_marker)
-        .map_err(|NotAMarker { value }| CategoryError::NotAMarker { value })?;
-    check_shape(proof.category, &marker, &proof.preimage)?;
-    if let Some(element) = proof.element.filter(|e| proof.preimage.get(e.index) != Some(&e.value)) {
-        return Err(CategoryError::ElementMismatch { index: element.index, value: element.value });
+        .map_err(|_| CategoryError::NotAMarker { value: proof.tx_start_marker })?;
+    let section = CategorySection::decode(category, marker, &proof.preimage)
+        .map_err(|source| CategoryError::Section { category, source })?;
+    if let Some(ProvenElement { place, value }) = proof.element {
+        if place.role.category() != category {
+            return Err(CategoryError::RoleOfAnotherCategory { role: place.role, category });
+        }
+        if section.element(place) != Some(value) {
+            return Err(CategoryError::ElementMismatch { place, value });
+        }
     }
-    let claimed = claimed_hash(proof);
-    let computed = category_hash(hasher, proof.category, &proof.preimage)?;
+    let claimed = proof.category_hashes.get(category.index()).copied().unwrap_or_default();
+    let computed = section.hash(hasher)?;
     if computed != claimed {
-        return Err(CategoryError::CategoryHashMismatch { category: proof.category, computed, claimed });
+        return Err(CategoryError::CategoryHashMismatch { category, computed, claimed });
     }
-    let mut preimage = vec![proof.tx_start_marker, proof.transaction_fee];
-    preimage.extend_from_slice(&proof.category_hashes);
     let categories_hash =
-        hasher.hash_with_separator(&preimage, DomainSeparator::TX_EFFECT_CATEGORIES_HASH)?;
-    Ok((compute_leaf(hasher, proof.tx_hash, categories_hash)?, categories_hash))
+        categories_hash(hasher, proof.tx_start_marker, proof.transaction_fee, &proof.category_hashes)?;
+    Ok((categories_hash, computed))
 }
 
-/// Verifies a category proof up to a trusted tx-effects root.
+/// Verifies a category proof up to a trusted tx-effects root, and returns what it proves.
 ///
 /// # Errors
-/// [`CategoryError`] naming what failed: the proof itself ([`category_proof_leaf`]), a witness
-/// whose categories hash is another, or the leaf against the witness and root.
+/// [`CategoryError`] naming what failed: the proof itself, a witness whose categories hash is
+/// another, or the leaf against the witness and root.
 pub fn verify_category_proof(
     hasher: &dyn HashBackend,
     proof: &CategoryProof,
     witness: &TxEffectMembershipWitness,
     root: TrustedRoot,
-) -> Result<(), CategoryError> {
-    let (leaf, categories_hash) = category_proof_leaf(hasher, proof)?;
-    if let Some(in_witness) = witness.categories_hash.filter(|in_witness| *in_witness != categories_hash) {
-        return Err(CategoryError::CategoriesHashMismatch { in_witness, computed: categories_hash });
-    }
-    verify_leaf(hasher, leaf, witness, root)?;
-    Ok(())
+) -> Result<CategoryMembership, CategoryError> {
+    let (categories_hash, category_hash) = check_proof(hasher, proof)?;
+    let claim = TxClaim { tx_hash: proof.tx_hash, categories_hash: Some(categories_hash) };
+    let tx = verify_tx(hasher, claim, witness, root)?;
+    Ok(CategoryMembership { tx, category: proof.category, category_hash, element: proof.element })
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ProofJson {
-    #[serde(with = "serde_hex")]
-    tx_hash: Fr,
-    #[serde(with = "serde_hex")]
-    tx_start_marker: Fr,
-    #[serde(with = "serde_hex")]
-    transaction_fee: Fr,
-    #[serde(with = "serde_hex::vec")]
-    category_hashes: Vec<Fr>,
-    category: String,
-    #[serde(with = "serde_hex::vec")]
-    preimage: Vec<Fr>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    element: Option<ProvenElement>,
+/// The JSON keys of an element's place, by the shape of its role.
+fn place_keys(shape: PlaceShape) -> &'static [&'static str] {
+    match shape {
+        PlaceShape::Index => &["index"],
+        PlaceShape::Write => &["write"],
+        PlaceShape::LogField => &["log", "field"],
+        PlaceShape::Log => &["log"],
+        PlaceShape::Field => &["field"],
+        PlaceShape::Only => &[],
+    }
+}
+
+impl ProvenElement {
+    /// The element as JSON: its role, its place's keys, its value.
+    pub fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        out.insert("role".to_owned(), json!(self.place.role.name()));
+        for key in place_keys(self.place.role.shape()) {
+            let index = if matches!(*key, "field") { self.place.field } else { self.place.item };
+            out.insert((*key).to_owned(), json!(index));
+        }
+        out.insert("value".to_owned(), json!(fr_to_hex(&self.value)));
+        Value::Object(out)
+    }
+
+    /// Reads an element: exactly its role's keys.
+    ///
+    /// # Errors
+    /// [`Malformed`] for an unknown role, a missing or unknown key, or a bad value.
+    pub fn from_input(input: JsonInput<'_>) -> Result<Self, Malformed> {
+        let object = input.object()?;
+        let role: String = object.parse("role")?;
+        let role: ElementRole = role
+            .parse()
+            .map_err(|e: txfx_tx_effects::category::UnknownRole| Malformed::at("role", e.to_string()))?;
+        let keys = place_keys(role.shape());
+        let mut known = vec!["role", "value"];
+        known.extend_from_slice(keys);
+        object.only(&known)?;
+        // The item is named by `index`, `write` or `log`; a log field also by `field`.
+        let item = match keys.iter().find(|key| **key != "field") {
+            Some(key) => object.parse::<usize>(key)?,
+            None => 0,
+        };
+        let field = if keys.contains(&"field") { object.parse::<usize>("field")? } else { 0 };
+        let value: String = object.parse("value")?;
+        let value = parse_fr_json(&value).map_err(|e| Malformed::at("value", e.to_string()))?;
+        Ok(Self { place: ElementPlace { role, item, field }, value })
+    }
+}
+
+/// The proof's keys, all required but `element`.
+const PROOF_KEYS: [&str; 7] =
+    ["txHash", "txStartMarker", "transactionFee", "categoryHashes", "category", "preimage", "element"];
+
+/// A field element under `key` (`0x`-hex or decimal, as TypeScript's `Fr` schema reads it).
+fn field(object: &txfx_tx_effects::json::wire::JsonObject<'_>, key: &str) -> Result<Fr, Malformed> {
+    let text: String = object.parse(key)?;
+    parse_fr_json(&text).map_err(|e| Malformed::at(key, format!("{text:?}: {e}")))
+}
+
+/// Field elements, at most `max` of them, read no further.
+fn fields(input: JsonInput<'_>, max: usize) -> Result<Vec<Fr>, Malformed> {
+    input
+        .array(max)?
+        .into_iter()
+        .enumerate()
+        .map(|(index, item)| {
+            let text: String = item.parse().map_err(|e: Malformed| e.within(&format!("[{index}]")))?;
+            parse_fr_json(&text).map_err(|e| Malformed::at(format!("[{index}]"), format!("{text:?}: {e}")))
+        })
+        .collect()
 }
 
 impl CategoryProof {
     /// The proof as JSON (module docs).
-    #[allow(clippy::expect_used, reason = "an internal invariant: a failure must be loud, never JSON null")]
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(ProofJson {
-            tx_hash: self.tx_hash,
-            tx_start_marker: self.tx_start_marker,
-            transaction_fee: self.transaction_fee,
-            category_hashes: self.category_hashes.to_vec(),
-            category: self.category.name().to_owned(),
-            preimage: self.preimage.clone(),
-            element: self.element,
-        })
-        .expect("invariant: a proof always converts to JSON")
+    pub fn to_json(&self) -> Value {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct ProofOut<'a> {
+            tx_hash: String,
+            tx_start_marker: String,
+            transaction_fee: String,
+            category_hashes: Vec<String>,
+            category: &'a str,
+            preimage: Vec<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            element: Option<Value>,
+        }
+        let out = ProofOut {
+            tx_hash: fr_to_hex(&self.tx_hash),
+            tx_start_marker: fr_to_hex(&self.tx_start_marker),
+            transaction_fee: fr_to_hex(&self.transaction_fee),
+            category_hashes: self.category_hashes.iter().map(fr_to_hex).collect(),
+            category: self.category.name(),
+            preimage: self.preimage.iter().map(fr_to_hex).collect(),
+            element: self.element.as_ref().map(ProvenElement::to_json),
+        };
+        #[allow(
+            clippy::expect_used,
+            reason = "an internal invariant: a failure must be loud, never JSON null"
+        )]
+        serde_json::to_value(out).expect("invariant: a proof always converts to JSON")
     }
 
     /// Parses a proof.
     ///
     /// # Errors
-    /// [`CategoryError::Malformed`] for JSON that is not a proof (an unknown category, not seven
-    /// category hashes, a preimage longer than any tx's blob).
+    /// [`CategoryError::Malformed`] for JSON that is not a proof (an unknown key, an unknown
+    /// category, not seven category hashes), [`CategoryError::NotAMarker`] or
+    /// [`CategoryError::Section`] for a marker no tx has (checked before the preimage is read),
+    /// or a preimage longer than the marker's counts give.
     pub fn from_json(text: &str) -> Result<Self, CategoryError> {
-        let malformed = |reason: String| CategoryError::Malformed { reason };
-        let json: ProofJson = serde_json::from_str(text).map_err(|e| malformed(e.to_string()))?;
-        let category = category_from_name(&json.category)
-            .ok_or_else(|| malformed(format!("unknown category {:?}", json.category)))?;
-        let category_hashes: [Fr; 7] = json
-            .category_hashes
-            .try_into()
-            .map_err(|hashes: Vec<Fr>| malformed(format!("{} category hashes, a tx has 7", hashes.len())))?;
+        Self::from_input(JsonInput::Text(text))
+    }
+
+    /// [`CategoryProof::from_json`] for a proof given as text or as a parsed value.
+    ///
+    /// # Errors
+    /// As [`CategoryProof::from_json`].
+    pub fn from_input(input: JsonInput<'_>) -> Result<Self, CategoryError> {
+        let object = input.object()?;
+        object.only(&PROOF_KEYS)?;
+        let category: String = object.parse("category")?;
+        let category: Category = category
+            .parse()
+            .map_err(|e: txfx_tx_effects::model::UnknownCategory| Malformed::at("category", e.to_string()))?;
+        let tx_start_marker = field(&object, "txStartMarker")?;
+        // Bounds before work: the marker fixes the section's length, so the preimage is read no
+        // further than it, and a marker no tx can have stops everything here.
+        let marker = TxStartMarker::decode(&tx_start_marker)
+            .map_err(|_| CategoryError::NotAMarker { value: tx_start_marker })?;
+        marker
+            .check_limits()
+            .map_err(|limit| CategoryError::Section { category, source: TxBlobError::Limit(limit) })?;
+        let hashes =
+            object.get("categoryHashes").ok_or_else(|| Malformed::new("missing key \"categoryHashes\""))?;
+        let hashes = fields(hashes, NUM_TX_EFFECT_CATEGORIES).map_err(|e| e.within("categoryHashes"))?;
+        let category_hashes: [Fr; NUM_TX_EFFECT_CATEGORIES] =
+            hashes.try_into().map_err(|hashes: Vec<Fr>| {
+                Malformed::at("categoryHashes", format!("{} category hashes, a tx has 7", hashes.len()))
+            })?;
+        let expected = CategorySection::length(category, &marker);
+        let preimage = object.get("preimage").ok_or_else(|| Malformed::new("missing key \"preimage\""))?;
+        let preimage = fields(preimage, expected).map_err(|e| e.within("preimage"))?;
+        let element = object
+            .get("element")
+            .map(|element| ProvenElement::from_input(element).map_err(|e| e.within("element")))
+            .transpose()?;
         Ok(Self {
-            tx_hash: json.tx_hash,
-            tx_start_marker: json.tx_start_marker,
-            transaction_fee: json.transaction_fee,
+            tx_hash: field(&object, "txHash")?,
+            tx_start_marker,
+            transaction_fee: field(&object, "transactionFee")?,
             category_hashes,
             category,
-            preimage: json.preimage,
-            element: json.element,
+            preimage,
+            element,
         })
     }
 }

@@ -8,18 +8,50 @@
 //! 4. **tx**: the tx's leaf (from a tx hash and categories hash, a full effect, or a category
 //!    proof) hashes up the witness's path to the header's `txEffectsTreeRoot`.
 //!
-//! Each failure is a [`ChainError`] whose [`ChainError::link`] names the link that broke.
+//! Each failure is a [`ChainError`] whose [`ChainError::link`] names the link that broke; a
+//! success is a [`ChainVerdict`] naming everything the chain proved, so that the caller compares
+//! facts (the block number and hash it expects, the tx hash) rather than trusting files.
 
 use txfx_poseidon::field::fr_to_hex;
 use txfx_poseidon::{BackendError, Fr, HashBackend};
-use txfx_tx_effects::TxEffect;
+use txfx_tx_effects::{BlockNumber, TxEffect};
 
-use crate::archive::{ArchiveError, ArchiveWitness, TrustedArchiveRoot, verify_block_hash};
-use crate::category::{CategoryError, CategoryProof, verify_category_proof};
+use crate::archive::{ArchiveError, ArchiveWitness, BlockInArchive, TrustedArchiveRoot, verify_block_hash};
+use crate::category::{CategoryError, CategoryMembership, CategoryProof, verify_category_proof};
 use crate::header::{BlockHeader, HeaderError};
 use crate::witness::{
-    TrustedRoot, TxClaim, TxEffectMembershipWitness, VerifyError, verify_effect, verify_tx,
+    TrustedRoot, TxClaim, TxEffectMembershipWitness, TxMembership, VerifyError, verify_effect, verify_tx,
 };
+
+/// What the chain's last link proved about the subject.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Proven {
+    /// A tx (from its hash and categories hash, or its full effect).
+    Tx(TxMembership),
+    /// One category of a tx, and at element level one element.
+    Category(CategoryMembership),
+}
+
+impl Proven {
+    /// The tx part: its leaf, where the leaf is, and the hashes it was rebuilt from.
+    pub fn tx(&self) -> &TxMembership {
+        match self {
+            Self::Tx(tx) => tx,
+            Self::Category(category) => &category.tx,
+        }
+    }
+}
+
+/// What a verified chain proves: the block is leaf `block.block_number` of the trusted archive
+/// with hash `block.block_hash` (its header's), and the subject is in that block's tx-effects
+/// tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChainVerdict {
+    /// The block in the archive.
+    pub block: BlockInArchive,
+    /// The subject in the block.
+    pub proven: Proven,
+}
 
 /// What the chain ends in.
 #[derive(Debug, Clone, Copy)]
@@ -71,9 +103,9 @@ pub enum ChainError {
     #[error("witness: it is for block {witness}, the header is of block {header}")]
     WitnessBlockNumber {
         /// The witness's block number.
-        witness: u64,
+        witness: BlockNumber,
         /// The header's.
-        header: u64,
+        header: BlockNumber,
     },
     /// The tx-effects witness's root is not the header's.
     #[error("witness: its root {} is not the header's txEffectsTreeRoot {}", fr_to_hex(.witness), fr_to_hex(.header))]
@@ -102,13 +134,17 @@ impl ChainError {
             Self::Archive(ArchiveError::Backend(_)) | Self::Backend(_) => None,
             Self::Archive(_) => Some(Link::Archive),
             Self::WitnessBlockNumber { .. } | Self::WitnessRoot { .. } => Some(Link::Witness),
-            Self::Tx(VerifyError::Backend(_)) | Self::Category(CategoryError::Backend(_)) => None,
+            Self::Tx(VerifyError::Backend(_) | VerifyError::Path(txfx_tx_effects::PathError::Backend(_)))
+            | Self::Category(CategoryError::Backend(_) | CategoryError::Leaf(VerifyError::Backend(_))) => {
+                None
+            }
             Self::Tx(_) | Self::Category(_) => Some(Link::Tx),
         }
     }
 }
 
-/// Checks every link from `archive_root` down to `subject` (module docs).
+/// Checks every link from `archive_root` down to `subject` (module docs), and returns what the
+/// chain proves.
 ///
 /// # Errors
 /// [`ChainError`] for the first link that breaks, in chain order.
@@ -119,11 +155,11 @@ pub fn verify_chain(
     header: &BlockHeader,
     tx_witness: &TxEffectMembershipWitness,
     subject: ChainSubject<'_>,
-) -> Result<(), ChainError> {
+) -> Result<ChainVerdict, ChainError> {
     let header_root = header.tx_effects_tree_root().map_err(ChainError::Header)?;
-    let block_number = u64::from(header.global_variables.block_number);
+    let block_number = header.global_variables.block_number;
     let block_hash = header.hash(hasher)?;
-    verify_block_hash(hasher, block_hash, block_number, archive_witness, archive_root)
+    let block = verify_block_hash(hasher, block_hash, block_number, archive_witness, archive_root)
         .map_err(ChainError::Archive)?;
     if tx_witness.block_number != block_number {
         return Err(ChainError::WitnessBlockNumber {
@@ -136,13 +172,16 @@ pub fn verify_chain(
     }
     // The header is authenticated: its root is the one to trust.
     let root = TrustedRoot::from_authenticated_header(header_root);
-    match subject {
-        ChainSubject::Tx(claim) => verify_tx(hasher, claim, tx_witness, root).map_err(ChainError::Tx),
+    let proven = match subject {
+        ChainSubject::Tx(claim) => {
+            Proven::Tx(verify_tx(hasher, claim, tx_witness, root).map_err(ChainError::Tx)?)
+        }
         ChainSubject::Effect(effect) => {
-            verify_effect(hasher, effect, tx_witness, root).map_err(ChainError::Tx)
+            Proven::Tx(verify_effect(hasher, effect, tx_witness, root).map_err(ChainError::Tx)?)
         }
-        ChainSubject::Category(proof) => {
-            verify_category_proof(hasher, proof, tx_witness, root).map_err(ChainError::Category)
-        }
-    }
+        ChainSubject::Category(proof) => Proven::Category(
+            verify_category_proof(hasher, proof, tx_witness, root).map_err(ChainError::Category)?,
+        ),
+    };
+    Ok(ChainVerdict { block, proven })
 }

@@ -15,22 +15,27 @@
 //!
 //! JSON: the `header` object of an `L2Block` as the node prints it (numbers for block number and
 //! leaf indices, decimal strings for timestamp and gas fees, 0x-hex fields, a 20-byte coinbase);
-//! unknown keys (such as the `"_cachedHash":{}` of a header already hashed) are ignored.
+//! unknown keys (such as the `"_cachedHash":{}` of a header already hashed) are ignored, as
+//! TypeScript's `BlockHeader.schema` ignores them. A whole `L2Block` is not a header: telling the
+//! two apart, and checking an `L2Block`'s body against its header, is `txfx-documents`' job.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use txfx_poseidon::field::serde_hex;
+use txfx_poseidon::field::{bits, serde_hex};
 use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt};
+use txfx_tx_effects::BlockNumber;
+use txfx_tx_effects::json::Malformed;
+use txfx_tx_effects::json::wire::{JsonInput, decimal_string, lenient_u64};
 
-/// Which layout and rules apply to a block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+/// Which layout and rules apply to a block. There is no default: whoever reads or hashes a header
+/// names the layout it expects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ProtocolVersion {
     /// Before AZIP-26 (Aztec 4.1.2): a 22-field header with no tx-effects tree root, so no
     /// tx-effects witness can be authenticated against it.
     PreAzip26,
     /// AZIP-26 and later: a 23-field header carrying `txEffectsTreeRoot`.
-    #[default]
     Azip26,
 }
 
@@ -50,22 +55,42 @@ impl ProtocolVersion {
             Self::Azip26 => "azip-26",
         }
     }
+}
 
-    /// Parses [`ProtocolVersion::name`].
-    pub fn from_name(name: &str) -> Option<Self> {
-        [Self::PreAzip26, Self::Azip26].into_iter().find(|version| version.name() == name)
+/// A name that is no protocol version's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown protocol version {name:?}: expected azip-26 or pre-azip-26")]
+pub struct UnknownProtocolVersion {
+    /// The name given.
+    pub name: String,
+}
+
+/// Parses [`ProtocolVersion::name`] (exactly).
+impl std::str::FromStr for ProtocolVersion {
+    type Err = UnknownProtocolVersion;
+    fn from_str(name: &str) -> Result<Self, UnknownProtocolVersion> {
+        [Self::PreAzip26, Self::Azip26]
+            .into_iter()
+            .find(|version| version.name() == name)
+            .ok_or_else(|| UnknownProtocolVersion { name: name.to_owned() })
     }
 }
 
-/// A tree's root and its next free leaf index.
+impl std::fmt::Display for ProtocolVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A tree's root and its next free leaf index (TypeScript's `AppendOnlyTreeSnapshot`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TreeSnapshot {
     /// The root.
     #[serde(with = "serde_hex")]
     pub root: Fr,
-    /// The next free leaf index.
-    pub next_available_leaf_index: u64,
+    /// The next free leaf index: 32 bits, as TypeScript's schema (`UInt32`) reads it.
+    pub next_available_leaf_index: u32,
 }
 
 /// The block's global variables, in the node's JSON shape (`globalVariables`).
@@ -79,12 +104,12 @@ pub struct GlobalVariables {
     #[serde(with = "serde_hex")]
     pub version: Fr,
     /// The block number.
-    pub block_number: u32,
+    pub block_number: BlockNumber,
     /// The slot number.
     #[serde(with = "serde_hex")]
     pub slot_number: Fr,
     /// Seconds (a decimal string in JSON).
-    #[serde(deserialize_with = "decimal::u64", serialize_with = "decimal::print")]
+    #[serde(deserialize_with = "lenient_u64::deserialize", serialize_with = "decimal_string")]
     pub timestamp: u64,
     /// An Ethereum address, 20 bytes.
     #[serde(with = "eth_address")]
@@ -101,15 +126,15 @@ pub struct GlobalVariables {
 #[serde(rename_all = "camelCase")]
 pub struct GasFees {
     /// Fee per unit of DA gas.
-    #[serde(deserialize_with = "decimal::u128", serialize_with = "decimal::print")]
+    #[serde(deserialize_with = "decimal_u128", serialize_with = "decimal_string")]
     pub fee_per_da_gas: u128,
     /// Fee per unit of L2 gas.
-    #[serde(deserialize_with = "decimal::u128", serialize_with = "decimal::print")]
+    #[serde(deserialize_with = "decimal_u128", serialize_with = "decimal_string")]
     pub fee_per_l2_gas: u128,
 }
 
 /// A block header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BlockHeader {
     /// The archive before this block.
     pub last_archive: TreeSnapshot,
@@ -138,11 +163,8 @@ pub struct BlockHeader {
 #[non_exhaustive]
 pub enum HeaderError {
     /// Not JSON, or not a header.
-    #[error("malformed header JSON: {reason}")]
-    Malformed {
-        /// What is wrong.
-        reason: String,
-    },
+    #[error("malformed header JSON: {0}")]
+    Malformed(#[from] Malformed),
     /// A pre-AZIP-26 layout was asked for, and the header has `txEffectsTreeRoot`.
     #[error("the header has txEffectsTreeRoot, which the pre-AZIP-26 layout does not")]
     UnexpectedTxEffectsTreeRoot,
@@ -158,6 +180,26 @@ pub enum HeaderError {
 }
 
 impl BlockHeader {
+    /// The header whose every field is zero, in `version`'s layout (TypeScript's
+    /// `BlockHeader.empty()` in the pre-AZIP-26 layout; the all-zero AZIP-26 header of
+    /// docs/spec.md §9 in the other).
+    pub fn empty(version: ProtocolVersion) -> Self {
+        let zero = Fr::from(0u64);
+        let tree = TreeSnapshot { root: zero, next_available_leaf_index: 0 };
+        Self {
+            last_archive: tree,
+            l1_to_l2_message_tree: tree,
+            note_hash_tree: tree,
+            nullifier_tree: tree,
+            public_data_tree: tree,
+            sponge_blob_hash: zero,
+            tx_effects_tree_root: (version == ProtocolVersion::Azip26).then_some(zero),
+            global_variables: GlobalVariables::default(),
+            total_fees: zero,
+            total_mana_used: zero,
+        }
+    }
+
     /// The layout this header has.
     pub fn protocol_version(&self) -> ProtocolVersion {
         if self.tx_effects_tree_root.is_some() { ProtocolVersion::Azip26 } else { ProtocolVersion::PreAzip26 }
@@ -182,14 +224,14 @@ impl BlockHeader {
             self.nullifier_tree,
             self.public_data_tree,
         ] {
-            fields.extend([tree.root, Fr::from(tree.next_available_leaf_index)]);
+            fields.extend([tree.root, Fr::from(u64::from(tree.next_available_leaf_index))]);
         }
         fields.push(self.sponge_blob_hash);
         fields.extend(self.tx_effects_tree_root);
         fields.extend([
             g.chain_id,
             g.version,
-            Fr::from(g.block_number),
+            Fr::from(u64::from(g.block_number)),
             g.slot_number,
             Fr::from(g.timestamp),
         ]);
@@ -211,16 +253,13 @@ impl BlockHeader {
         hasher.hash_with_separator(&self.to_fields(), DomainSeparator::BLOCK_HEADER_HASH)
     }
 
-    /// Parses the header as a node prints it, or the `header` of `L2Block` JSON, in the layout
-    /// `version` says.
+    /// Parses a header as the node prints it, in the layout `version` says.
     ///
     /// # Errors
     /// [`HeaderError::Malformed`] for JSON that is not a header, [`HeaderError::MissingTxEffectsTreeRoot`]
     /// or [`HeaderError::UnexpectedTxEffectsTreeRoot`] for the other layout.
     pub fn from_json(text: &str, version: ProtocolVersion) -> Result<Self, HeaderError> {
-        let value: Value = serde_json::from_str(text)
-            .map_err(|error| HeaderError::Malformed { reason: error.to_string() })?;
-        Self::from_value(&value, version)
+        Self::from_input(JsonInput::Text(text), version)
     }
 
     /// [`BlockHeader::from_json`] for an already parsed value.
@@ -228,13 +267,15 @@ impl BlockHeader {
     /// # Errors
     /// As [`BlockHeader::from_json`].
     pub fn from_value(value: &Value, version: ProtocolVersion) -> Result<Self, HeaderError> {
-        // L2Block JSON: the header is under "header", next to "body" and "archive".
-        let value = match value.get("header") {
-            Some(header) if value.get("body").is_some() || value.get("archive").is_some() => header,
-            _ => value,
-        };
-        let json: HeaderJson = serde_json::from_value(value.clone())
-            .map_err(|error| HeaderError::Malformed { reason: error.to_string() })?;
+        Self::from_input(JsonInput::Value(value), version)
+    }
+
+    /// [`BlockHeader::from_json`] for a header given as text or as a parsed value.
+    ///
+    /// # Errors
+    /// As [`BlockHeader::from_json`].
+    pub fn from_input(input: JsonInput<'_>, version: ProtocolVersion) -> Result<Self, HeaderError> {
+        let json: HeaderJson = input.parse()?;
         match (version, json.tx_effects_tree_root.is_some()) {
             (ProtocolVersion::PreAzip26, true) => return Err(HeaderError::UnexpectedTxEffectsTreeRoot),
             (ProtocolVersion::Azip26, false) => return Err(HeaderError::MissingTxEffectsTreeRoot),
@@ -251,44 +292,25 @@ impl BlockHeader {
     }
 }
 
-/// A decimal string or a JSON number (TypeScript prints bigints as decimal strings).
-mod decimal {
-    use serde::{Deserialize, Deserializer, Serializer};
-
+/// A u128 given as a decimal string or a JSON number (TypeScript prints bigints as decimal
+/// strings): digits only.
+fn decimal_u128<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u128, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum Either<'a> {
         Number(u64),
-        Text(std::borrow::Cow<'a, str>),
+        Text(#[serde(borrow)] std::borrow::Cow<'a, str>),
     }
-
-    pub(super) fn parse<'de, D: Deserializer<'de>, T: TryFrom<u128>>(deserializer: D) -> Result<T, D::Error> {
-        let value = match Either::deserialize(deserializer)? {
-            Either::Number(value) => u128::from(value),
-            Either::Text(text) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => text
-                .parse::<u128>()
-                .map_err(|_| serde::de::Error::custom(format!("{text:?} is too large")))?,
-            Either::Text(text) => {
-                return Err(serde::de::Error::custom(format!("{text:?} is not a decimal integer")));
-            }
-        };
-        T::try_from(value).map_err(|_| serde::de::Error::custom(format!("{value} is out of range")))
-    }
-
-    pub(super) fn u64<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
-        parse(deserializer)
-    }
-
-    pub(super) fn u128<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u128, D::Error> {
-        parse(deserializer)
-    }
-
-    pub(super) fn print<S: Serializer, T: ToString>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&value.to_string())
+    match Either::deserialize(deserializer)? {
+        Either::Number(value) => Ok(u128::from(value)),
+        Either::Text(text) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => text
+            .parse::<u128>()
+            .map_err(|_| serde::de::Error::custom(format!("{text:?} does not fit 128 bits"))),
+        Either::Text(text) => Err(serde::de::Error::custom(format!("{text:?} is not a decimal integer"))),
     }
 }
 
-/// A 20-byte Ethereum address as `0x` + 40 hex digits.
+/// A 20-byte Ethereum address as `0x` + exactly 40 hex digits.
 mod eth_address {
     use serde::{Deserialize, Deserializer, Serializer};
 
@@ -297,7 +319,8 @@ mod eth_address {
         let digits = text.strip_prefix("0x").unwrap_or(&text);
         let bad =
             || serde::de::Error::custom(format!("{text:?} is not a 20-byte address (0x + 40 hex digits)"));
-        if digits.len() != 40 || !digits.is_ascii() {
+        // Every character a hex digit, checked first: `u8::from_str_radix` alone would take "+f".
+        if digits.len() != 40 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(bad());
         }
         let mut out = [0u8; 20];
@@ -308,12 +331,14 @@ mod eth_address {
         Ok(out)
     }
 
-    /// The address as a field element: its 160 bits, big-endian (exact, far below p).
+    /// The address as a field element: its 160 bits, big-endian, packed as 32 + 64 + 64 bits.
     pub(super) fn to_field(address: &[u8; 20]) -> super::Fr {
-        let (high, low) = address.split_at(4);
-        let word = |bytes: &[u8]| bytes.iter().fold(0u128, |acc, b| (acc << 8) | u128::from(*b));
-        super::Fr::from(word(high)) * (super::Fr::from(u128::MAX) + super::Fr::from(1u64))
-            + super::Fr::from(word(low))
+        let word = |bytes: &[u8]| bytes.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
+        let (high, rest) = address.split_at(4);
+        let (middle, low) = rest.split_at(8);
+        #[allow(clippy::expect_used, reason = "an internal invariant: 160 bits always pack")]
+        super::bits::pack(&[(word(high), 32), (word(middle), 64), (word(low), 64)])
+            .expect("invariant: 20 bytes fit 160 bits")
     }
 
     pub(super) fn serialize<S: Serializer>(value: &[u8; 20], serializer: S) -> Result<S::Ok, S::Error> {
@@ -329,30 +354,13 @@ struct HeaderJson {
     state: StateJson,
     #[serde(with = "serde_hex")]
     sponge_blob_hash: Fr,
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "optional_hex")]
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "serde_hex::option")]
     tx_effects_tree_root: Option<Fr>,
     global_variables: GlobalVariables,
     #[serde(with = "serde_hex")]
     total_fees: Fr,
     #[serde(with = "serde_hex")]
     total_mana_used: Fr,
-}
-
-mod optional_hex {
-    use super::Fr;
-    use serde::{Deserializer, Serializer};
-    use txfx_poseidon::field::serde_hex;
-
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Fr>, D::Error> {
-        serde_hex::deserialize(deserializer).map(Some)
-    }
-
-    pub(super) fn serialize<S: Serializer>(value: &Option<Fr>, serializer: S) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(value) => serde_hex::serialize(value, serializer),
-            None => serializer.serialize_none(),
-        }
-    }
 }
 
 #[derive(Serialize, Deserialize)]

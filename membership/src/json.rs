@@ -4,7 +4,8 @@
 //! {"blockNumber":7,"root":"0x..","categoriesHash":"0x..","leafIndex":"3","siblingPath":"AAAAAi0M..."}
 //! ```
 //!
-//! - `blockNumber`: a JSON number (a numeric string is accepted), 0..2^53−1.
+//! - `blockNumber`: a JSON number (a numeric string is accepted), below 2^32 (a block number,
+//!   as the blob encoding carries it).
 //! - `root`, `categoriesHash`: `0x` + 64 hex digits; `categoriesHash` is absent in the AZIP-26 form.
 //! - `leafIndex`: a decimal string (TypeScript prints the bigint so); a number is accepted.
 //! - `siblingPath`: base64 of `uint32_be(n) ‖ n × 32-byte big-endian elements`, n at most 128;
@@ -14,27 +15,24 @@
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use txfx_poseidon::field::{FieldError, fr_from_be_slice, fr_to_be_bytes, fr_to_hex, parse_fr_hex};
+use txfx_tx_effects::BlockNumber;
+use txfx_tx_effects::json::Malformed;
+use txfx_tx_effects::json::wire::{JsonInput, JsonKind, JsonObject, lenient_u64};
 
 use crate::witness::TxEffectMembershipWitness;
 
 /// The most siblings a serialized path may declare (`MAX_SIBLING_PATH_LENGTH` in foundation).
 pub const MAX_SIBLING_PATH_LENGTH: usize = 128;
 
-/// The largest block number the schema accepts: 2^53 − 1.
-pub const MAX_BLOCK_NUMBER: u64 = (1 << 53) - 1;
-
 /// Witness JSON that does not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum WitnessJsonError {
     /// Not JSON, or not an object.
-    #[error("malformed witness JSON: {reason}")]
-    Malformed {
-        /// What the JSON parser said.
-        reason: String,
-    },
+    #[error("malformed witness JSON: {0}")]
+    Malformed(#[from] Malformed),
     /// A required key is missing.
     #[error("witness JSON has no {key:?}")]
     MissingKey {
@@ -74,7 +72,7 @@ pub enum WitnessJsonError {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct WitnessOut {
-    block_number: u64,
+    block_number: BlockNumber,
     root: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     categories_hash: Option<String>,
@@ -157,44 +155,32 @@ impl<'de> serde::Deserialize<'de> for TxEffectMembershipWitness {
     }
 }
 
-fn field(
-    object: &Map<String, Value>,
-    key: &'static str,
-) -> Result<Option<txfx_poseidon::Fr>, WitnessJsonError> {
-    match object.get(key) {
-        None => Ok(None),
-        Some(Value::String(text)) => parse_fr_hex(text)
-            .map(Some)
-            .map_err(|source| WitnessJsonError::BadField { key: key.to_owned(), source }),
-        Some(other) => {
-            Err(WitnessJsonError::BadValue { key, reason: format!("expected a 0x-hex string, got {other}") })
-        }
-    }
+/// A `0x`-hex field element under `key`, if present.
+fn field(object: &JsonObject<'_>, key: &'static str) -> Result<Option<txfx_poseidon::Fr>, WitnessJsonError> {
+    let Some(value) = object.get(key) else { return Ok(None) };
+    let text: String = value
+        .parse()
+        .map_err(|error: Malformed| WitnessJsonError::BadValue { key, reason: error.message })?;
+    parse_fr_hex(&text).map(Some).map_err(|source| WitnessJsonError::BadField { key: key.to_owned(), source })
 }
 
-fn unsigned(object: &Map<String, Value>, key: &'static str, max: u64) -> Result<u64, WitnessJsonError> {
-    let bad = |reason: String| WitnessJsonError::BadValue { key, reason };
-    let value = match object.get(key).ok_or(WitnessJsonError::MissingKey { key })? {
-        Value::Number(number) => {
-            number.as_u64().ok_or_else(|| bad(format!("{number} is not an unsigned integer")))?
-        }
-        Value::String(text)
-            if !text.is_empty() && text.len() <= 20 && text.bytes().all(|b| b.is_ascii_digit()) =>
-        {
-            text.parse().map_err(|_| bad(format!("{text:?} does not fit 64 bits")))?
-        }
-        other => return Err(bad(format!("expected an unsigned integer, got {other}"))),
-    };
-    if value > max {
-        return Err(bad(format!("{value} is above {max}")));
-    }
-    Ok(value)
+/// An unsigned integer under `key`: a JSON number or a string of decimal digits.
+fn unsigned(object: &JsonObject<'_>, key: &'static str) -> Result<u64, WitnessJsonError> {
+    #[derive(serde::Deserialize)]
+    struct Unsigned(#[serde(deserialize_with = "lenient_u64::deserialize")] u64);
+    let value = object.get(key).ok_or(WitnessJsonError::MissingKey { key })?;
+    value
+        .parse::<Unsigned>()
+        .map(|Unsigned(value)| value)
+        .map_err(|error| WitnessJsonError::BadValue { key, reason: error.message })
 }
 
-fn sibling_path(value: Option<&Value>) -> Result<Vec<txfx_poseidon::Fr>, WitnessJsonError> {
+fn sibling_path(value: Option<JsonInput<'_>>) -> Result<Vec<txfx_poseidon::Fr>, WitnessJsonError> {
     let bad = |reason: String| WitnessJsonError::BadValue { key: "siblingPath", reason };
-    let bytes = match value.ok_or(WitnessJsonError::MissingKey { key: "siblingPath" })? {
-        Value::String(text) => {
+    let value = value.ok_or(WitnessJsonError::MissingKey { key: "siblingPath" })?;
+    let bytes = match value.kind() {
+        JsonKind::String => {
+            let text: String = value.parse().map_err(|error: Malformed| bad(error.message))?;
             // Refuse before decoding anything longer than the largest legal path.
             let max_len = (4 + 32 * MAX_SIBLING_PATH_LENGTH).div_ceil(3) * 4;
             if text.len() > max_len {
@@ -207,25 +193,26 @@ fn sibling_path(value: Option<&Value>) -> Result<Vec<txfx_poseidon::Fr>, Witness
             }
             STANDARD.decode(text).map_err(|error| bad(format!("not base64: {error}")))?
         }
-        Value::Object(buffer) => {
-            if buffer.get("type").and_then(Value::as_str) != Some("Buffer") || buffer.len() != 2 {
+        JsonKind::Object => {
+            let buffer = value.object().map_err(|error| bad(error.message))?;
+            if buffer.only(&["type", "data"]).is_err()
+                || buffer.parse::<String>("type").ok().as_deref() != Some("Buffer")
+            {
                 return Err(bad("an object path must be {\"type\":\"Buffer\",\"data\":[...]}".to_owned()));
             }
             let data = buffer
                 .get("data")
-                .and_then(Value::as_array)
-                .ok_or_else(|| bad("no data array".to_owned()))?;
-            if data.len() > 4 + 32 * MAX_SIBLING_PATH_LENGTH {
-                return Err(WitnessJsonError::BadSiblingPath {
-                    reason: format!("{} bytes is too long", data.len()),
-                });
-            }
-            data.iter()
-                .map(|byte| byte.as_u64().and_then(|b| u8::try_from(b).ok()))
+                .ok_or_else(|| bad("no data array".to_owned()))?
+                .array(4 + 32 * MAX_SIBLING_PATH_LENGTH)
+                .map_err(|error| WitnessJsonError::BadSiblingPath {
+                    reason: format!("data: {}", error.message),
+                })?;
+            data.into_iter()
+                .map(|byte| byte.parse::<u8>().ok())
                 .collect::<Option<Vec<u8>>>()
                 .ok_or_else(|| bad("data must be bytes 0..=255".to_owned()))?
         }
-        other => return Err(bad(format!("expected base64 or a Buffer object, got {other}"))),
+        _ => return Err(bad("expected base64 or a Buffer object".to_owned())),
     };
     sibling_path_from_bytes(&bytes)
 }
@@ -245,9 +232,7 @@ fn sibling_path(value: Option<&Value>) -> Result<Vec<txfx_poseidon::Fr>, Witness
 /// # Ok::<(), txfx_membership::json::WitnessJsonError>(())
 /// ```
 pub fn witness_from_json(text: &str) -> Result<TxEffectMembershipWitness, WitnessJsonError> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|error| WitnessJsonError::Malformed { reason: error.to_string() })?;
-    witness_from_value(&value)
+    witness_from_input(JsonInput::Text(text))
 }
 
 /// Parses an already-parsed JSON value; see [`witness_from_json`].
@@ -255,18 +240,29 @@ pub fn witness_from_json(text: &str) -> Result<TxEffectMembershipWitness, Witnes
 /// # Errors
 /// [`WitnessJsonError`].
 pub fn witness_from_value(value: &Value) -> Result<TxEffectMembershipWitness, WitnessJsonError> {
-    let object = value
-        .as_object()
-        .ok_or(WitnessJsonError::Malformed { reason: "a witness is a JSON object".to_owned() })?;
-    const KEYS: [&str; 5] = ["blockNumber", "root", "categoriesHash", "leafIndex", "siblingPath"];
-    if let Some(key) = object.keys().find(|key| !KEYS.contains(&key.as_str())) {
-        return Err(WitnessJsonError::UnknownKey { key: key.clone() });
+    witness_from_input(JsonInput::Value(value))
+}
+
+/// The keys of a witness. Unknown keys are refused: a witness is what txfx verifies, and a key it
+/// would skip could look checked.
+pub const WITNESS_KEYS: [&str; 5] = ["blockNumber", "root", "categoriesHash", "leafIndex", "siblingPath"];
+
+/// Parses a witness given as text or as a parsed value; see [`witness_from_json`].
+///
+/// # Errors
+/// [`WitnessJsonError`].
+pub fn witness_from_input(input: JsonInput<'_>) -> Result<TxEffectMembershipWitness, WitnessJsonError> {
+    let object = input.object()?;
+    if let Some(key) = object.keys().find(|key| !WITNESS_KEYS.contains(key)) {
+        return Err(WitnessJsonError::UnknownKey { key: key.to_owned() });
     }
+    let block_number = unsigned(&object, "blockNumber")?;
     Ok(TxEffectMembershipWitness {
-        block_number: unsigned(object, "blockNumber", MAX_BLOCK_NUMBER)?,
-        root: field(object, "root")?.ok_or(WitnessJsonError::MissingKey { key: "root" })?,
-        categories_hash: field(object, "categoriesHash")?,
-        leaf_index: unsigned(object, "leafIndex", u64::MAX)?,
+        block_number: BlockNumber::try_from(block_number)
+            .map_err(|error| WitnessJsonError::BadValue { key: "blockNumber", reason: error.to_string() })?,
+        root: field(&object, "root")?.ok_or(WitnessJsonError::MissingKey { key: "root" })?,
+        categories_hash: field(&object, "categoriesHash")?,
+        leaf_index: unsigned(&object, "leafIndex")?,
         sibling_path: sibling_path(object.get("siblingPath"))?,
     })
 }

@@ -8,20 +8,26 @@ pub use txfx_tx_effects;
 pub mod archive;
 pub mod category;
 pub mod chain;
+mod classify;
 pub mod header;
 pub mod json;
 pub mod stored;
 pub mod witness;
 
-pub use archive::{ARCHIVE_HEIGHT, ArchiveError, ArchiveWitness, TrustedArchiveRoot, verify_block_hash};
-pub use category::{CategoryError, CategoryProof, ProvenElement, prove_category, verify_category_proof};
-pub use chain::{ChainError, ChainSubject, Link, verify_chain};
+pub use archive::{
+    ARCHIVE_HEIGHT, ArchiveError, ArchiveWitness, BlockInArchive, TrustedArchiveRoot, verify_block_hash,
+};
+pub use category::{
+    CategoryError, CategoryMembership, CategoryProof, ElementQuery, ProvenElement, prove_category,
+    verify_category_proof,
+};
+pub use chain::{ChainError, ChainSubject, ChainVerdict, Link, Proven, verify_chain};
 pub use header::{BlockHeader, GasFees, GlobalVariables, HeaderError, ProtocolVersion, TreeSnapshot};
 pub use stored::{StoredBlock, StoredError, StoredTx};
 pub use witness::{
-    BlockWitnesses, BuildError, MAX_PROTOCOL_PATH_LENGTH, TrustedRoot, TxClaim, TxEffectMembershipWitness,
-    UnknownTx, VerifyError, build_witness, build_witness_from_leaves, compute_root, verify_effect,
-    verify_leaf, verify_tx,
+    BlockWitnesses, BuildError, TrustedRoot, TxClaim, TxEffectMembershipWitness, TxMembership, UnknownTx,
+    VerifyError, build_witness, build_witness_from_leaves, compute_root, verify_effect, verify_leaf,
+    verify_tx,
 };
 
 /// The workspace README's examples, compiled and run as doctests in the repository (the published

@@ -12,7 +12,8 @@
 //! `categoriesHash`, so a verifier must get it elsewhere (verify by `--leaf`, or give
 //! `--categories-hash`), and look-up by tx hash is impossible.
 //!
-//! JSON (`txfx block leaves` prints it, `txfx tree witness` reads it):
+//! JSON (`txfx block leaves` prints it, `txfx tree witness` reads it; txfx's own format, so
+//! every level is strict: an unknown key is refused):
 //!
 //! ```json
 //! {"blockNumber":7,"txEffectsTreeRoot":"0x..","txs":[{"txHash":"0x..","categoriesHash":"0x..","leaf":"0x.."}]}
@@ -21,15 +22,16 @@
 use serde::{Deserialize, Serialize};
 use txfx_poseidon::field::{fr_to_hex, serde_hex};
 use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt};
+use txfx_tx_effects::json::Malformed;
+use txfx_tx_effects::json::wire::{JsonInput, deserialize_at_most};
 use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
-use txfx_tx_effects::{BlockCommitment, Body, TxEffectsTree, commit_block};
+use txfx_tx_effects::{BlockCommitment, BlockNumber, Body, TxEffectsTree, commit_block};
 
-use crate::json::MAX_BLOCK_NUMBER;
 use crate::witness::BlockWitnesses;
 
 /// One tx of a stored block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StoredTx {
     /// The tx hash.
     #[serde(with = "serde_hex")]
@@ -44,21 +46,29 @@ pub struct StoredTx {
 
 /// A stored block (module docs).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StoredBlock {
     /// The block number.
-    pub block_number: u64,
+    pub block_number: BlockNumber,
     /// The block's `txEffectsTreeRoot`.
     #[serde(with = "serde_hex")]
     pub tx_effects_tree_root: Fr,
-    /// The txs, in block order.
+    /// The txs, in block order (at most `MAX_TXS_PER_BLOCK`, read no further).
+    #[serde(deserialize_with = "stored_txs")]
     pub txs: Vec<StoredTx>,
+}
+
+fn stored_txs<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<StoredTx>, D::Error> {
+    deserialize_at_most(deserializer, MAX_TXS_PER_BLOCK)
 }
 
 /// A stored block that does not hold together.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum StoredError {
+    /// JSON that is not a stored block.
+    #[error("malformed stored block: {0}")]
+    Malformed(#[from] Malformed),
     /// A tx's leaf is not `H_leaf(txHash, categoriesHash)`.
     #[error("tx {tx}: stored leaf {} is not H_leaf(txHash, categoriesHash) = {}", fr_to_hex(.stored), fr_to_hex(.computed))]
     LeafMismatch {
@@ -85,14 +95,6 @@ pub enum StoredError {
         /// The limit.
         max: usize,
     },
-    /// A block number above what the witness JSON can carry (2^53 − 1).
-    #[error("block number {block_number} is above {max}")]
-    BlockNumberTooLarge {
-        /// The stored number.
-        block_number: u64,
-        /// [`MAX_BLOCK_NUMBER`].
-        max: u64,
-    },
     /// The hashing backend failed.
     #[error(transparent)]
     Backend(#[from] BackendError),
@@ -105,7 +107,7 @@ impl StoredBlock {
     /// If `commitment` has another number of txs than `body`: a caller bug that would pair tx
     /// hashes with the wrong leaves.
     #[allow(clippy::panic, reason = "a caller's broken invariant must fail loudly, never mis-pair leaves")]
-    pub fn from_commitment(commitment: &BlockCommitment, body: &Body, block_number: u64) -> Self {
+    pub fn from_commitment(commitment: &BlockCommitment, body: &Body, block_number: BlockNumber) -> Self {
         if commitment.txs.len() != body.len() {
             panic!("invariant: a commitment of {} txs for a body of {}", commitment.txs.len(), body.len());
         }
@@ -129,7 +131,11 @@ impl StoredBlock {
     ///
     /// # Errors
     /// [`BackendError`] if the backend fails.
-    pub fn from_body(hasher: &dyn HashBackend, body: &Body, block_number: u64) -> Result<Self, BackendError> {
+    pub fn from_body(
+        hasher: &dyn HashBackend,
+        body: &Body,
+        block_number: BlockNumber,
+    ) -> Result<Self, BackendError> {
         Ok(Self::from_commitment(&commit_block(hasher, body)?, body, block_number))
     }
 
@@ -147,11 +153,17 @@ impl StoredBlock {
     /// Parses the stored form.
     ///
     /// # Errors
-    /// [`crate::json::WitnessJsonError::Malformed`] for JSON that is not a stored block (unknown
-    /// keys are ignored, as TypeScript's schemas do).
-    pub fn from_json(text: &str) -> Result<Self, crate::json::WitnessJsonError> {
-        serde_json::from_str(text)
-            .map_err(|error| crate::json::WitnessJsonError::Malformed { reason: error.to_string() })
+    /// [`StoredError::Malformed`] for JSON that is not a stored block, an unknown key included.
+    pub fn from_json(text: &str) -> Result<Self, StoredError> {
+        Self::from_input(JsonInput::Text(text))
+    }
+
+    /// [`StoredBlock::from_json`] for a stored block given as text or as a parsed value.
+    ///
+    /// # Errors
+    /// As [`StoredBlock::from_json`].
+    pub fn from_input(input: JsonInput<'_>) -> Result<Self, StoredError> {
+        Ok(input.parse()?)
     }
 }
 
@@ -164,12 +176,6 @@ impl BlockWitnesses {
     pub fn from_stored(hasher: &dyn HashBackend, stored: &StoredBlock) -> Result<Self, StoredError> {
         if stored.txs.len() > MAX_TXS_PER_BLOCK {
             return Err(StoredError::TooManyTxs { count: stored.txs.len(), max: MAX_TXS_PER_BLOCK });
-        }
-        if stored.block_number > MAX_BLOCK_NUMBER {
-            return Err(StoredError::BlockNumberTooLarge {
-                block_number: stored.block_number,
-                max: MAX_BLOCK_NUMBER,
-            });
         }
         let pairs: Vec<[Fr; 2]> = stored.txs.iter().map(|tx| [tx.tx_hash, tx.categories_hash]).collect();
         let leaves = hasher.hash_level_checked(DomainSeparator::TX_EFFECTS_TREE_LEAF, &pairs)?;

@@ -9,27 +9,22 @@
 //! **High `leafIndex` bits are an error.** TypeScript's `computeRootFromSiblingPath` ignores bits
 //! of `leafIndex` above the path length; AZIP-26 allows a stricter verifier, and txfx is one: a
 //! witness with such bits is not the one the builder produced, so it is refused with
-//! [`VerifyError::LeafIndexOutOfRange`] before any hashing. The witnesses txfx and Aztec build never
+//! [`VerifyError::Path`] (`LeafIndexOutOfRange`) before any hashing. The witnesses txfx and Aztec build never
 //! have such bits, so honest witnesses verify either way.
 
 use txfx_poseidon::field::fr_to_hex;
 use txfx_poseidon::{BackendError, Fr, HashBackend};
-use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
-use txfx_tx_effects::tree::root_from_path;
+use txfx_tx_effects::tree::{PathError, check_path, root_from_path};
 use txfx_tx_effects::{
-    BlockCommitment, Body, IndexOutOfBounds, TxEffect, TxEffectsTree, commit_block, commit_effect,
-    compute_leaf,
+    BlockCommitment, BlockNumber, Body, IndexOutOfBounds, TxEffect, TxEffectsTree, commit_block,
+    commit_effect, compute_leaf,
 };
-
-/// The longest sibling path a block can have: `log2(MAX_TXS_PER_BLOCK)` = 16. Longer paths are
-/// refused before any hashing.
-pub const MAX_PROTOCOL_PATH_LENGTH: usize = MAX_TXS_PER_BLOCK.trailing_zeros() as usize;
 
 /// A membership witness for one tx of one block (the fork's `TxEffectMembershipWitness`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TxEffectMembershipWitness {
     /// The block's number.
-    pub block_number: u64,
+    pub block_number: BlockNumber,
     /// The root the witness claims; verify against a trusted root, not this one.
     pub root: Fr,
     /// The tx's categories hash, so a verifier holding only the tx hash can rebuild the leaf.
@@ -71,13 +66,34 @@ impl TrustedRoot {
 }
 
 /// The tx a witness is checked for: its hash and, when the caller has it, its categories hash
-/// (otherwise the witness's is used). Named fields, so the two hashes cannot be swapped.
+/// (otherwise the witness's is used; if both are given they must agree). Named fields, so the
+/// two hashes cannot be swapped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TxClaim {
     /// The tx hash.
     pub tx_hash: Fr,
     /// The tx's categories hash, if the caller has it.
     pub categories_hash: Option<Fr>,
+}
+
+/// What a verified tx-effects witness proves: this leaf is at `leaf_index` of its level, under
+/// `path_length` siblings, in the tree whose root is `tx_effects_tree_root` (the trusted root).
+/// The tx hash and categories hash are present exactly when the leaf was rebuilt from them, so
+/// a fact is named only when it was checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TxMembership {
+    /// The trusted root the leaf hashed up to.
+    pub tx_effects_tree_root: Fr,
+    /// The tx hash the leaf was rebuilt from (`None` for a leaf verified as given).
+    pub tx_hash: Option<Fr>,
+    /// The categories hash the leaf was rebuilt from (`None` for a leaf verified as given).
+    pub categories_hash: Option<Fr>,
+    /// The leaf.
+    pub leaf: Fr,
+    /// The leaf's index at its own level (not the tx's index in the block).
+    pub leaf_index: u64,
+    /// The number of siblings: the leaf's level.
+    pub path_length: usize,
 }
 
 /// Why a witness could not be built.
@@ -112,33 +128,32 @@ pub enum VerifyError {
         /// The trusted root.
         expected: Fr,
     },
-    /// A path longer than any block can have.
-    #[error("sibling path has {length} elements, a tx-effects tree has at most {max} levels")]
-    PathTooLong {
-        /// The path's length.
-        length: usize,
-        /// The protocol's maximum.
-        max: usize,
-    },
-    /// `leafIndex` has bits set above the path length.
-    #[error("leafIndex {leaf_index} does not fit a path of {path_length} siblings")]
-    LeafIndexOutOfRange {
-        /// The witness's leaf index.
-        leaf_index: u64,
-        /// The path's length.
-        path_length: usize,
-    },
+    /// A path no tx-effects tree has (too long, or `leafIndex` bits above it), refused before
+    /// any hashing.
+    #[error(transparent)]
+    Path(#[from] PathError),
     /// Verifying from a tx hash needs a categories hash, and neither the caller nor the witness
     /// gave one.
     #[error("no categories hash: the witness has none and none was given")]
     MissingCategoriesHash,
-    /// The witness's categories hash is not the effect's.
-    #[error("the witness's categories hash {} is not the effect's {}", fr_to_hex(.in_witness), fr_to_hex(.computed))]
+    /// The witness's categories hash is not the effect's, or not the one the caller gave.
+    #[error("the witness's categories hash {} is not the tx's {}", fr_to_hex(.in_witness), fr_to_hex(.computed))]
     CategoriesHashMismatch {
         /// In the witness.
         in_witness: Fr,
-        /// From the effect.
+        /// From the effect, or given by the caller.
         computed: Fr,
+    },
+    /// The effect carries private-log fields past a log's `emittedLength`: no commitment covers
+    /// them, so a verdict about the effect would cover data nothing proves.
+    #[error(
+        "privateLogs[{log}]: field {position} is past emittedLength and not zero; no commitment covers it, so the effect cannot be verified as given"
+    )]
+    UncommittedFields {
+        /// The log.
+        log: usize,
+        /// The first nonzero field past its emitted length.
+        position: usize,
     },
     /// The hashing backend failed.
     #[error(transparent)]
@@ -149,7 +164,7 @@ pub enum VerifyError {
 /// must not rebuild the tree per tx).
 #[derive(Debug, Clone)]
 pub struct BlockWitnesses {
-    block_number: u64,
+    block_number: BlockNumber,
     tree: TxEffectsTree,
     categories_hashes: Option<Vec<Fr>>,
     tx_hashes: Vec<Fr>,
@@ -160,7 +175,11 @@ impl BlockWitnesses {
     ///
     /// # Errors
     /// [`BackendError`] if the backend fails.
-    pub fn from_body(hasher: &dyn HashBackend, body: &Body, block_number: u64) -> Result<Self, BackendError> {
+    pub fn from_body(
+        hasher: &dyn HashBackend,
+        body: &Body,
+        block_number: BlockNumber,
+    ) -> Result<Self, BackendError> {
         let BlockCommitment { txs, tree } = commit_block(hasher, body)?;
         Ok(Self {
             block_number,
@@ -178,7 +197,7 @@ impl BlockWitnesses {
     pub fn from_leaves(
         hasher: &dyn HashBackend,
         leaves: Vec<Fr>,
-        block_number: u64,
+        block_number: BlockNumber,
     ) -> Result<Self, BackendError> {
         Ok(Self {
             block_number,
@@ -190,7 +209,7 @@ impl BlockWitnesses {
 
     /// From checked parts (the stored form's constructor checks them).
     pub(crate) fn from_parts(
-        block_number: u64,
+        block_number: BlockNumber,
         tree: TxEffectsTree,
         categories_hashes: Option<Vec<Fr>>,
         tx_hashes: Vec<Fr>,
@@ -255,16 +274,16 @@ impl BlockWitnesses {
 /// use txfx_tx_effects::{Body, TxEffect};
 /// use txfx_membership::{build_witness, verify_leaf};
 /// let body = Body::new(vec![TxEffect::empty()]);
-/// let witness = build_witness(&Sequential, &body, 0, 7)?;
+/// let witness = build_witness(&Sequential, &body, 0, 7.into())?;
 /// assert_eq!((witness.leaf_index, witness.sibling_path.len()), (0, 0));
-/// assert!(build_witness(&Sequential, &body, 1, 7).is_err());
+/// assert!(build_witness(&Sequential, &body, 1, 7.into()).is_err());
 /// # Ok::<(), txfx_membership::BuildError>(())
 /// ```
 pub fn build_witness(
     hasher: &dyn HashBackend,
     body: &Body,
     index: usize,
-    block_number: u64,
+    block_number: BlockNumber,
 ) -> Result<TxEffectMembershipWitness, BuildError> {
     // Check the index before hashing anything.
     if index >= body.len() {
@@ -281,7 +300,7 @@ pub fn build_witness_from_leaves(
     hasher: &dyn HashBackend,
     leaves: Vec<Fr>,
     index: usize,
-    block_number: u64,
+    block_number: BlockNumber,
 ) -> Result<TxEffectMembershipWitness, BuildError> {
     if index >= leaves.len() {
         return Err(IndexOutOfBounds { index, len: leaves.len() }.into());
@@ -289,19 +308,8 @@ pub fn build_witness_from_leaves(
     Ok(BlockWitnesses::from_leaves(hasher, leaves, block_number)?.witness(index)?)
 }
 
-/// Checks the witness's shape before any hashing.
-fn check_shape(witness: &TxEffectMembershipWitness) -> Result<(), VerifyError> {
-    let length = witness.sibling_path.len();
-    if length > MAX_PROTOCOL_PATH_LENGTH {
-        return Err(VerifyError::PathTooLong { length, max: MAX_PROTOCOL_PATH_LENGTH });
-    }
-    if length < 64 && witness.leaf_index >> length != 0 {
-        return Err(VerifyError::LeafIndexOutOfRange { leaf_index: witness.leaf_index, path_length: length });
-    }
-    Ok(())
-}
-
-/// The root the witness's path gives for `leaf` (TypeScript `computeRootFromSiblingPath`).
+/// The root the witness's path gives for `leaf` (TypeScript `computeRootFromSiblingPath`, but
+/// refusing a path no tree has before any hashing).
 ///
 /// # Errors
 /// [`VerifyError`] for a malformed witness or a backend failure.
@@ -310,8 +318,35 @@ pub fn compute_root(
     leaf: Fr,
     witness: &TxEffectMembershipWitness,
 ) -> Result<Fr, VerifyError> {
-    check_shape(witness)?;
     Ok(root_from_path(hasher, leaf, witness.leaf_index, &witness.sibling_path)?)
+}
+
+/// Checks the path's shape before anything is hashed (the tree's own rule), so that a malformed
+/// witness costs no leaf hashing either.
+fn check_shape(witness: &TxEffectMembershipWitness) -> Result<(), VerifyError> {
+    Ok(check_path(witness.leaf_index, witness.sibling_path.len())?)
+}
+
+/// The facts of a leaf that hashed up to the trusted root, or the mismatch.
+fn membership(
+    hasher: &dyn HashBackend,
+    leaf: Fr,
+    rebuilt_from: Option<(Fr, Fr)>,
+    witness: &TxEffectMembershipWitness,
+    trusted_root: TrustedRoot,
+) -> Result<TxMembership, VerifyError> {
+    let computed = compute_root(hasher, leaf, witness)?;
+    if computed != trusted_root.get() {
+        return Err(VerifyError::RootMismatch { computed, expected: trusted_root.get() });
+    }
+    Ok(TxMembership {
+        tx_effects_tree_root: computed,
+        tx_hash: rebuilt_from.map(|(tx_hash, _)| tx_hash),
+        categories_hash: rebuilt_from.map(|(_, categories_hash)| categories_hash),
+        leaf,
+        leaf_index: witness.leaf_index,
+        path_length: witness.sibling_path.len(),
+    })
 }
 
 /// Verifies that `leaf` is in the tree whose root is `trusted_root`.
@@ -327,16 +362,12 @@ pub fn verify_leaf(
     leaf: Fr,
     witness: &TxEffectMembershipWitness,
     trusted_root: TrustedRoot,
-) -> Result<(), VerifyError> {
-    let computed = compute_root(hasher, leaf, witness)?;
-    if computed == trusted_root.get() {
-        Ok(())
-    } else {
-        Err(VerifyError::RootMismatch { computed, expected: trusted_root.get() })
-    }
+) -> Result<TxMembership, VerifyError> {
+    membership(hasher, leaf, None, witness, trusted_root)
 }
 
-/// Verifies a tx from its hash and categories hash (the claim's, or else the witness's).
+/// Verifies a tx from its hash and categories hash: the claim's, else the witness's; when both
+/// are given they must be the same.
 ///
 /// # Errors
 /// [`VerifyError`] saying what failed.
@@ -345,16 +376,22 @@ pub fn verify_tx(
     tx: TxClaim,
     witness: &TxEffectMembershipWitness,
     trusted_root: TrustedRoot,
-) -> Result<(), VerifyError> {
+) -> Result<TxMembership, VerifyError> {
     check_shape(witness)?;
-    let categories_hash =
-        tx.categories_hash.or(witness.categories_hash).ok_or(VerifyError::MissingCategoriesHash)?;
+    let categories_hash = match (tx.categories_hash, witness.categories_hash) {
+        (Some(given), Some(in_witness)) if given != in_witness => {
+            return Err(VerifyError::CategoriesHashMismatch { in_witness, computed: given });
+        }
+        (Some(hash), _) | (None, Some(hash)) => hash,
+        (None, None) => return Err(VerifyError::MissingCategoriesHash),
+    };
     let leaf = compute_leaf(hasher, tx.tx_hash, categories_hash)?;
-    verify_leaf(hasher, leaf, witness, trusted_root)
+    membership(hasher, leaf, Some((tx.tx_hash, categories_hash)), witness, trusted_root)
 }
 
 /// Verifies a tx from its full effect. If the witness carries a categories hash, it must be the
-/// effect's.
+/// effect's. An effect carrying private-log fields past a log's emitted length is refused: no
+/// commitment covers them, and the verdict would be about data nothing proves.
 ///
 /// # Errors
 /// [`VerifyError`] saying what failed.
@@ -363,13 +400,22 @@ pub fn verify_effect(
     effect: &TxEffect,
     witness: &TxEffectMembershipWitness,
     trusted_root: TrustedRoot,
-) -> Result<(), VerifyError> {
+) -> Result<TxMembership, VerifyError> {
     check_shape(witness)?;
+    if let Some((log, position)) = effect.uncommitted_field() {
+        return Err(VerifyError::UncommittedFields { log, position });
+    }
     let commitment = commit_effect(hasher, effect)?;
     if let Some(in_witness) = witness.categories_hash
         && in_witness != commitment.categories_hash
     {
         return Err(VerifyError::CategoriesHashMismatch { in_witness, computed: commitment.categories_hash });
     }
-    verify_leaf(hasher, commitment.leaf, witness, trusted_root)
+    membership(
+        hasher,
+        commitment.leaf,
+        Some((effect.tx_hash, commitment.categories_hash)),
+        witness,
+        trusted_root,
+    )
 }

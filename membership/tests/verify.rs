@@ -6,11 +6,13 @@
 
 use txfx_membership::json::{WitnessJsonError, sibling_path_to_bytes, witness_from_json, witness_to_json};
 use txfx_membership::{
-    BlockWitnesses, MAX_PROTOCOL_PATH_LENGTH, TrustedRoot, TxClaim, TxEffectMembershipWitness, UnknownTx,
-    VerifyError, build_witness_from_leaves, verify_effect, verify_leaf, verify_tx,
+    BlockWitnesses, TrustedRoot, TxClaim, TxEffectMembershipWitness, UnknownTx, VerifyError,
+    build_witness_from_leaves, verify_effect, verify_leaf, verify_tx,
 };
 use txfx_poseidon::{Fr, Sequential};
 use txfx_tx_effects::synthetic::{Profile, block};
+use txfx_tx_effects::tree::{MAX_PATH_LENGTH, PathError};
+use txfx_tx_effects::{BlockNumber, PrivateLog, TxEffect};
 
 fn trusted(root: Fr) -> TrustedRoot {
     TrustedRoot::from_authenticated_header(root)
@@ -23,7 +25,7 @@ fn leaves(n: u64) -> Vec<Fr> {
 #[test]
 fn every_witness_verifies_and_every_tampering_is_caught() {
     for n in 1..=40u64 {
-        let block = BlockWitnesses::from_leaves(&Sequential, leaves(n), 1).unwrap();
+        let block = BlockWitnesses::from_leaves(&Sequential, leaves(n), BlockNumber::new(1)).unwrap();
         let root = block.root();
         for (index, leaf) in leaves(n).into_iter().enumerate() {
             let w = block.witness(index).unwrap();
@@ -68,29 +70,33 @@ fn every_witness_verifies_and_every_tampering_is_caught() {
 fn malformed_witnesses_are_refused_before_hashing() {
     let leaf = Fr::from(5u64);
     let long = TxEffectMembershipWitness {
-        block_number: 1,
+        block_number: BlockNumber::new(1),
         root: leaf,
         categories_hash: None,
         leaf_index: 0,
-        sibling_path: vec![Fr::from(1u64); MAX_PROTOCOL_PATH_LENGTH + 1],
+        sibling_path: vec![Fr::from(1u64); MAX_PATH_LENGTH + 1],
     };
     assert_eq!(
         verify_leaf(&Sequential, leaf, &long, trusted(leaf)),
-        Err(VerifyError::PathTooLong { length: 17, max: 16 })
+        Err(VerifyError::Path(PathError::TooLong { length: 17, max: 16 }))
     );
     // leafIndex bits above the path: TypeScript ignores them; txfx refuses them.
-    let w = build_witness_from_leaves(&Sequential, leaves(3), 2, 1).unwrap();
+    let w = build_witness_from_leaves(&Sequential, leaves(3), 2, BlockNumber::new(1)).unwrap();
     assert_eq!((w.leaf_index, w.sibling_path.len()), (1, 1));
     let high = TxEffectMembershipWitness { leaf_index: w.leaf_index | 0b10, ..w.clone() };
     assert_eq!(
         verify_leaf(&Sequential, leaves(3)[2], &high, trusted(w.root)),
-        Err(VerifyError::LeafIndexOutOfRange { leaf_index: 3, path_length: 1 })
+        Err(VerifyError::Path(PathError::LeafIndexOutOfRange { leaf_index: 3, path_length: 1 }))
     );
     let top = TxEffectMembershipWitness { leaf_index: u64::MAX, ..w.clone() };
     assert!(matches!(
         verify_leaf(&Sequential, leaves(3)[2], &top, trusted(w.root)),
-        Err(VerifyError::LeafIndexOutOfRange { .. })
+        Err(VerifyError::Path(PathError::LeafIndexOutOfRange { .. }))
     ));
+    // A verification names what it proved, and only that: a bare leaf names no tx.
+    let proven = verify_leaf(&Sequential, leaves(3)[2], &w, trusted(w.root)).unwrap();
+    assert_eq!((proven.tx_hash, proven.categories_hash), (None, None));
+    assert_eq!((proven.leaf, proven.leaf_index, proven.path_length), (leaves(3)[2], 1, 1));
     // No categories hash anywhere: verifying from a tx hash is impossible, and says so.
     assert_eq!(
         verify_tx(
@@ -106,11 +112,18 @@ fn malformed_witnesses_are_refused_before_hashing() {
 #[test]
 fn verification_from_effects() {
     let body = block(Profile::SmallCategories, 6).unwrap();
-    let block_witnesses = BlockWitnesses::from_body(&Sequential, &body, 9).unwrap();
+    let block_witnesses = BlockWitnesses::from_body(&Sequential, &body, BlockNumber::new(9)).unwrap();
     let root = block_witnesses.root();
     for (index, effect) in body.tx_effects.iter().enumerate() {
         let w = block_witnesses.witness(index).unwrap();
-        verify_effect(&Sequential, effect, &w, trusted(root)).unwrap();
+        let proven = verify_effect(&Sequential, effect, &w, trusted(root)).unwrap();
+        assert_eq!((proven.tx_hash, proven.categories_hash), (Some(effect.tx_hash), w.categories_hash));
+        // A categories hash the caller gives must be the witness's.
+        let claim = TxClaim { tx_hash: effect.tx_hash, categories_hash: Some(Fr::from(5u64)) };
+        assert!(matches!(
+            verify_tx(&Sequential, claim, &w, trusted(root)),
+            Err(VerifyError::CategoriesHashMismatch { .. })
+        ));
         let other = &body.tx_effects[(index + 1) % body.len()];
         assert!(matches!(
             verify_effect(&Sequential, other, &w, trusted(root)),
@@ -124,11 +137,20 @@ fn verification_from_effects() {
         ));
         assert_eq!(block_witnesses.witness_for_tx_hash(effect.tx_hash).unwrap(), w);
     }
+    // Private-log fields past a log's emitted length are in no commitment: refused, never covered.
+    let mut padded = body.tx_effects[0].clone().into_fields();
+    padded.private_logs[0] =
+        PrivateLog { padding: vec![Fr::from(0u64), Fr::from(9u64)], ..padded.private_logs[0].clone() };
+    let padded = TxEffect::new(padded).unwrap();
+    assert_eq!(
+        verify_effect(&Sequential, &padded, &block_witnesses.witness(0).unwrap(), trusted(root)),
+        Err(VerifyError::UncommittedFields { log: 0, position: 9 })
+    );
     assert_eq!(
         block_witnesses.witness_for_tx_hash(Fr::from(3u64)),
         Err(UnknownTx { tx_hash: Fr::from(3u64) })
     );
-    let empty = BlockWitnesses::from_leaves(&Sequential, vec![], 1).unwrap();
+    let empty = BlockWitnesses::from_leaves(&Sequential, vec![], BlockNumber::new(1)).unwrap();
     assert_eq!(
         empty.witness(0).unwrap_err().to_string(),
         "tx index 0 is out of bounds for a block with 0 txs"
@@ -145,7 +167,7 @@ fn witness_json(path_bytes: &[u8]) -> String {
 
 #[test]
 fn witness_json_round_trips_in_both_forms() {
-    let w = build_witness_from_leaves(&Sequential, leaves(5), 3, 12).unwrap();
+    let w = build_witness_from_leaves(&Sequential, leaves(5), 3, BlockNumber::new(12)).unwrap();
     assert!(w.categories_hash.is_none());
     let json = witness_to_json(&w);
     assert!(json.get("categoriesHash").is_none(), "AZIP-26 form has no categoriesHash");
@@ -199,6 +221,10 @@ fn witness_json_errors_say_what_is_wrong() {
     assert!(matches!(with("extra", 1.into()), WitnessJsonError::UnknownKey { .. }));
     assert!(matches!(
         with("blockNumber", (1u64 << 53).into()),
+        WitnessJsonError::BadValue { key: "blockNumber", .. }
+    ));
+    assert!(matches!(
+        with("blockNumber", (1u64 << 32).into()),
         WitnessJsonError::BadValue { key: "blockNumber", .. }
     ));
     assert!(matches!(

@@ -52,6 +52,10 @@ pub enum FieldError {
     /// The value is at least the field modulus p; it is rejected rather than reduced.
     #[error("value is not below the field modulus {MODULUS_HEX}")]
     NotCanonical,
+    /// A hex field element without its lower-case `0x` prefix (decimal, bare hex, or `0X`), where
+    /// only `0x`-hex is accepted.
+    #[error("missing 0x prefix: a 0x-hex field element is expected")]
+    MissingHexPrefix,
     /// A byte string of the wrong length.
     #[error("expected {expected} bytes, got {actual}")]
     WrongLength {
@@ -86,16 +90,13 @@ pub fn parse_fr(text: &str) -> Result<Fr, FieldError> {
 /// Parses a field element from `0x`-prefixed hex only (the JSON form); decimal is refused.
 ///
 /// # Errors
-/// [`FieldError::InvalidDigit`] if the `0x` prefix is missing, and everything [`parse_fr`] reports.
+/// [`FieldError::MissingHexPrefix`] if the lower-case `0x` prefix is missing (a decimal number,
+/// bare hex, `0X`), and everything [`parse_fr`] reports.
 pub fn parse_fr_hex(text: &str) -> Result<Fr, FieldError> {
     match text.strip_prefix("0x") {
         Some(digits) => parse_hex_digits(digits, 2),
         None if text.is_empty() => Err(FieldError::Empty),
-        None => Err(FieldError::InvalidDigit {
-            base: "hex",
-            character: text.chars().next().unwrap_or('\0'),
-            position: 0,
-        }),
+        None => Err(FieldError::MissingHexPrefix),
     }
 }
 
@@ -224,6 +225,114 @@ pub fn fr_to_hex(value: &Fr) -> String {
     format!("0x{:016x}{:016x}{:016x}{:016x}", limbs[3], limbs[2], limbs[1], limbs[0])
 }
 
+/// Unsigned integers packed into one field element as big-endian bit fields, most significant
+/// first: the layout of every marker Aztec puts in a blob (the tx start marker, the block-end
+/// marker and state field, the checkpoint-end marker) and of an Ethereum address as a field.
+///
+/// `pack(&[(a, 32), (b, 16)])` is `a·2^16 + b`. Each value must fit its width (at most 64 bits,
+/// 0 allowed) and the widths together at most 253 bits, so that the packing is an integer below p
+/// and unpacking gives the values back exactly.
+///
+/// ```
+/// use txfx_poseidon::field::{bits, fr_to_hex};
+/// let packed = bits::pack(&[(0x9c70_7518, 32), (3, 16)])?;
+/// assert_eq!(fr_to_hex(&packed), format!("0x{:064x}", 0x9c70_7518_0003u64));
+/// assert_eq!(bits::unpack(&packed, [32, 16]), Some([0x9c70_7518, 3]));
+/// assert!(bits::pack(&[(1 << 16, 16)]).is_err()); // never spills into a neighbour
+/// # Ok::<(), bits::BitsError>(())
+/// ```
+pub mod bits {
+    use ark_bn254::Fr;
+    use ark_ff::{BigInt, PrimeField};
+
+    /// The most bits one packing may use: below p's 254, so every packing is canonical.
+    pub const MAX_BITS: u32 = 253;
+
+    /// Values that cannot be packed.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+    #[non_exhaustive]
+    pub enum BitsError {
+        /// A value does not fit its width (or the width is over 64).
+        #[error("bit field {index}: {value} does not fit in {width} bits")]
+        TooWide {
+            /// The field's position, most significant first.
+            index: usize,
+            /// The value.
+            value: u64,
+            /// Its width.
+            width: u32,
+        },
+        /// The widths add up to more than [`MAX_BITS`].
+        #[error("{bits} bits of fields, a field element holds at most {MAX_BITS}")]
+        TooManyBits {
+            /// The widths' sum.
+            bits: u32,
+        },
+    }
+
+    fn fits(value: u64, width: u32) -> bool {
+        width <= 64 && (width == 64 || value >> width == 0)
+    }
+
+    /// Shifts the 256-bit little-endian `limbs` left by `width` (at most 64) and adds `value`.
+    fn push(limbs: &mut [u64; 4], value: u64, width: u32) {
+        if width == 0 {
+            return;
+        }
+        let mut carry = value;
+        for limb in limbs.iter_mut() {
+            let wide = (u128::from(*limb) << width) | u128::from(carry);
+            *limb = wide as u64;
+            carry = (wide >> 64) as u64;
+        }
+    }
+
+    /// Packs `(value, width)` pairs, most significant first.
+    ///
+    /// # Errors
+    /// [`BitsError::TooWide`] for a value that does not fit its width, [`BitsError::TooManyBits`]
+    /// for widths over 253 bits in all.
+    pub fn pack(fields: &[(u64, u32)]) -> Result<Fr, BitsError> {
+        let bits = fields.iter().map(|(_, width)| *width).fold(0u32, u32::saturating_add);
+        if bits > MAX_BITS {
+            return Err(BitsError::TooManyBits { bits });
+        }
+        let mut limbs = [0u64; 4];
+        for (index, &(value, width)) in fields.iter().enumerate() {
+            if !fits(value, width) {
+                return Err(BitsError::TooWide { index, value, width });
+            }
+            push(&mut limbs, value, width);
+        }
+        Fr::from_bigint(BigInt::new(limbs)).ok_or(BitsError::TooManyBits { bits })
+    }
+
+    /// The values of a field packed with these widths, most significant first; `None` if the
+    /// field has a bit set above them, or a width is over 64.
+    pub fn unpack<const N: usize>(field: &Fr, widths: [u32; N]) -> Option<[u64; N]> {
+        let mut limbs = field.into_bigint().0;
+        let mut values = [0u64; N];
+        for (value, width) in values.iter_mut().zip(widths).rev() {
+            if width > 64 {
+                return None;
+            }
+            if width == 0 {
+                continue;
+            }
+            *value = if width == 64 { limbs[0] } else { limbs[0] & ((1u64 << width) - 1) };
+            // Shift the 256-bit value right by `width` (1 to 64): each limb takes the low bits
+            // of the next one, read before that one is shifted in turn.
+            for i in 0..4 {
+                let high = limbs.get(i + 1).copied().unwrap_or(0);
+                if let Some(limb) = limbs.get_mut(i) {
+                    *limb = if width == 64 { high } else { (*limb >> width) | (high << (64 - width)) };
+                }
+            }
+        }
+        (limbs == [0; 4]).then_some(values)
+    }
+}
+
 /// Serde support for field elements in Aztec's JSON, for `#[serde(with = ...)]`.
 ///
 /// Serialization prints [`fr_to_hex`]; deserialization is [`parse_fr_json`], TypeScript's rule
@@ -254,6 +363,34 @@ pub mod serde_hex {
         parse_fr_json(&text).map_err(|error| serde::de::Error::custom(format!("{text:?}: {error}")))
     }
 
+    /// Serde support for `Option<Fr>`: an absent key (with `#[serde(default)]`) is `None`, a
+    /// present one must be a field element. JSON `null` is refused: TypeScript's schemas have no
+    /// nullable field element, so `null` is a malformed value, never "absent".
+    pub mod option {
+        use super::{Fr, fr_to_hex};
+        use serde::{Deserializer, Serializer};
+
+        /// Serializes `Some` as a `0x`-hex string, `None` as nothing (use with
+        /// `skip_serializing_if = "Option::is_none"`).
+        ///
+        /// # Errors
+        /// Whatever the serializer reports.
+        pub fn serialize<S: Serializer>(value: &Option<Fr>, serializer: S) -> Result<S::Ok, S::Error> {
+            match value {
+                Some(value) => serializer.serialize_str(&fr_to_hex(value)),
+                None => serializer.serialize_none(),
+            }
+        }
+
+        /// Deserializes a present field element.
+        ///
+        /// # Errors
+        /// As [`super::deserialize`].
+        pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Fr>, D::Error> {
+            super::deserialize(deserializer).map(Some)
+        }
+    }
+
     /// Serde support for `Vec<Fr>` as an array of `0x`-hex strings.
     pub mod vec {
         use alloc::borrow::Cow;
@@ -282,7 +419,22 @@ pub mod serde_hex {
         /// # Errors
         /// A non-array, or any element [`parse_fr_json`] rejects.
         pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Fr>, D::Error> {
-            struct FieldList;
+            deserialize_at_most(deserializer, usize::MAX)
+        }
+
+        /// [`deserialize`] for a list that may hold at most `max` elements: reading stops at the
+        /// first element past the cap, so a hostile input never costs more than `max` elements
+        /// of work and memory.
+        ///
+        /// # Errors
+        /// A non-array, an element [`parse_fr_json`] rejects, or more than `max` elements.
+        pub fn deserialize_at_most<'de, D: Deserializer<'de>>(
+            deserializer: D,
+            max: usize,
+        ) -> Result<Vec<Fr>, D::Error> {
+            struct FieldList {
+                max: usize,
+            }
             impl<'de> Visitor<'de> for FieldList {
                 type Value = Vec<Fr>;
                 fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -290,8 +442,14 @@ pub mod serde_hex {
                 }
                 fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Fr>, A::Error> {
                     // Never trust a size hint from the input for the allocation.
-                    let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+                    let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096).min(self.max));
                     while let Some(text) = seq.next_element::<Cow<'de, str>>()? {
+                        if out.len() == self.max {
+                            return Err(serde::de::Error::custom(format!(
+                                "more than {} field elements, the most this list can hold",
+                                self.max
+                            )));
+                        }
                         let value = parse_fr_json(&text).map_err(|error| {
                             serde::de::Error::custom(format!("element {}: {text:?}: {error}", out.len()))
                         })?;
@@ -300,7 +458,7 @@ pub mod serde_hex {
                     Ok(out)
                 }
             }
-            deserializer.deserialize_seq(FieldList)
+            deserializer.deserialize_seq(FieldList { max })
         }
     }
 }
@@ -363,10 +521,9 @@ mod tests {
             parse_fr(&"0".repeat(79)),
             Err(FieldError::TooManyDigits { base: "decimal", digits: 79, max: 78 })
         );
-        assert_eq!(
-            parse_fr_hex("42"),
-            Err(FieldError::InvalidDigit { base: "hex", character: '4', position: 0 })
-        );
+        assert_eq!(parse_fr_hex("42"), Err(FieldError::MissingHexPrefix));
+        assert_eq!(parse_fr_hex("0X2a"), Err(FieldError::MissingHexPrefix));
+        assert_eq!(parse_fr_hex("2a"), Err(FieldError::MissingHexPrefix));
         assert_eq!(fr_from_be_slice(&[0u8; 31]), Err(FieldError::WrongLength { expected: 32, actual: 31 }));
     }
 

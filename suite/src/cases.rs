@@ -13,6 +13,7 @@ use txfx_membership::{
 };
 use txfx_poseidon::field::fr_to_hex;
 use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt, HashJob, State};
+use txfx_tx_effects::BlockNumber;
 use txfx_tx_effects::blob::{
     TxStartMarker, decode_block_blob, decode_tx_blob, encode_block_blob, encode_tx_blob,
 };
@@ -109,7 +110,7 @@ fn typescript_cases() -> Vec<Case> {
                     unpadded.private_logs.iter_mut().for_each(|log| log.padding.clear());
                     let unpadded = TxEffect::new(unpadded).expect("still legal");
                     assert_eq!(
-                        decode_tx_blob(&blob, 0).expect("TypeScript's blob fields decode"),
+                        decode_tx_blob(&blob).expect("TypeScript's blob fields decode"),
                         (unpadded.clone(), blob.len())
                     );
                     let on_backend = commit_effect(b.hasher, &effect).expect("commit");
@@ -181,19 +182,29 @@ fn typescript_cases() -> Vec<Case> {
                 }
             },
         ),
-        Case::new(g, "typescript node results: getTxEffect and getBlock read as effect and body", |_| {
+        Case::new(g, "typescript node results: getTxEffect and getBlock read as effect and body", |b| {
+            use txfx_documents::{Doc, read};
             let fixtures = typescript("node-results.json");
             let result = text_of(at(&fixtures, "/getTxEffect/json"));
-            let effect = effect_from_json(result).expect("a getTxEffect result reads as its effect");
+            let document =
+                read::effect(Doc::text("getTxEffect", result)).expect("a getTxEffect result reads");
+            let effect = document.effect;
             assert_eq!(
                 effect,
                 effect_from_json(text_of(at(&fixtures, "/getTxEffect/dataJson"))).expect("data")
             );
+            let claimed: serde_json::Value = serde_json::from_str(result).expect("JSON");
+            let in_block = document.in_block.expect("the result's place");
+            assert_eq!(u64::from(in_block.block_number), uint(&claimed["l2BlockNumber"]));
+            assert_eq!(in_block.tx_index_in_block, uint(&claimed["txIndexInBlock"]));
             assert_eq!(encode_tx_blob(&effect), frs(at(&fixtures, "/getTxEffect/blobFields")));
             let block = text_of(at(&fixtures, "/getBlock/json"));
             let parsed =
-                txfx_tx_effects::json::parsed_body_from_json(block).expect("L2Block JSON reads as its body");
-            assert_eq!(parsed.block_number, Some(uint(at(&fixtures, "/getBlock/blockNumber"))));
+                read::body(b.hasher, Doc::text("getBlock", block)).expect("L2Block JSON reads as its body");
+            assert_eq!(
+                parsed.block_number().map(u64::from),
+                Some(uint(at(&fixtures, "/getBlock/blockNumber")))
+            );
             assert_eq!(
                 parsed.body,
                 body_from_json(text_of(at(&fixtures, "/getBlock/bodyJson"))).expect("body")
@@ -299,7 +310,8 @@ fn vector_cases() -> Vec<Case> {
             let commitment = commit_block(b.hasher, &body).expect("commit");
             assert_eq!(commitment.leaves().to_vec(), frs(at(block, "/leaves")));
             assert_eq!(commitment.root(), fr(at(block, "/root")));
-            let witnesses = BlockWitnesses::from_body(b.hasher, &body, 7).expect("witnesses");
+            let witnesses =
+                BlockWitnesses::from_body(b.hasher, &body, BlockNumber::new(7)).expect("witnesses");
             for expected in array(block, "/witnesses") {
                 let w = witnesses.witness(uint(at(expected, "/txIndexInBlock")) as usize).expect("in block");
                 assert_eq!(w.leaf_index, uint(at(expected, "/leafIndex")));
@@ -311,7 +323,7 @@ fn vector_cases() -> Vec<Case> {
             let parsed = witness_from_json(&example.to_string()).expect("parses");
             assert_eq!(&witness_to_json(&parsed), example);
             let body = Body::new(["empty", "small", "maximum"].map(fixture_effect).to_vec());
-            let built = build_witness(b.hasher, &body, 0, 7).expect("tx 0");
+            let built = build_witness(b.hasher, &body, 0, BlockNumber::new(7)).expect("tx 0");
             assert_eq!(built, parsed);
         }),
     ];
@@ -375,7 +387,8 @@ fn vector_cases() -> Vec<Case> {
             let asynchronous =
                 block_on(TxEffectsTree::build_async(b.async_hasher, case.leaves.clone())).expect("build");
             assert_eq!(asynchronous.root(), case.root, "async root");
-            let block = BlockWitnesses::from_leaves(b.hasher, case.leaves.clone(), 1).expect("witnesses");
+            let block = BlockWitnesses::from_leaves(b.hasher, case.leaves.clone(), BlockNumber::new(1))
+                .expect("witnesses");
             for expected in &case.witnesses {
                 let w = block.witness(expected.tx_index).expect("in block");
                 assert_eq!(w.leaf_index, expected.leaf_index, "leafIndex of tx {}", expected.tx_index);
@@ -394,7 +407,7 @@ fn membership_cases() -> Vec<Case> {
     vec![
         Case::new(g, "round trips through the schema", |_| {
             let witness = TxEffectMembershipWitness {
-                block_number: 7,
+                block_number: BlockNumber::new(7),
                 root: stray(1),
                 categories_hash: Some(stray(2)),
                 leaf_index: 3,
@@ -408,19 +421,22 @@ fn membership_cases() -> Vec<Case> {
             let body = deterministic_body(5);
             let root = body_root(b, &body);
             for index in 0..5 {
-                assert_eq!(build_witness(b.hasher, &body, index, 1).expect("in block").root, root);
+                assert_eq!(
+                    build_witness(b.hasher, &body, index, BlockNumber::new(1)).expect("in block").root,
+                    root
+                );
             }
         }),
         Case::new(g, "builds an empty witness for a single-tx block", |b| {
             let body = deterministic_body(1);
-            let w = build_witness(b.hasher, &body, 0, 1).expect("tx 0");
+            let w = build_witness(b.hasher, &body, 0, BlockNumber::new(1)).expect("tx 0");
             assert!(w.sibling_path.is_empty());
             assert_eq!(w.leaf_index, 0);
             assert_eq!(w.root, commit_effect(b.hasher, &body.tx_effects[0]).expect("commit").leaf);
         }),
         Case::new(g, "verifies witnesses for every tx of a block and rejects tampered ones", |b| {
             let body = deterministic_body(3);
-            let block = BlockWitnesses::from_body(b.hasher, &body, 1).expect("witnesses");
+            let block = BlockWitnesses::from_body(b.hasher, &body, BlockNumber::new(1)).expect("witnesses");
             let root = body_root(b, &body);
             for (index, leaf) in block.tree().leaves().iter().enumerate() {
                 let w = block.witness(index).expect("in block");
@@ -443,14 +459,14 @@ fn membership_cases() -> Vec<Case> {
         Case::new(g, "verifies the single-tx witness where the leaf is the root", |b| {
             let body = deterministic_body(1);
             let leaf = commit_effect(b.hasher, &body.tx_effects[0]).expect("commit").leaf;
-            let w = build_witness(b.hasher, &body, 0, 1).expect("tx 0");
+            let w = build_witness(b.hasher, &body, 0, BlockNumber::new(1)).expect("tx 0");
             assert_eq!(compute_root(b.hasher, leaf, &w).expect("root"), leaf);
             verify_leaf(b.hasher, leaf, &w, trusted(body_root(b, &body))).expect("valid");
             assert!(verify_leaf(b.hasher, stray(5), &w, trusted(w.root)).is_err());
         }),
         Case::new(g, "proves transaction inclusion from only the tx hash and witness categories hash", |b| {
             let body = deterministic_body(3);
-            let block = BlockWitnesses::from_body(b.hasher, &body, 1).expect("witnesses");
+            let block = BlockWitnesses::from_body(b.hasher, &body, BlockNumber::new(1)).expect("witnesses");
             let root = block.root();
             for index in 0..3 {
                 let w = block.witness(index).expect("in block");
@@ -478,7 +494,7 @@ fn membership_cases() -> Vec<Case> {
         }),
         Case::new(g, "throws for a tx index outside the block", |b| {
             let body = deterministic_body(2);
-            let error = build_witness(b.hasher, &body, 2, 1).expect_err("index 2 of 2");
+            let error = build_witness(b.hasher, &body, 2, BlockNumber::new(1)).expect_err("index 2 of 2");
             assert!(error.to_string().contains("out of bounds"), "{error}");
         }),
     ]
@@ -516,13 +532,15 @@ fn stored_cases() -> Vec<Case> {
             |b| {
                 for n in [0usize, 1, 2, 3, 8, 33] {
                     let body = deterministic_body(n);
-                    let stored = StoredBlock::from_body(b.hasher, &body, 11).expect("commit");
+                    let stored =
+                        StoredBlock::from_body(b.hasher, &body, BlockNumber::new(11)).expect("commit");
                     assert_eq!(stored.txs.len(), n);
                     let reread =
                         StoredBlock::from_json(&stored.to_json().to_string()).expect("its JSON reads");
                     assert_eq!(reread, stored, "JSON round trip");
                     let served = BlockWitnesses::from_stored(b.hasher, &reread).expect("a genuine store");
-                    let direct = BlockWitnesses::from_body(b.hasher, &body, 11).expect("commit");
+                    let direct =
+                        BlockWitnesses::from_body(b.hasher, &body, BlockNumber::new(11)).expect("commit");
                     assert_eq!(served.all(), direct.all(), "{n} txs");
                     assert!(served.all().iter().all(|w| w.categories_hash.is_some()));
                     for (index, effect) in body.tx_effects.iter().enumerate() {
@@ -538,7 +556,7 @@ fn stored_cases() -> Vec<Case> {
             let three = at(aztec_fixtures(), "/three_tx_block");
             let fixtures = at(aztec_fixtures(), "/tx_effect_fixtures");
             let stored = StoredBlock {
-                block_number: 1,
+                block_number: BlockNumber::new(1),
                 tx_effects_tree_root: fr(at(three, "/root")),
                 txs: ["empty", "small", "maximum"]
                     .map(|name| StoredTx {
@@ -551,7 +569,7 @@ fn stored_cases() -> Vec<Case> {
             let served =
                 BlockWitnesses::from_stored(b.hasher, &stored).expect("upstream values hold together");
             let body = Body::new(["empty", "small", "maximum"].map(fixture_effect).to_vec());
-            assert_eq!(StoredBlock::from_body(b.hasher, &body, 1).expect("commit"), stored);
+            assert_eq!(StoredBlock::from_body(b.hasher, &body, BlockNumber::new(1)).expect("commit"), stored);
             for (index, expected) in array(three, "/witnesses").iter().enumerate() {
                 assert_eq!(uint(at(expected, "/txIndexInBlock")), index as u64);
                 let witness = served.witness(index).expect("in block");
@@ -575,7 +593,7 @@ fn body_cases() -> Vec<Case> {
             let effect = fixture_effect("small");
             let mut fields = encode_tx_blob(&effect);
             fields.push(Fr::from(7u64));
-            assert_eq!(decode_tx_blob(&fields, 0).expect("decodes"), (effect, 20));
+            assert_eq!(decode_tx_blob(&fields).expect("decodes"), (effect, 20));
         }),
         Case::new(g, "converts to and from empty blob data", |_| {
             let fields = encode_block_blob(&Body::empty());
@@ -768,13 +786,14 @@ pub fn witness_view(witnesses: &BlockWitnesses) -> String {
 fn snapshot_cases() -> Vec<Case> {
     let mut cases = vec![Case::new(Group::Snapshots, "witnesses of the three-tx fixture block", |b| {
         let body = Body::new(["empty", "small", "maximum"].map(fixture_effect).to_vec());
-        let witnesses = BlockWitnesses::from_body(b.hasher, &body, 7).expect("witnesses");
+        let witnesses = BlockWitnesses::from_body(b.hasher, &body, BlockNumber::new(7)).expect("witnesses");
         insta::assert_snapshot!("three_tx_fixture_block", witness_view(&witnesses));
     })];
     for n in [1usize, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 64] {
         cases.push(Case::new(Group::Snapshots, format!("witnesses of a {n}-tx sparse block"), move |b| {
             let body = block(Profile::Sparse, n).expect("legal");
-            let witnesses = BlockWitnesses::from_body(b.hasher, &body, n as u64).expect("witnesses");
+            let witnesses =
+                BlockWitnesses::from_body(b.hasher, &body, BlockNumber::new(n as u32)).expect("witnesses");
             insta::assert_snapshot!(format!("sparse_block_{n:02}_txs"), witness_view(&witnesses));
         }));
     }

@@ -9,14 +9,15 @@ use serde_json::Value;
 use txfx_membership::archive::{
     ARCHIVE_HEIGHT, GENESIS_ARCHIVE_ROOT, GENESIS_BLOCK_HEADER_HASH, archive_root, archive_witness,
 };
-use txfx_membership::category::category_proof_leaf;
 use txfx_membership::{
-    ArchiveError, ArchiveWitness, BlockHeader, BlockWitnesses, CategoryError, CategoryProof, ChainError,
-    ChainSubject, HeaderError, Link, ProtocolVersion, TrustedArchiveRoot, TxClaim, TxEffectMembershipWitness,
-    prove_category, verify_block_hash, verify_category_proof, verify_chain,
+    ArchiveWitness, BlockHeader, BlockWitnesses, CategoryError, CategoryProof, ChainError, ChainSubject,
+    ChainVerdict, ElementQuery, HeaderError, Link, ProtocolVersion, Proven, TrustedArchiveRoot, TxClaim,
+    TxEffectMembershipWitness, prove_category, verify_block_hash, verify_category_proof, verify_chain,
 };
 use txfx_poseidon::field::parse_fr;
 use txfx_poseidon::{DomainSeparator, Fr, HashBackendExt};
+use txfx_tx_effects::BlockNumber;
+use txfx_tx_effects::category::CategorySection;
 use txfx_tx_effects::synthetic::{Profile, block};
 use txfx_tx_effects::{Body, Category};
 
@@ -117,8 +118,9 @@ pub fn chain_cases() -> Vec<Case> {
                 assert_eq!(cached, 1, "one header carries the node's \"_cachedHash\":{{}}");
                 // A whole L2Block, as getBlock returns it: its header is read.
                 let block = text(at(&fixtures, "/l2Block/json"));
-                let header =
-                    BlockHeader::from_json(&block, ProtocolVersion::PreAzip26).expect("L2Block JSON");
+                let object: Value = serde_json::from_str(&block).expect("JSON");
+                let header = BlockHeader::from_value(&object["header"], ProtocolVersion::PreAzip26)
+                    .expect("L2Block's header");
                 assert_eq!(
                     header.hash(b.hasher).expect("hash"),
                     fr(at(&fixtures, "/l2Block/hash")),
@@ -137,14 +139,13 @@ pub fn chain_cases() -> Vec<Case> {
                     b.hasher.hash_with_separator(&fields, DomainSeparator::BLOCK_HEADER_HASH).expect("hash");
                 assert_eq!(hash, fr(at(case, "/hash")), "{}", text(at(case, "/name")));
             }
-            let empty = BlockHeader { tx_effects_tree_root: Some(Fr::from(0u64)), ..BlockHeader::default() };
             assert_eq!(
-                empty.hash(b.hasher).expect("hash"),
+                BlockHeader::empty(ProtocolVersion::Azip26).hash(b.hasher).expect("hash"),
                 fr(at(&cases[0], "/hash")),
                 "BlockHeader.empty(), AZIP-26"
             );
             assert_eq!(
-                BlockHeader::default().hash(b.hasher).expect("hash"),
+                BlockHeader::empty(ProtocolVersion::PreAzip26).hash(b.hasher).expect("hash"),
                 fr(at(&cases[2], "/hash")),
                 "pre-AZIP"
             );
@@ -171,7 +172,14 @@ pub fn chain_cases() -> Vec<Case> {
                     "printed as the node does"
                 );
                 let hash = fr(at(record, "/hash"));
-                verify_block_hash(b.hasher, hash, number, &from_node, chain.root).expect("verifies");
+                let block_number = BlockNumber::try_from(number).expect("a block number");
+                let proven = verify_block_hash(b.hasher, hash, block_number, &from_node, chain.root)
+                    .expect("verifies");
+                assert_eq!(
+                    (proven.archive_root, proven.block_number, proven.block_hash),
+                    (chain.root.get(), block_number, hash),
+                    "the verdict names the block"
+                );
             }
             assert_eq!(chain.witness.sibling_path.len(), ARCHIVE_HEIGHT);
         }),
@@ -181,7 +189,8 @@ pub fn chain_cases() -> Vec<Case> {
             |b| {
                 let chain = ts_chain();
                 let body = three_tx_body();
-                let witnesses = BlockWitnesses::from_body(b.hasher, &body, 3).expect("commit");
+                let witnesses =
+                    BlockWitnesses::from_body(b.hasher, &body, BlockNumber::new(3)).expect("commit");
                 assert_eq!(
                     Some(witnesses.root()),
                     chain.header.tx_effects_tree_root,
@@ -193,13 +202,27 @@ pub fn chain_cases() -> Vec<Case> {
                     let check = |subject: ChainSubject<'_>| {
                         verify_chain(b.hasher, chain.root, &chain.witness, &chain.header, &w, subject)
                     };
-                    check(ChainSubject::Tx(TxClaim { tx_hash: effect.tx_hash, categories_hash: None }))
-                        .expect("tx");
-                    check(ChainSubject::Effect(effect)).expect("effect");
+                    let names_the_tx = |verdict: ChainVerdict| {
+                        let tx = verdict.proven.tx();
+                        assert_eq!(verdict.block.block_number, BlockNumber::new(3));
+                        assert_eq!(verdict.block.block_hash, chain.header.hash(b.hasher).expect("hash"));
+                        assert_eq!(tx.tx_hash, Some(effect.tx_hash));
+                        assert_eq!((tx.leaf_index, tx.path_length), (w.leaf_index, w.sibling_path.len()));
+                    };
+                    names_the_tx(
+                        check(ChainSubject::Tx(TxClaim { tx_hash: effect.tx_hash, categories_hash: None }))
+                            .expect("tx"),
+                    );
+                    names_the_tx(check(ChainSubject::Effect(effect)).expect("effect"));
                     for category in Category::ALL {
                         let proof = prove_category(b.hasher, effect, category, None).expect("prove");
-                        check(ChainSubject::Category(&proof))
+                        let verdict = check(ChainSubject::Category(&proof))
                             .unwrap_or_else(|e| panic!("tx {index} {category}: {e}"));
+                        match verdict.proven {
+                            Proven::Category(proven) => assert_eq!(proven.category, category),
+                            other => panic!("a category proof proved {other:?}"),
+                        }
+                        names_the_tx(verdict);
                         proofs += 1;
                     }
                 }
@@ -209,12 +232,11 @@ pub fn chain_cases() -> Vec<Case> {
         Case::new(g, "chain: every tamper is refused at the link it breaks", |b| {
             let chain = ts_chain();
             let body = three_tx_body();
-            let witnesses = BlockWitnesses::from_body(b.hasher, &body, 3).expect("commit");
+            let witnesses = BlockWitnesses::from_body(b.hasher, &body, BlockNumber::new(3)).expect("commit");
             let w = witnesses.witness(1).expect("tx 1");
             let effect = &body.tx_effects[1];
-            let proof =
-                prove_category(b.hasher, effect, Category::Nullifiers, effect.nullifiers.first().copied())
-                    .expect("prove");
+            let query = effect.nullifiers.first().map(|value| ElementQuery { value: *value, role: None });
+            let proof = prove_category(b.hasher, effect, Category::Nullifiers, query).expect("prove");
             let run = |archive_root: TrustedArchiveRoot,
                        archive: &ArchiveWitness,
                        header: &BlockHeader,
@@ -223,7 +245,7 @@ pub fn chain_cases() -> Vec<Case> {
                 verify_chain(b.hasher, archive_root, archive, header, w, ChainSubject::Category(proof))
             };
             run(chain.root, &chain.witness, &chain.header, &w, &proof).expect("the genuine chain holds");
-            let mut tampers: Vec<(Link, Result<(), ChainError>)> = Vec::new();
+            let mut tampers: Vec<(Link, Result<ChainVerdict, ChainError>)> = Vec::new();
             let one = Fr::from(1u64);
             // Archive link.
             tampers.push((
@@ -247,6 +269,10 @@ pub fn chain_cases() -> Vec<Case> {
             archive.sibling_path.pop();
             archive.leaf_index = 3;
             tampers.push((Link::Archive, run(chain.root, &archive, &chain.header, &w, &proof)));
+            // An index past the height-30 tree, beside the header's block number.
+            let mut archive = chain.witness.clone();
+            archive.leaf_index = (1 << 30) + 3;
+            tampers.push((Link::Archive, run(chain.root, &archive, &chain.header, &w, &proof)));
             // Every header field changes the block hash, so each is refused in the archive.
             for field in 0..23 {
                 let header = tweak_header(&chain.header, field);
@@ -257,7 +283,7 @@ pub fn chain_cases() -> Vec<Case> {
             tampers.push((Link::Header, run(chain.root, &chain.witness, &pre, &w, &proof)));
             // Witness link.
             let mut other = w.clone();
-            other.block_number = 4;
+            other.block_number = BlockNumber::new(4);
             tampers.push((Link::Witness, run(chain.root, &chain.witness, &chain.header, &other, &proof)));
             let mut other = w.clone();
             other.root += one;
@@ -277,15 +303,15 @@ pub fn chain_cases() -> Vec<Case> {
             for (i, (link, result)) in tampers.iter().enumerate() {
                 match result {
                     Err(error) => assert_eq!(error.link(), Some(*link), "tamper {i}: {error}"),
-                    Ok(()) => panic!("tamper {i} ({}) was accepted", link.name()),
+                    Ok(_) => panic!("tamper {i} ({}) was accepted", link.name()),
                 }
             }
             let per_link = |link: Link| tampers.iter().filter(|(l, _)| *l == link).count();
-            // Archive: the root, 3 siblings, the index, the path length and all 23 header fields;
-            // header: the layout; witness: block number and root; tx: 2 siblings, the side, and
-            // 22 changes to the element proof.
+            // Archive: the root, 3 siblings, the index, the path length, an index past the tree and
+            // all 23 header fields; header: the layout; witness: block number and root; tx: 2
+            // siblings, the side, and 22 changes to the element proof.
             let counts = [Link::Archive, Link::Header, Link::Witness, Link::Tx].map(per_link);
-            assert_eq!(counts, [29, 1, 2, 25], "tampers per link");
+            assert_eq!(counts, [30, 1, 2, 25], "tampers per link");
         }),
         Case::new(
             g,
@@ -299,7 +325,8 @@ pub fn chain_cases() -> Vec<Case> {
                         let profile = [Profile::Sparse, Profile::SmallCategories, Profile::LogHeavy][profile];
                         let body = block(profile, if profile == Profile::LogHeavy { n.min(3) } else { n })
                             .expect("legal");
-                        let witnesses = BlockWitnesses::from_body(b.hasher, &body, 9).expect("commit");
+                        let witnesses =
+                            BlockWitnesses::from_body(b.hasher, &body, BlockNumber::new(9)).expect("commit");
                         let root = trusted(witnesses.root());
                         let index = pick as usize % body.len();
                         let effect = &body.tx_effects[index];
@@ -310,13 +337,20 @@ pub fn chain_cases() -> Vec<Case> {
                                 verify_category_proof(b.hasher, &proof, &w, root).is_ok(),
                                 "{category}"
                             );
-                            // Element level, where the category has elements.
-                            if let Some(value) =
-                                proof.preimage.get(pick as usize % proof.preimage.len().max(1)).copied()
+                            // Element level, where the category has elements: each role in turn.
+                            let section = CategorySection::of(effect, category);
+                            let elements = section.elements();
+                            if let Some((place, value)) =
+                                elements.get(pick as usize % elements.len().max(1)).copied()
                             {
+                                let query = ElementQuery { value, role: Some(place.role) };
                                 let element =
-                                    prove_category(b.hasher, effect, category, Some(value)).expect("prove");
-                                prop_assert!(verify_category_proof(b.hasher, &element, &w, root).is_ok());
+                                    prove_category(b.hasher, effect, category, Some(query)).expect("prove");
+                                let proven = verify_category_proof(b.hasher, &element, &w, root);
+                                prop_assert!(proven.is_ok(), "{category} {place}");
+                                // The value is at the place found first for its role.
+                                let found = proven.ok().and_then(|proven| proven.element).map(|e| e.place);
+                                prop_assert_eq!(found.map(|p| p.role), Some(place.role));
                                 for tampered in tamper_proof(&element) {
                                     prop_assert!(
                                         verify_category_proof(b.hasher, &tampered, &w, root).is_err(),
@@ -341,35 +375,28 @@ pub fn chain_cases() -> Vec<Case> {
             "category proofs: a shape the marker's counts do not allow is refused before any hash",
             |b| {
                 let effect = fixture_effect("small");
+                let (w, root) = crate::hostile::small_fixture_witness();
+                let verify =
+                    |proof: &CategoryProof| verify_category_proof(b.hasher, proof, &w, trusted(root));
                 for category in Category::ALL {
                     let proof = prove_category(b.hasher, &effect, category, None).expect("prove");
+                    verify(&proof).unwrap_or_else(|e| panic!("{category}: {e}"));
                     let mut longer = proof.clone();
                     longer.preimage.push(Fr::from(5u64));
-                    assert!(
-                        matches!(category_proof_leaf(b.hasher, &longer), Err(CategoryError::Shape { .. })),
-                        "{category}"
-                    );
+                    assert!(matches!(verify(&longer), Err(CategoryError::Section { .. })), "{category}");
                     if !proof.preimage.is_empty() {
                         let mut shorter = proof.clone();
                         shorter.preimage.pop();
-                        assert!(
-                            matches!(
-                                category_proof_leaf(b.hasher, &shorter),
-                                Err(CategoryError::Shape { .. })
-                            ),
-                            "{category}"
-                        );
+                        assert!(matches!(verify(&shorter), Err(CategoryError::Section { .. })), "{category}");
                     }
                 }
                 let proof = prove_category(b.hasher, &effect, Category::Nullifiers, None).expect("prove");
                 let mut not_marker = proof;
                 not_marker.tx_start_marker = Fr::from(7u64);
+                assert!(matches!(verify(&not_marker), Err(CategoryError::NotAMarker { .. })));
+                let absent = ElementQuery { value: Fr::from(999u64), role: None };
                 assert!(matches!(
-                    category_proof_leaf(b.hasher, &not_marker),
-                    Err(CategoryError::NotAMarker { .. })
-                ));
-                assert!(matches!(
-                    prove_category(b.hasher, &effect, Category::Nullifiers, Some(Fr::from(999u64))),
+                    prove_category(b.hasher, &effect, Category::Nullifiers, Some(absent)),
                     Err(CategoryError::NotInCategory { .. })
                 ));
             },
@@ -405,17 +432,21 @@ pub fn chain_cases() -> Vec<Case> {
         Case::new(g, "archive witnesses: malformed node answers are refused", |_| {
             assert_eq!(
                 ArchiveWitness::from_json(r#"{"jsonrpc":"2.0","id":1}"#),
-                Err(ArchiveError::NoWitness)
+                Err(txfx_membership::ArchiveError::NoWitness)
             );
             assert_eq!(
                 ArchiveWitness::from_json(r#"{"jsonrpc":"2.0","id":1,"result":null}"#),
-                Err(ArchiveError::NoWitness)
+                Err(txfx_membership::ArchiveError::NoWitness)
             );
-            for bad in [r#""AAAA""#, r#""***""#, "[1,2]", r#"{"jsonrpc":"2.0","id":1,"error":{"code":-1}}"#] {
-                assert!(
-                    matches!(ArchiveWitness::from_json(bad), Err(ArchiveError::Malformed { .. })),
-                    "{bad}"
-                );
+            for (bad, kind) in [
+                (r#""AAAA""#, "WrongByteLength"),
+                (r#""***""#, "NotBase64"),
+                ("[1,2]", "Malformed"),
+                (r#"{"jsonrpc":"2.0","id":1,"error":{"code":-1}}"#, "NodeError"),
+                ("not json", "Malformed"),
+            ] {
+                let error = ArchiveWitness::from_json(bad).expect_err(bad);
+                assert_eq!(txfx_poseidon::Classify::kind(&error), kind, "{bad}: {error}");
             }
         }),
     ]
@@ -441,7 +472,7 @@ fn tweak_header(header: &BlockHeader, index: usize) -> BlockHeader {
         11 => h.tx_effects_tree_root = h.tx_effects_tree_root.map(|root| root + one),
         12 => g.chain_id += one,
         13 => g.version += one,
-        14 => g.block_number ^= 1 << 20,
+        14 => g.block_number = BlockNumber::new(g.block_number.get() ^ (1 << 20)),
         15 => g.slot_number += one,
         16 => g.timestamp += 1,
         17 => g.coinbase[19] ^= 1,
@@ -490,7 +521,7 @@ fn tamper_proof(proof: &CategoryProof) -> Vec<CategoryProof> {
         });
         push(&|p| {
             p.element = p.element.map(|mut e| {
-                e.index += 1;
+                e.place.item += 1;
                 e
             })
         });

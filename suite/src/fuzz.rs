@@ -20,6 +20,7 @@ use txfx_membership::{
 };
 use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex, parse_fr};
 use txfx_poseidon::{Fr, Sequential};
+use txfx_tx_effects::BlockNumber;
 use txfx_tx_effects::blob::{decode_block_blob, encode_block_blob};
 use txfx_tx_effects::checkpoint::{decode_checkpoint, encode_checkpoint};
 use txfx_tx_effects::json::{
@@ -220,7 +221,8 @@ pub fn verify(bytes: &[u8]) -> Result<Outcome, String> {
     let n = 1 + (usize::from(byte(0)) | usize::from(byte(1) & 1) << 8) % 300;
     let salt = u64::from(byte(2)) << 8 | u64::from(byte(3));
     let leaves: Vec<Fr> = (0..n as u64).map(|i| Fr::from(i * 0x1_0000 + salt)).collect();
-    let block = BlockWitnesses::from_leaves(&Sequential, leaves.clone(), 1).map_err(|e| e.to_string())?;
+    let block = BlockWitnesses::from_leaves(&Sequential, leaves.clone(), BlockNumber::new(1))
+        .map_err(|e| e.to_string())?;
     let index = usize::from(byte(4)) % n;
     let genuine = block.witness(index).map_err(|e| e.to_string())?;
     let mut claimed_leaf = leaves.get(index).copied().unwrap_or_default();
@@ -249,7 +251,7 @@ pub fn verify(bytes: &[u8]) -> Result<Outcome, String> {
     }
     match verify_leaf(&Sequential, claimed_leaf, &witness, trusted(root)) {
         Err(_) => Ok(Outcome::Rejected),
-        Ok(()) => {
+        Ok(_) => {
             let honest = TxEffectMembershipWitness { ..genuine };
             let leaf_is_genuine = leaves.get(index) == Some(&claimed_leaf)
                 || block.all().iter().zip(&leaves).any(|(w, l)| *l == claimed_leaf && *w == witness);
@@ -360,7 +362,7 @@ pub fn targets() -> Vec<(&'static str, Target, Vec<Vec<u8>>)> {
     let mut stored_seeds = vec![
         body_from_json(&read_testdata("blocks/three-fixtures.json"))
             .ok()
-            .and_then(|body| StoredBlock::from_body(&Sequential, &body, 7).ok())
+            .and_then(|body| StoredBlock::from_body(&Sequential, &body, BlockNumber::new(7)).ok())
             .map(|stored| stored.to_json().to_string().into_bytes())
             .unwrap_or_default(),
     ];

@@ -11,18 +11,17 @@ use futures::executor::block_on;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::Value;
-use txfx_membership::json::{WitnessJsonError, witness_from_json};
+use txfx_membership::json::witness_from_json;
 use txfx_membership::{
-    ArchiveError, ArchiveWitness, BlockHeader, BlockWitnesses, CategoryError, CategoryProof, HeaderError,
-    ProtocolVersion, StoredBlock, StoredError, TxClaim, TxEffectMembershipWitness, VerifyError,
-    verify_category_proof, verify_effect, verify_leaf, verify_tx,
+    ArchiveWitness, BlockHeader, BlockWitnesses, CategoryProof, ProtocolVersion, StoredBlock, TxClaim,
+    TxEffectMembershipWitness, verify_category_proof, verify_effect, verify_leaf, verify_tx,
 };
-use txfx_poseidon::field::{FieldError, parse_fr, parse_fr_hex};
-use txfx_poseidon::{AsyncHashBackend, Fr, HashBackend, HashJob, Sequential};
-use txfx_tx_effects::TxEffectError;
-use txfx_tx_effects::blob::{BlobError, decode_block_blob};
-use txfx_tx_effects::checkpoint::{CheckpointDecodeError, CheckpointError, decode_checkpoint};
-use txfx_tx_effects::json::{JsonError, body_from_json, checkpoint_from_json, effect_from_json};
+use txfx_poseidon::field::{parse_fr, parse_fr_hex};
+use txfx_poseidon::{AsyncHashBackend, Classify, Fr, HashBackend, HashJob, Sequential};
+use txfx_tx_effects::BlockNumber;
+use txfx_tx_effects::blob::decode_block_blob;
+use txfx_tx_effects::checkpoint::decode_checkpoint;
+use txfx_tx_effects::json::{body_from_json, checkpoint_from_json, effect_from_json};
 use txfx_tx_effects::synthetic::{Profile, block};
 use txfx_tx_effects::{commit_block, commit_block_async};
 
@@ -30,120 +29,12 @@ use crate::runner::{Case, Group};
 use crate::trusted;
 use crate::vectors::{array, read_testdata};
 
-/// The catalogue's name for an error kind: the variant, matched as a value (never read from
-/// `Debug` text). A nested kind is `Outer/Inner`; a variant this suite does not know yet is
-/// `unknown`, which no catalogue entry expects.
-fn field_kind(error: &FieldError) -> &'static str {
-    match error {
-        FieldError::Empty => "Empty",
-        FieldError::InvalidDigit { .. } => "InvalidDigit",
-        FieldError::TooManyDigits { .. } => "TooManyDigits",
-        FieldError::NotCanonical => "NotCanonical",
-        FieldError::WrongLength { .. } => "WrongLength",
-        _ => "unknown",
-    }
-}
-
-fn effect_kind(error: &TxEffectError) -> &'static str {
-    match error {
-        TxEffectError::TooMany { .. } => "TooMany",
-        TxEffectError::ZeroValue { .. } => "ZeroValue",
-        TxEffectError::EmptyPublicDataWrite { .. } => "EmptyPublicDataWrite",
-        TxEffectError::LogLength { .. } => "LogLength",
-        TxEffectError::LogFieldsShorterThanLength { .. } => "LogFieldsShorterThanLength",
-        TxEffectError::LogTooManyFields { .. } => "LogTooManyFields",
-        TxEffectError::LogPaddingNotZero { .. } => "LogPaddingNotZero",
-        TxEffectError::PublicLogsPayloadTooLong { .. } => "PublicLogsPayloadTooLong",
-        TxEffectError::InvalidRevertCode { .. } => "InvalidRevertCode",
-        _ => "unknown",
-    }
-}
-
-fn json_kind(error: &JsonError) -> String {
-    match error {
-        JsonError::Malformed { .. } => "Malformed".to_owned(),
-        JsonError::Invalid { source, .. } => format!("Invalid/{}", effect_kind(source)),
-        JsonError::TooManyTxs { .. } => "TooManyTxs".to_owned(),
-        JsonError::InBlock { source, .. } => format!("InBlock/{}", json_kind(source)),
-        JsonError::Disagrees { .. } => "Disagrees".to_owned(),
-        JsonError::Checkpoint(error) => format!("Checkpoint/{}", checkpoint_kind(error)),
-        _ => "unknown".to_owned(),
-    }
-}
-
-fn checkpoint_kind(error: &CheckpointError) -> &'static str {
-    match error {
-        CheckpointError::NoBlocks => "NoBlocks",
-        CheckpointError::L1ToL2MessageRoot { .. } => "L1ToL2MessageRoot",
-        CheckpointError::StateOutOfRange { .. } => "StateOutOfRange",
-        CheckpointError::TooManyTxs { .. } => "TooManyTxs",
-        CheckpointError::TooLarge { .. } => "TooLarge",
-        _ => "unknown",
-    }
-}
-
-fn checkpoint_decode_kind(error: &CheckpointDecodeError) -> String {
-    use CheckpointDecodeError as E;
-    match error {
-        E::Empty => "Empty".to_owned(),
-        E::TooLong { .. } => "TooLong".to_owned(),
-        E::Tx { source, .. } => format!("Tx/{}", blob_kind(source)),
-        E::MissingBlockEnd { .. } => "MissingBlockEnd".to_owned(),
-        E::TruncatedBlockEnd { .. } => "TruncatedBlockEnd".to_owned(),
-        E::BadStateField { .. } => "BadStateField".to_owned(),
-        E::NumTxsMismatch { .. } => "NumTxsMismatch".to_owned(),
-        E::MissingCheckpointEnd { .. } => "MissingCheckpointEnd".to_owned(),
-        E::NumBlobFieldsMismatch { .. } => "NumBlobFieldsMismatch".to_owned(),
-        E::NonzeroTail { .. } => "NonzeroTail".to_owned(),
-        _ => "unknown".to_owned(),
-    }
-}
-
-fn header_kind(error: &HeaderError) -> &'static str {
-    match error {
-        HeaderError::Malformed { .. } => "Malformed",
-        HeaderError::UnexpectedTxEffectsTreeRoot => "UnexpectedTxEffectsTreeRoot",
-        HeaderError::MissingTxEffectsTreeRoot => "MissingTxEffectsTreeRoot",
-        HeaderError::PreAzip26 => "PreAzip26",
-        _ => "unknown",
-    }
-}
-
-fn archive_kind(error: &ArchiveError) -> &'static str {
-    match error {
-        ArchiveError::Malformed { .. } => "Malformed",
-        ArchiveError::NoWitness => "NoWitness",
-        ArchiveError::WrongPathLength { .. } => "WrongPathLength",
-        ArchiveError::WrongIndex { .. } => "WrongIndex",
-        ArchiveError::ZeroBlockHash => "ZeroBlockHash",
-        ArchiveError::RootMismatch { .. } => "RootMismatch",
-        ArchiveError::TooManyLeaves { .. } => "TooManyLeaves",
-        ArchiveError::Backend(_) => "Backend",
-        _ => "unknown",
-    }
-}
-
-fn category_kind(error: &CategoryError) -> String {
-    match error {
-        CategoryError::Malformed { .. } => "Malformed".to_owned(),
-        CategoryError::NotAMarker { .. } => "NotAMarker".to_owned(),
-        CategoryError::Shape { .. } => "Shape".to_owned(),
-        CategoryError::CategoryHashMismatch { .. } => "CategoryHashMismatch".to_owned(),
-        CategoryError::ElementMismatch { .. } => "ElementMismatch".to_owned(),
-        CategoryError::NotInCategory { .. } => "NotInCategory".to_owned(),
-        CategoryError::CategoriesHashMismatch { .. } => "CategoriesHashMismatch".to_owned(),
-        CategoryError::Leaf(error) => format!("Leaf/{}", verify_kind(error)),
-        CategoryError::Backend(_) => "Backend".to_owned(),
-        _ => "unknown".to_owned(),
-    }
-}
-
 /// The tx-effects witness of tx 1 (the small fixture) of the upstream three-tx block, and its root.
 pub(crate) fn small_fixture_witness() -> (TxEffectMembershipWitness, Fr) {
     let three = crate::vectors::at(crate::vectors::aztec_fixtures(), "/three_tx_block");
     let w = crate::vectors::at(three, "/witnesses/1");
     let witness = TxEffectMembershipWitness {
-        block_number: 3,
+        block_number: BlockNumber::new(3),
         root: crate::vectors::fr(crate::vectors::at(three, "/root")),
         categories_hash: None,
         leaf_index: crate::vectors::uint(crate::vectors::at(w, "/leafIndex")),
@@ -153,66 +44,16 @@ pub(crate) fn small_fixture_witness() -> (TxEffectMembershipWitness, Fr) {
     (witness, root)
 }
 
-fn stored_kind(error: &StoredError) -> &'static str {
-    match error {
-        StoredError::LeafMismatch { .. } => "LeafMismatch",
-        StoredError::RootMismatch { .. } => "RootMismatch",
-        StoredError::TooManyTxs { .. } => "TooManyTxs",
-        StoredError::BlockNumberTooLarge { .. } => "BlockNumberTooLarge",
-        StoredError::Backend(_) => "Backend",
-        _ => "unknown",
-    }
-}
-
-fn blob_kind(error: &BlobError) -> String {
-    match error {
-        BlobError::NotAMarker { .. } => "NotAMarker".to_owned(),
-        BlobError::Truncated { .. } => "Truncated".to_owned(),
-        BlobError::LengthMismatch { .. } => "LengthMismatch".to_owned(),
-        BlobError::BadLength { .. } => "BadLength".to_owned(),
-        BlobError::PrivateLogsLengthMismatch { .. } => "PrivateLogsLengthMismatch".to_owned(),
-        BlobError::Invalid { source, .. } => format!("Invalid/{}", effect_kind(source)),
-        BlobError::TooManyTxs { .. } => "TooManyTxs".to_owned(),
-        _ => "unknown".to_owned(),
-    }
-}
-
-fn witness_json_kind(error: &WitnessJsonError) -> &'static str {
-    match error {
-        WitnessJsonError::Malformed { .. } => "Malformed",
-        WitnessJsonError::MissingKey { .. } => "MissingKey",
-        WitnessJsonError::UnknownKey { .. } => "UnknownKey",
-        WitnessJsonError::BadValue { .. } => "BadValue",
-        WitnessJsonError::BadField { .. } => "BadField",
-        WitnessJsonError::BadSiblingPath { .. } => "BadSiblingPath",
-        _ => "unknown",
-    }
-}
-
-fn verify_kind(error: &VerifyError) -> &'static str {
-    match error {
-        VerifyError::RootMismatch { .. } => "RootMismatch",
-        VerifyError::PathTooLong { .. } => "PathTooLong",
-        VerifyError::LeafIndexOutOfRange { .. } => "LeafIndexOutOfRange",
-        VerifyError::MissingCategoriesHash => "MissingCategoriesHash",
-        VerifyError::CategoriesHashMismatch { .. } => "CategoriesHashMismatch",
-        VerifyError::Backend(_) => "Backend",
-        _ => "unknown",
-    }
-}
-
 fn field_of(value: &Value) -> Fr {
     parse_fr_hex(value.as_str().expect("hex string")).expect("canonical")
 }
 
-/// `Ok(kind)` of a refusal, or `Err` naming what an entry point accepted.
-fn refused<T: std::fmt::Debug, E, K: Into<String>>(
-    result: Result<T, E>,
-    kind: impl Fn(&E) -> K,
-) -> Result<String, String> {
+/// `Ok(kind)` of a refusal (the error's own [`Classify::kind`]), or `Err` naming what an entry
+/// point accepted.
+fn refused<T: std::fmt::Debug, E: Classify>(result: Result<T, E>) -> Result<String, String> {
     match result {
         Ok(value) => Err(format!("accepted as {value:?}")),
-        Err(error) => Ok(kind(&error).into()),
+        Err(error) => Ok(error.kind()),
     }
 }
 
@@ -221,37 +62,36 @@ fn run_bad_input(hasher: &dyn HashBackend, entry: &Value) -> Result<String, Stri
     let input = &entry["input"];
     let text = input.as_str().map(str::to_owned).unwrap_or_else(|| input.to_string());
     match entry["entry"].as_str().expect("entry") {
-        "field" => refused(parse_fr(&text), field_kind),
-        "effect-json" => refused(effect_from_json(&text), json_kind),
-        "body-json" => refused(body_from_json(&text), json_kind),
+        "field" => refused(parse_fr(&text)),
+        "effect-json" => refused(effect_from_json(&text)),
+        "body-json" => refused(body_from_json(&text)),
         "blob" => {
             let fields: Vec<Fr> = input.as_array().expect("blob fields").iter().map(field_of).collect();
-            refused(decode_block_blob(&fields), blob_kind)
+            refused(decode_block_blob(&fields))
         }
         "checkpoint" => {
             let fields: Vec<Fr> = input.as_array().expect("blob fields").iter().map(field_of).collect();
-            refused(decode_checkpoint(&fields), checkpoint_decode_kind)
+            refused(decode_checkpoint(&fields))
         }
-        "checkpoint-json" => refused(checkpoint_from_json(&text), json_kind),
+        "checkpoint-json" => refused(checkpoint_from_json(&text)),
         "stored-leaves" => match StoredBlock::from_json(&text) {
-            Err(error) => Ok(witness_json_kind(&error).to_owned()),
-            Ok(stored) => {
-                refused(BlockWitnesses::from_stored(hasher, &stored).map(|w| w.root()), stored_kind)
-            }
+            Err(error) => Ok(error.kind()),
+            Ok(stored) => refused(BlockWitnesses::from_stored(hasher, &stored).map(|w| w.root())),
         },
         "header-json" => {
-            let layout = entry["layout"].as_str().and_then(ProtocolVersion::from_name).expect("a layout");
-            refused(BlockHeader::from_json(&text, layout), header_kind)
+            let layout: ProtocolVersion =
+                entry["layout"].as_str().expect("a layout").parse().expect("a layout");
+            refused(BlockHeader::from_json(&text, layout))
         }
-        "archive-witness" => refused(ArchiveWitness::from_json(&text), archive_kind),
+        "archive-witness" => refused(ArchiveWitness::from_json(&text)),
         "category-proof" => match CategoryProof::from_json(&text) {
-            Err(error) => Ok(category_kind(&error)),
+            Err(error) => Ok(error.kind()),
             Ok(proof) => {
                 let (witness, root) = small_fixture_witness();
-                refused(verify_category_proof(hasher, &proof, &witness, trusted(root)), category_kind)
+                refused(verify_category_proof(hasher, &proof, &witness, trusted(root)))
             }
         },
-        "witness-json" => refused(witness_from_json(&text), witness_json_kind),
+        "witness-json" => refused(witness_from_json(&text)),
         "verify" => {
             let witness = witness_from_json(&text).expect("catalogue witnesses parse");
             let spec = &entry["verify"];
@@ -266,7 +106,7 @@ fn run_bad_input(hasher: &dyn HashBackend, entry: &Value) -> Result<String, Stri
                 };
                 verify_tx(hasher, tx, &witness, trusted(root))
             };
-            refused(result, verify_kind)
+            refused(result)
         }
         other => panic!("unknown catalogue entry point {other}"),
     }
@@ -310,9 +150,12 @@ pub fn property_cases() -> Vec<Case> {
                 runner
                     .run(&strategy, |(n, salt, pick)| {
                         let leaves = leaves(n, salt);
-                        let block = BlockWitnesses::from_leaves(b.hasher, leaves.clone(), 1).expect("build");
+                        let block =
+                            BlockWitnesses::from_leaves(b.hasher, leaves.clone(), BlockNumber::new(1))
+                                .expect("build");
                         let reference =
-                            BlockWitnesses::from_leaves(&Sequential, leaves.clone(), 1).expect("build");
+                            BlockWitnesses::from_leaves(&Sequential, leaves.clone(), BlockNumber::new(1))
+                                .expect("build");
                         prop_assert_eq!(block.root(), reference.root());
                         let root = block.root();
                         for (index, leaf) in leaves.iter().enumerate() {

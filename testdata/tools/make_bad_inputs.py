@@ -52,11 +52,16 @@ for name, mut, err in [
     ("private log with 17 fields", lambda e: e["privateLogs"][0].__setitem__("fields", [h(1)] * 17), "Invalid/LogTooManyFields"),
     ("public log of 4095 fields", setk("publicLogs", [{"contractAddress": h(1), "fields": [h(1)] * 4095}]), "Invalid/LogLength"),
     ("public logs over 4096", setk("publicLogs", [{"contractAddress": h(1), "fields": [h(1)] * 3000}] * 2), "Invalid/PublicLogsPayloadTooLong"),
-    ("two contract class logs", lambda e: e["contractClassLogs"].append({"contractAddress": h(2), "fields": [h(3)], "emittedLength": 1}), "Invalid/TooMany"),
+    ("two contract class logs", lambda e: e["contractClassLogs"].append({"contractAddress": h(2), "fields": {"fields": [h(3)] + [h(0)] * 3022}, "emittedLength": 1}), "Invalid/TooMany"),
+    # TypeScript's schema reads only the nested form, and every key: txfx reads nothing it refuses.
+    ("contract class log fields flat", lambda e: e["contractClassLogs"][0].__setitem__("fields", [h(301), h(302)]), "Malformed"),
+    ("missing noteHashes", lambda e: e.pop("noteHashes"), "Malformed"),
+    ("missing emittedLength", lambda e: e["contractClassLogs"][0].pop("emittedLength"), "Malformed"),
+    ("a getTxEffect result is not an effect", lambda e: e.clear() or e.update({"l2BlockNumber": 1, "l2BlockHash": h(1), "data": small, "txIndexInBlock": 0}), "Malformed"),
     ("contract class log emittedLength 0", lambda e: e["contractClassLogs"][0].__setitem__("emittedLength", 0), "Invalid/LogLength"),
     ("contract class log nonzero padding", lambda e: e["contractClassLogs"][0]["fields"]["fields"].__setitem__(2, h(1)), "Invalid/LogPaddingNotZero"),
     ("contract class log nested with 3022 fields", lambda e: e["contractClassLogs"][0]["fields"]["fields"].pop(), "Malformed"),
-    ("contract class log of 3024 fields", lambda e: e["contractClassLogs"][0].update(fields=[h(1)] * 3024, emittedLength=3024), "Invalid/LogLength"),
+    ("contract class log nested with 3024 fields", lambda e: e["contractClassLogs"][0].update(fields={"fields": [h(1)] * 3024}, emittedLength=3024), "Malformed"),
 ]:
     case("effect json: " + name, "effect-json", err, input=json.dumps(effect(mut)))
 case("effect json: not JSON", "effect-json", "Malformed", input="{\"revertCode\":")
@@ -75,17 +80,19 @@ def marker(**fields):
     for k, w in order: v = (v << w) | fields.get(k, 0)
     return h(v)
 for name, fields, err in [
-    ("first field 12", b(lambda x: x.__setitem__(0, h(12))), "NotAMarker"),
-    ("one field missing", blob[:-1], "Truncated"),
-    ("trailing junk after the tx", blob + [h(7)], "NotAMarker"),
-    ("marker says one field more", b(lambda x: x.__setitem__(0, marker(nh=2, nf=1, msgs=1, writes=1, plogs=1, plen=3, publen=4, ccl=2, revert=1, n=21))) + [h(0)], "LengthMismatch"),
-    ("private log length 17", b(lambda x: x.__setitem__(9, h(17))), "BadLength"),
-    ("private log length sum disagrees", b(lambda x: x.__setitem__(9, h(2))), "PrivateLogsLengthMismatch"),
-    ("public log length past payload", b(lambda x: x.__setitem__(13, h(3))), "BadLength"),
-    ("revert code 4", b(lambda x: x.__setitem__(0, marker(nh=2, nf=1, msgs=1, writes=1, plogs=1, plen=3, publen=4, ccl=2, revert=4, n=20))), "Invalid/InvalidRevertCode"),
-    ("zero note hash", b(lambda x: x.__setitem__(3, h(0))), "Invalid/ZeroValue"),
-    ("65535 note hashes claimed over 3 fields", [marker(nh=65535, n=65538), h(1), h(2)], "Truncated"),
-    ("high bits above the marker", b(lambda x: x.__setitem__(0, "0x01" + blob[0][4:])), "NotAMarker"),
+    ("first field 12", b(lambda x: x.__setitem__(0, h(12))), "Tx/NotAMarker"),
+    ("one field missing", blob[:-1], "Tx/Truncated"),
+    ("trailing junk after the tx", blob + [h(7)], "Tx/NotAMarker"),
+    ("marker says one field more", b(lambda x: x.__setitem__(0, marker(nh=2, nf=1, msgs=1, writes=1, plogs=1, plen=3, publen=4, ccl=2, revert=1, n=21))) + [h(0)], "Tx/LengthMismatch"),
+    ("private log length 17", b(lambda x: x.__setitem__(9, h(17))), "Tx/BadLength"),
+    ("private log length sum disagrees", b(lambda x: x.__setitem__(9, h(2))), "Tx/PrivateLogsLengthMismatch"),
+    ("public log length past payload", b(lambda x: x.__setitem__(13, h(3))), "Tx/BadLength"),
+    ("revert code 4", b(lambda x: x.__setitem__(0, marker(nh=2, nf=1, msgs=1, writes=1, plogs=1, plen=3, publen=4, ccl=2, revert=4, n=20))), "Tx/Invalid/InvalidRevertCode"),
+    ("zero note hash", b(lambda x: x.__setitem__(3, h(0))), "Tx/Invalid/ZeroValue"),
+    ("65535 note hashes claimed over 3 fields", [marker(nh=65535, n=65538), h(1), h(2)], "Tx/Truncated"),
+    # A consistent marker over the protocol's limits: refused from the marker, before any read.
+    ("65 nullifiers in a consistent marker", [marker(nf=65, n=68)] + [h(i + 1) for i in range(67)], "Tx/Limit"),
+    ("high bits above the marker", b(lambda x: x.__setitem__(0, "0x01" + blob[0][4:])), "Tx/NotAMarker"),
 ]:
     case("blob: " + name, "blob", err, input=fields)
 
@@ -122,10 +129,12 @@ for name, witness, verify, err in [
     ("wrong trusted root", good, {"root": h(1), "txHash": h(0)}, "RootMismatch"),
     ("other tx hash", good, {"root": three["root"], "txHash": h(0x1234)}, "RootMismatch"),
     ("flipped side", dict(good, leafIndex="1"), {"root": three["root"], "txHash": h(0)}, "RootMismatch"),
-    ("high leafIndex bits", dict(good, leafIndex="4"), {"root": three["root"], "txHash": h(0)}, "LeafIndexOutOfRange"),
-    ("path of 17", dict(good, siblingPath=path(17, 17)), {"root": three["root"], "txHash": h(0)}, "PathTooLong"),
+    ("high leafIndex bits", dict(good, leafIndex="4"), {"root": three["root"], "txHash": h(0)}, "Path/LeafIndexOutOfRange"),
+    ("path of 17", dict(good, siblingPath=path(17, 17)), {"root": three["root"], "txHash": h(0)}, "Path/TooLong"),
     ("no categories hash anywhere", {k: v for k, v in good.items() if k != "categoriesHash"}, {"root": three["root"], "txHash": h(0)}, "MissingCategoriesHash"),
-    ("wrong categories hash", good, {"root": three["root"], "txHash": h(0), "categoriesHash": h(5)}, "RootMismatch"),
+    # A categories hash given beside the witness's own must be the same: a conflict is refused.
+    ("categories hash other than the witness's", good, {"root": three["root"], "txHash": h(0), "categoriesHash": h(5)}, "CategoriesHashMismatch"),
+    ("wrong categories hash", {k: v for k, v in good.items() if k != "categoriesHash"}, {"root": three["root"], "txHash": h(0), "categoriesHash": h(5)}, "RootMismatch"),
     ("effect whose categories hash differs", good, {"root": three["root"], "effect": "effects/small.json"}, "CategoriesHashMismatch"),
 ]:
     case("verify: " + name, "verify", err, input=json.dumps(witness), verify=verify)
@@ -205,7 +214,11 @@ for name, text, err in [
     ("a leaf of another tx", st(lambda x: x["txs"][1].__setitem__("leaf", x["txs"][2]["leaf"])), "LeafMismatch"),
     ("a wrong categories hash", st(lambda x: x["txs"][0].__setitem__("categoriesHash", h(9))), "LeafMismatch"),
     ("a tx without its leaf", st(lambda x: x["txs"][0].pop("leaf")), "Malformed"),
-    ("block number above 2^53-1", st(lambda x: x.__setitem__("blockNumber", 2 ** 53)), "BlockNumberTooLarge"),
+    ("block number above 2^53-1", st(lambda x: x.__setitem__("blockNumber", 2 ** 53)), "Malformed"),
+    ("block number of 33 bits", st(lambda x: x.__setitem__("blockNumber", 2 ** 32)), "Malformed"),
+    # txfx's own format is strict: a key it would not read is refused, never skipped.
+    ("an unknown key", st(lambda x: x.__setitem__("leaves", [])), "Malformed"),
+    ("an unknown key in a tx", st(lambda x: x["txs"][0].__setitem__("index", 0)), "Malformed"),
     ("a leaf >= p", st(lambda x: x["txs"][0].__setitem__("leaf", P)), "Malformed"),
 ]:
     case("stored leaves: " + name, "stored-leaves", err, input=text)
@@ -222,12 +235,14 @@ for name, text, layout, err in [
     ("txEffectsTreeRoot, pre-AZIP-26 asked", hj(lambda x: None), "pre-azip-26", "UnexpectedTxEffectsTreeRoot"),
     ("not JSON", "{\"lastArchive\":", "azip-26", "Malformed"),
     ("no globalVariables", hj(lambda x: x.pop("globalVariables")), "azip-26", "Malformed"),
-    ("blockNumber as a string", hj(gv("blockNumber", "3")), "azip-26", "Malformed"),
+    ("blockNumber as a hex string", hj(gv("blockNumber", "0x3")), "azip-26", "Malformed"),
     ("blockNumber of 33 bits", hj(gv("blockNumber", 2 ** 32)), "azip-26", "Malformed"),
     ("timestamp of 65 bits", hj(gv("timestamp", str(2 ** 64))), "azip-26", "Malformed"),
     ("timestamp in hex", hj(gv("timestamp", "0x10")), "azip-26", "Malformed"),
     ("coinbase of 19 bytes", hj(gv("coinbase", "0x" + "ab" * 19)), "azip-26", "Malformed"),
     ("coinbase not hex", hj(gv("coinbase", "0x" + "zz" * 20)), "azip-26", "Malformed"),
+    ("coinbase with a plus sign", hj(gv("coinbase", "0x+f" + "ab" * 19)), "azip-26", "Malformed"),
+    ("nextAvailableLeafIndex of 33 bits", hj(lambda x: x["lastArchive"].__setitem__("nextAvailableLeafIndex", 2 ** 32)), "azip-26", "Malformed"),
     ("gas fee negative", hj(lambda x: x["globalVariables"]["gasFees"].__setitem__("feePerDaGas", "-1")), "azip-26", "Malformed"),
     ("gas fee of 129 bits", hj(lambda x: x["globalVariables"]["gasFees"].__setitem__("feePerL2Gas", str(2 ** 128))), "azip-26", "Malformed"),
     ("spongeBlobHash >= p", hj(lambda x: x.__setitem__("spongeBlobHash", P)), "azip-26", "Malformed"),
@@ -243,13 +258,15 @@ def b64(bs): return base64.b64encode(bs).decode()
 for name, text, err in [
     ("JSON-RPC response without result", json.dumps({"jsonrpc": "2.0", "id": 1}), "NoWitness"),
     ("JSON-RPC result null", json.dumps({"jsonrpc": "2.0", "id": 1, "result": None}), "NoWitness"),
-    ("JSON-RPC error", json.dumps({"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "x"}}), "Malformed"),
-    ("not base64", json.dumps("***"), "Malformed"),
-    ("one sibling short", json.dumps(b64(raw[:-32])), "Malformed"),
-    ("one sibling more", json.dumps(b64(raw + raw[-32:])), "Malformed"),
-    ("a byte short", json.dumps(b64(raw[:-1])), "Malformed"),
-    ("leaf index over 64 bits", json.dumps(b64(b"\x01" + raw[1:])), "Malformed"),
-    ("sibling >= p", json.dumps(b64(raw[:32] + b"\xff" * 32 + raw[64:])), "Malformed"),
+    ("JSON-RPC error", json.dumps({"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "x"}}), "NodeError"),
+    ("not base64", json.dumps("***"), "NotBase64"),
+    ("not JSON and not base64", "{\"result\": ", "Malformed"),
+    ("one sibling short", json.dumps(b64(raw[:-32])), "WrongByteLength"),
+    ("one sibling more", json.dumps(b64(raw + raw[-32:])), "WrongByteLength"),
+    ("a byte short", json.dumps(b64(raw[:-1])), "WrongByteLength"),
+    ("leaf index over 64 bits", json.dumps(b64(b"\x01" + raw[1:])), "IndexTooLarge"),
+    ("sibling >= p", json.dumps(b64(raw[:32] + b"\xff" * 32 + raw[64:])), "BadSibling"),
+    ("keys of a response and of a witness", json.dumps({"jsonrpc": "2.0", "id": 1, "result": w3["base64"], "leafIndex": 3}), "Malformed"),
     ("a number", "42", "Malformed"),
     ("path of 31 as fields", json.dumps({"leafIndex": 3, "siblingPath": w3["siblingPath"] + [h(1)]}), "WrongPathLength"),
 ]:
@@ -262,16 +279,34 @@ proof = {"txHash": small_fx["tx_hash"], "txStartMarker": small_fx["tx_start_mark
          "categoryHashes": small_fx["category_hashes"], "category": "nullifiers", "preimage": small["nullifiers"]}
 def pj(mut):
     x = copy.deepcopy(proof); mut(x); return json.dumps(x)
+# The small fixture's public-log proof: preimage (len, address, fields..) = [2, 200, 201, 202].
+pub_proof = dict(proof, category="publicLogs", preimage=[h(2), h(200), h(201), h(202)])
+def pp(mut):
+    x = copy.deepcopy(pub_proof); mut(x); return json.dumps(x)
 for name, text, err in [
     ("unknown category", pj(lambda x: x.__setitem__("category", "notes")), "Malformed"),
     ("six category hashes", pj(lambda x: x["categoryHashes"].pop()), "Malformed"),
     ("no preimage", pj(lambda x: x.pop("preimage")), "Malformed"),
-    ("preimage longer than the marker's count", pj(lambda x: x["preimage"].append(h(7))), "Shape"),
-    ("preimage shorter than the marker's count", pj(lambda x: x.__setitem__("preimage", [])), "Shape"),
+    # The marker fixes the section's length: the preimage is read no further than it.
+    ("preimage longer than the marker's count", pj(lambda x: x["preimage"].append(h(7))), "Malformed"),
+    ("preimage shorter than the marker's count", pj(lambda x: x.__setitem__("preimage", [])), "Section/RanOut"),
     ("marker not a marker", pj(lambda x: x.__setitem__("txStartMarker", h(7))), "NotAMarker"),
+    # Counts no tx can have are refused from the marker alone, before the preimage is read.
+    ("marker claims 65535 nullifiers", pj(lambda x: x.__setitem__("txStartMarker", marker(nf=65535, n=65538))), "Section/Limit"),
+    ("marker claims a contract-class log of 3024 fields", pj(lambda x: x.update(category="contractClassLogs", txStartMarker=marker(ccl=3024, n=3028))), "Section/Limit"),
+    ("marker claims a public-log payload near 2^32", pp(lambda x: x.__setitem__("txStartMarker", marker(publen=2 ** 32 - 2, n=2 ** 32 - 1))), "Section/Limit"),
     ("another nullifier", pj(lambda x: x.__setitem__("preimage", [h(0x16)])), "CategoryHashMismatch"),
-    ("element at a wrong index", pj(lambda x: x.__setitem__("element", {"index": 1, "value": x["preimage"][0]})), "ElementMismatch"),
-    ("element of another value", pj(lambda x: x.__setitem__("element", {"index": 0, "value": h(0x16)})), "ElementMismatch"),
+    # txfx's own format is strict: a key it would not read is refused, never skipped.
+    ("an unknown key", pj(lambda x: x.__setitem__("elements", [{"role": "nullifier", "index": 0, "value": x["preimage"][0]}])), "Malformed"),
+    # An element is named by its place and role.
+    ("element without a role", pj(lambda x: x.__setitem__("element", {"index": 0, "value": x["preimage"][0]})), "Malformed"),
+    ("element with a key its role has not", pj(lambda x: x.__setitem__("element", {"role": "nullifier", "index": 0, "log": 0, "value": x["preimage"][0]})), "Malformed"),
+    ("element at a wrong index", pj(lambda x: x.__setitem__("element", {"role": "nullifier", "index": 1, "value": x["preimage"][0]})), "ElementMismatch"),
+    ("element of another value", pj(lambda x: x.__setitem__("element", {"role": "nullifier", "index": 0, "value": h(0x16)})), "ElementMismatch"),
+    ("element of another category's role", pj(lambda x: x.__setitem__("element", {"role": "noteHash", "index": 0, "value": x["preimage"][0]})), "RoleOfAnotherCategory"),
+    ("a log's length as a field", pp(lambda x: x.__setitem__("element", {"role": "publicLogField", "log": 0, "field": 0, "value": h(2)})), "ElementMismatch"),
+    ("a log's address as a field", pp(lambda x: x.__setitem__("element", {"role": "publicLogField", "log": 0, "field": 0, "value": h(200)})), "ElementMismatch"),
+    ("a field past the log", pp(lambda x: x.__setitem__("element", {"role": "publicLogField", "log": 0, "field": 2, "value": h(202)})), "ElementMismatch"),
     ("tx hash of another tx", pj(lambda x: x.__setitem__("txHash", h(0x4321))), "Leaf/RootMismatch"),
     ("fee changed", pj(lambda x: x.__setitem__("transactionFee", h(43))), "Leaf/RootMismatch"),
     ("another category's hash changed", pj(lambda x: x["categoryHashes"].__setitem__(0, h(1))), "Leaf/RootMismatch"),

@@ -27,7 +27,7 @@ fn six_blob_checkpoint() -> Checkpoint {
             .iter()
             .enumerate()
             .map(|(i, txs)| CheckpointBlock {
-                block_number: 1000 + i as u32,
+                block_number: (1000 + i as u32).into(),
                 l1_to_l2_message_root: (i == 0).then(|| 7u64.into()),
                 body: Body::new(txs.clone()),
                 ..CheckpointBlock::default()

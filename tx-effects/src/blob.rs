@@ -8,24 +8,30 @@
 //! ```
 //!
 //! and a block's blob data is the concatenation of its txs' blob data. Decoding trusts nothing:
-//! every count is checked against the fields actually present before anything is read or
-//! allocated, the marker's `numBlobFields` must equal what the counts imply, and the decoded
-//! effect must pass [`TxEffect::new`].
+//! the marker's counts are checked against the protocol's limits and against the fields actually
+//! present before anything is read or allocated, the marker's `numBlobFields` must equal what the
+//! counts imply, and the decoded effect must pass [`TxEffect::new`].
+//!
+//! The layout is written once, in `TX_BLOB_LAYOUT`: the encoder, the decoder, the length count
+//! and the category sections of [`crate::category`] all read it.
 
-use txfx_poseidon::field::{fr_to_be_bytes, fr_to_hex};
+use txfx_poseidon::field::{bits, fr_to_be_bytes, fr_to_hex};
 use txfx_poseidon::{Fr, TX_START_PREFIX};
 
-use crate::limits::{MAX_TXS_PER_BLOCK, PRIVATE_LOG_SIZE_IN_FIELDS, PUBLIC_LOG_HEADER_LENGTH};
+use crate::limits::{
+    CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, FLAT_PUBLIC_LOGS_PAYLOAD_LENGTH, MAX_L2_TO_L1_MSGS_PER_TX,
+    MAX_NOTE_HASHES_PER_TX, MAX_NULLIFIERS_PER_TX, MAX_PRIVATE_LOGS_PER_TX,
+    MAX_TOTAL_PUBLIC_DATA_UPDATE_REQUESTS_PER_TX, MAX_TXS_PER_BLOCK, PRIVATE_LOG_SIZE_IN_FIELDS,
+    PUBLIC_LOG_HEADER_LENGTH,
+};
 use crate::model::{
     Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode, TxEffect,
     TxEffectError, TxEffectFields,
 };
 
-/// One section of a tx's blob data. [`TX_BLOB_LAYOUT`] lists them in order; the encoder, the
-/// decoder, the length count ([`TxStartMarker::num_blob_fields`] is computed from it) and the
-/// category preimages ([`Section::write`] for categories 0..5) all read that one description.
+/// One section of a tx's blob data. `TX_BLOB_LAYOUT` lists them in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Section {
+pub(crate) enum Section {
     /// The tx start marker (1 field).
     Marker,
     /// The tx hash (1 field).
@@ -40,7 +46,7 @@ pub enum Section {
 }
 
 /// The sections of one tx's blob data, in order (docs/spec.md §5.1).
-pub const TX_BLOB_LAYOUT: [Section; 10] = [
+pub(crate) const TX_BLOB_LAYOUT: [Section; 10] = [
     Section::Marker,
     Section::TxHash,
     Section::TransactionFee,
@@ -55,7 +61,7 @@ pub const TX_BLOB_LAYOUT: [Section; 10] = [
 
 impl Section {
     /// The fields this section takes, from the counts a marker carries.
-    pub fn len(self, marker: &TxStartMarker) -> usize {
+    pub(crate) fn len(self, marker: &TxStartMarker) -> usize {
         match self {
             Self::Marker | Self::TxHash | Self::TransactionFee => 1,
             Self::Category(category) => match category {
@@ -75,8 +81,13 @@ impl Section {
         }
     }
 
+    /// The offset of this section in the tx's blob data (the marker is at 0).
+    pub(crate) fn offset(self, marker: &TxStartMarker) -> usize {
+        TX_BLOB_LAYOUT.iter().take_while(|section| **section != self).map(|section| section.len(marker)).sum()
+    }
+
     /// Appends this section of `effect` to `out`; `marker` is the effect's own marker.
-    pub fn write(self, effect: &TxEffect, marker: Fr, out: &mut Vec<Fr>) {
+    pub(crate) fn write(self, effect: &TxEffect, marker: Fr, out: &mut Vec<Fr>) {
         match self {
             Self::Marker => out.push(marker),
             Self::TxHash => out.push(effect.tx_hash),
@@ -137,13 +148,9 @@ pub struct TxStartMarker {
     pub num_blob_fields: u32,
 }
 
-/// The marker's bit fields after the 32-bit prefix, most significant first, as byte widths:
-/// the one description [`TxStartMarker::encode`] and [`TxStartMarker::decode`] both read.
-const MARKER_FIELD_BYTES: [usize; 10] = [2, 2, 2, 2, 2, 2, 4, 2, 1, 4];
-
-/// Bytes of the marker: 216 bits (prefix and fields), under five zero bytes.
-const MARKER_BYTES: usize = 4 + 2 * 6 + 4 + 2 + 1 + 4;
-const MARKER_OFFSET: usize = 32 - MARKER_BYTES;
+/// The marker's bit fields, most significant first: the prefix, then the ten values of
+/// [`TxStartMarker`] in declaration order. The one description `encode` and `decode` both read.
+const MARKER_WIDTHS: [u32; 11] = [32, 16, 16, 16, 16, 16, 16, 32, 16, 8, 32];
 
 /// A field that is not a tx start marker: high bits set or another prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -151,6 +158,18 @@ const MARKER_OFFSET: usize = 32 - MARKER_BYTES;
 pub struct NotAMarker {
     /// The field.
     pub value: Fr,
+}
+
+/// A marker value that no legal tx has: a count over the protocol's limit (docs/spec.md §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the marker's {what} is {value}, a tx has at most {max}")]
+pub struct MarkerLimit {
+    /// The value's name (TypeScript's, as in the marker).
+    pub what: &'static str,
+    /// The value.
+    pub value: u64,
+    /// The protocol's limit.
+    pub max: u64,
 }
 
 impl TxStartMarker {
@@ -181,9 +200,58 @@ impl TxStartMarker {
         marker
     }
 
-    /// The blob fields its counts imply, marker included: the sum over [`TX_BLOB_LAYOUT`].
+    /// The blob fields its counts imply, marker included: the sum over the layout's sections.
     pub fn implied_blob_fields(&self) -> usize {
         TX_BLOB_LAYOUT.iter().map(|section| section.len(self)).sum()
+    }
+
+    /// Checks every value against what a legal tx can have (docs/spec.md §3): the counts and
+    /// lengths within the protocol's limits, each private log 1 to 16 fields, the revert code 0
+    /// to 3. A marker that passes describes at most [`crate::limits::MAX_TX_BLOB_DATA_SIZE_IN_FIELDS`]
+    /// fields, so a reader can bound its work by it before reading anything else.
+    ///
+    /// # Errors
+    /// [`MarkerLimit`] naming the first value over its limit.
+    pub fn check_limits(&self) -> Result<(), MarkerLimit> {
+        let private_logs = u64::from(self.num_private_logs);
+        let limits = [
+            ("numNoteHashes", u64::from(self.num_note_hashes), MAX_NOTE_HASHES_PER_TX as u64),
+            ("numNullifiers", u64::from(self.num_nullifiers), MAX_NULLIFIERS_PER_TX as u64),
+            ("numL2ToL1Msgs", u64::from(self.num_l2_to_l1_msgs), MAX_L2_TO_L1_MSGS_PER_TX as u64),
+            (
+                "numPublicDataWrites",
+                u64::from(self.num_public_data_writes),
+                MAX_TOTAL_PUBLIC_DATA_UPDATE_REQUESTS_PER_TX as u64,
+            ),
+            ("numPrivateLogs", private_logs, MAX_PRIVATE_LOGS_PER_TX as u64),
+            // Every private log holds 1 to 16 fields.
+            (
+                "privateLogsLength",
+                u64::from(self.private_logs_length),
+                private_logs * PRIVATE_LOG_SIZE_IN_FIELDS as u64,
+            ),
+            ("publicLogsLength", u64::from(self.public_logs_length), FLAT_PUBLIC_LOGS_PAYLOAD_LENGTH as u64),
+            (
+                "contractClassLogLength",
+                u64::from(self.contract_class_log_length),
+                CONTRACT_CLASS_LOG_SIZE_IN_FIELDS as u64,
+            ),
+            ("revertCode", u64::from(self.revert_code), 3),
+        ];
+        for (what, value, max) in limits {
+            if value > max {
+                return Err(MarkerLimit { what, value, max });
+            }
+        }
+        if u64::from(self.private_logs_length) < private_logs {
+            // A private log has at least one field: fewer fields than logs is no tx's marker.
+            return Err(MarkerLimit {
+                what: "numPrivateLogs",
+                value: private_logs,
+                max: u64::from(self.private_logs_length),
+            });
+        }
+        Ok(())
     }
 
     fn values(&self) -> [u64; 10] {
@@ -213,21 +281,14 @@ impl TxStartMarker {
     /// );
     /// ```
     pub fn encode(&self) -> Fr {
-        let mut bytes = [0u8; 32];
-        let mut at = MARKER_OFFSET;
-        for (value, width) in core::iter::once((u64::from(TX_START_PREFIX), 4))
-            .chain(self.values().into_iter().zip(MARKER_FIELD_BYTES))
-        {
-            for (slot, byte) in bytes.iter_mut().skip(at).zip(value.to_be_bytes().into_iter().skip(8 - width))
-            {
-                *slot = byte;
-            }
-            at += width;
+        let mut parts = [(0u64, 0u32); 11];
+        let values = core::iter::once(u64::from(TX_START_PREFIX)).chain(self.values());
+        for ((part, value), width) in parts.iter_mut().zip(values).zip(MARKER_WIDTHS) {
+            *part = (value, width);
         }
-        // 216 bits as high · 2^128 + low, in field arithmetic: exact, since 2^216 < p.
-        let (high, low) = bytes.split_at(16);
-        let word = |half: &[u8]| half.iter().fold(0u128, |acc, b| (acc << 8) | u128::from(*b));
-        Fr::from(word(high)) * (Fr::from(u128::MAX) + Fr::from(1u64)) + Fr::from(word(low))
+        // Each value is a field of its own width's type (u8, u16, u32), 216 bits in all.
+        #[allow(clippy::expect_used, reason = "an internal invariant: typed values always fit")]
+        bits::pack(&parts).expect("invariant: the marker's typed values fit their widths")
     }
 
     /// Unpacks a marker.
@@ -235,14 +296,9 @@ impl TxStartMarker {
     /// # Errors
     /// [`NotAMarker`] if the top 40 bits are not zero followed by `TX_START_PREFIX`.
     pub fn decode(field: &Fr) -> Result<Self, NotAMarker> {
-        let bytes = fr_to_be_bytes(field);
-        let (zeros, packed) = bytes.split_at(MARKER_OFFSET);
-        let mut reader = packed.iter().copied();
-        let mut take = |n: usize| (&mut reader).take(n).fold(0u64, |acc, b| (acc << 8) | u64::from(b));
-        if zeros.iter().any(|byte| *byte != 0) || take(4) != u64::from(TX_START_PREFIX) {
-            return Err(NotAMarker { value: *field });
-        }
+        let not_a_marker = NotAMarker { value: *field };
         let [
+            prefix,
             num_note_hashes,
             num_nullifiers,
             num_l2_to_l1_msgs,
@@ -253,7 +309,10 @@ impl TxStartMarker {
             contract_class_log_length,
             revert_code,
             num_blob_fields,
-        ] = MARKER_FIELD_BYTES.map(take);
+        ] = bits::unpack(field, MARKER_WIDTHS).ok_or(not_a_marker)?;
+        if prefix != u64::from(TX_START_PREFIX) {
+            return Err(not_a_marker);
+        }
         // Each value was read from exactly its width, so every narrowing below is lossless.
         Ok(Self {
             num_note_hashes: num_note_hashes as u16,
@@ -270,44 +329,51 @@ impl TxStartMarker {
     }
 }
 
-/// Blob fields that do not decode into tx effects. Offsets count fields from the start of the
-/// input given to the decoder.
+/// One tx's blob data that does not decode. Offsets count fields from the tx's start marker
+/// (offset 0).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum BlobError {
-    /// A field where a tx start marker must be is not one (wrong prefix or high bits set).
-    #[error("field at offset {offset} is not a tx start marker: {}", fr_to_hex(.value))]
+pub enum TxBlobError {
+    /// The first field is not a tx start marker (wrong prefix or high bits set).
+    #[error("the field at offset 0 is not a tx start marker: {}", fr_to_hex(.value))]
     NotAMarker {
-        /// The offset of the field.
-        offset: usize,
         /// The field.
         value: Fr,
     },
-    /// The marker claims more fields than the blob holds.
-    #[error("tx {tx}: marker claims {claimed} blob fields but only {available} remain")]
+    /// The marker claims more fields than remain.
+    #[error("the marker claims {claimed} blob fields but only {available} remain")]
     Truncated {
-        /// The tx's position in the block.
-        tx: usize,
         /// `numBlobFields` from the marker.
         claimed: usize,
         /// Fields left from the marker on.
         available: usize,
     },
     /// The marker's `numBlobFields` disagrees with the counts it carries.
-    #[error("tx {tx}: marker says {claimed} blob fields, its counts add up to {implied}")]
+    #[error("the marker says {claimed} blob fields, its counts add up to {implied}")]
     LengthMismatch {
-        /// The tx's position in the block.
-        tx: usize,
         /// `numBlobFields` from the marker.
         claimed: usize,
         /// What the counts and log lengths imply.
         implied: usize,
     },
+    /// A marker value over the protocol's limits.
+    #[error(transparent)]
+    Limit(#[from] MarkerLimit),
+    /// A log's own length field reaches past the end of its section.
+    #[error("{what} at offset {offset} needs {needed} fields, {available} remain in the section")]
+    RanOut {
+        /// Which read.
+        what: &'static str,
+        /// The offset where the read starts.
+        offset: usize,
+        /// Fields the read needs.
+        needed: usize,
+        /// Fields left in the section.
+        available: usize,
+    },
     /// A length field inside the blob is not an integer in the allowed range.
-    #[error("tx {tx}: {what} at offset {offset} is {}, at most {max} allowed", fr_to_hex(.value))]
+    #[error("{what} at offset {offset} is {}, at most {max} allowed", fr_to_hex(.value))]
     BadLength {
-        /// The tx's position in the block.
-        tx: usize,
         /// Which length.
         what: &'static str,
         /// The offset of the length field.
@@ -318,22 +384,31 @@ pub enum BlobError {
         max: usize,
     },
     /// The private logs' lengths do not add up to the marker's `privateLogsLength`.
-    #[error("tx {tx}: private log lengths add up to {sum}, the marker says {marker}")]
+    #[error("private log lengths add up to {sum}, the marker says {marker}")]
     PrivateLogsLengthMismatch {
-        /// The tx's position in the block.
-        tx: usize,
         /// Σ of the length fields read.
         sum: usize,
         /// The marker's `privateLogsLength`.
         marker: usize,
     },
     /// The decoded effect breaks a protocol rule.
-    #[error("tx {tx}: {source}")]
-    Invalid {
+    #[error(transparent)]
+    Invalid(#[from] TxEffectError),
+}
+
+/// A block's blob fields that do not decode into tx effects.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BlobError {
+    /// A tx that does not decode.
+    #[error("tx {tx} at offset {offset}: {source}")]
+    Tx {
         /// The tx's position in the block.
         tx: usize,
-        /// The rule broken.
-        source: TxEffectError,
+        /// The offset of its start marker in the block's fields.
+        offset: usize,
+        /// What is wrong (offsets from the tx's marker).
+        source: TxBlobError,
     },
     /// More txs than a block may hold.
     #[error("block blob holds more than {max} txs")]
@@ -343,8 +418,7 @@ pub enum BlobError {
     },
 }
 
-/// The blob fields of one effect: marker first (docs/spec.md §5.1), section by section of
-/// [`TX_BLOB_LAYOUT`].
+/// The blob fields of one effect: marker first (docs/spec.md §5.1), section by section.
 pub fn encode_tx_blob(effect: &TxEffect) -> Vec<Fr> {
     let marker = TxStartMarker::of(effect);
     let mut out = Vec::with_capacity(marker.num_blob_fields as usize);
@@ -360,25 +434,23 @@ pub fn encode_block_blob(body: &Body) -> Vec<Fr> {
     body.tx_effects.iter().flat_map(encode_tx_blob).collect()
 }
 
-/// A cursor over one tx's fields that never reads past them.
+/// A cursor over one section's fields that never reads past them.
 struct Cursor<'a> {
     fields: &'a [Fr],
-    /// The offset of `fields[0]` in the decoder's input.
+    /// The offset of `fields[0]` in the tx's blob data.
     offset: usize,
-    tx: usize,
 }
 
 impl<'a> Cursor<'a> {
     /// The next `count` fields. The marker's counts were checked against the tx's length before
     /// any cursor exists, so running out here means a log's own length field overran its section.
-    fn take(&mut self, count: usize, what: &'static str) -> Result<&'a [Fr], BlobError> {
+    fn take(&mut self, count: usize, what: &'static str) -> Result<&'a [Fr], TxBlobError> {
         let Some((head, rest)) = self.fields.split_at_checked(count) else {
-            return Err(BlobError::BadLength {
-                tx: self.tx,
+            return Err(TxBlobError::RanOut {
                 what,
                 offset: self.offset,
-                value: Fr::from(count as u64),
-                max: self.fields.len(),
+                needed: count,
+                available: self.fields.len(),
             });
         };
         self.fields = rest;
@@ -386,21 +458,15 @@ impl<'a> Cursor<'a> {
         Ok(head)
     }
 
-    fn one(&mut self, what: &'static str) -> Result<Fr, BlobError> {
+    fn one(&mut self, what: &'static str) -> Result<Fr, TxBlobError> {
         match self.take(1, what)? {
             [value] => Ok(*value),
-            _ => Err(BlobError::BadLength {
-                tx: self.tx,
-                what,
-                offset: self.offset,
-                value: Fr::from(1u64),
-                max: 0,
-            }),
+            _ => Err(TxBlobError::RanOut { what, offset: self.offset, needed: 1, available: 0 }),
         }
     }
 
     /// A length field: a field element that must be an integer no larger than `max`.
-    fn length(&mut self, what: &'static str, max: usize) -> Result<usize, BlobError> {
+    fn length(&mut self, what: &'static str, max: usize) -> Result<usize, TxBlobError> {
         let offset = self.offset;
         let value = self.one(what)?;
         let bytes = fr_to_be_bytes(&value);
@@ -408,118 +474,135 @@ impl<'a> Cursor<'a> {
         let low = low.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
         match usize::try_from(low) {
             Ok(length) if high.iter().all(|b| *b == 0) && length <= max => Ok(length),
-            _ => Err(BlobError::BadLength { tx: self.tx, what, offset, value, max }),
+            _ => Err(TxBlobError::BadLength { what, offset, value, max }),
         }
-    }
-
-    /// A sub-cursor over the next `count` fields (one section).
-    fn section(&mut self, count: usize, what: &'static str) -> Result<Cursor<'a>, BlobError> {
-        let offset = self.offset;
-        Ok(Cursor { fields: self.take(count, what)?, offset, tx: self.tx })
     }
 }
 
-/// Reads one section (the marker is already read) from `cursor` into the effect's fields.
-fn read_section(
+/// Reads one category's section from `cursor` (exactly the section's fields) into `f`.
+fn read_category(
     f: &mut TxEffectFields,
-    section: Section,
+    category: Category,
     marker: &TxStartMarker,
-    cursor: &mut Cursor<'_>,
-) -> Result<(), BlobError> {
-    let len = section.len(marker);
-    match section {
-        Section::Marker => {}
-        Section::TxHash => f.tx_hash = cursor.one("txHash")?,
-        Section::TransactionFee => f.transaction_fee = cursor.one("transactionFee")?,
-        Section::Category(category) => {
-            let mut part = cursor.section(len, category.name())?;
-            match category {
-                Category::NoteHashes => f.note_hashes = part.fields.to_vec(),
-                Category::Nullifiers => f.nullifiers = part.fields.to_vec(),
-                Category::L2ToL1Msgs => f.l2_to_l1_msgs = part.fields.to_vec(),
-                Category::PublicDataWrites => {
-                    let (pairs, _) = part.fields.as_chunks::<2>();
-                    f.public_data_writes = pairs
-                        .iter()
-                        .map(|[leaf_slot, value]| PublicDataWrite { leaf_slot: *leaf_slot, value: *value })
-                        .collect();
-                }
-                Category::PrivateLogs => {
-                    let mut sum = 0usize;
-                    for _ in 0..marker.num_private_logs {
-                        let length = part.length("private log length", PRIVATE_LOG_SIZE_IN_FIELDS)?;
-                        sum += length;
-                        f.private_logs.push(PrivateLog {
-                            fields: part.take(length, "private log length")?.to_vec(),
-                            padding: Vec::new(),
-                        });
-                    }
-                    if sum != usize::from(marker.private_logs_length) || !part.fields.is_empty() {
-                        return Err(BlobError::PrivateLogsLengthMismatch {
-                            tx: part.tx,
-                            sum,
-                            marker: usize::from(marker.private_logs_length),
-                        });
-                    }
-                }
-                Category::PublicLogs => {
-                    while !part.fields.is_empty() {
-                        let max = part.fields.len().saturating_sub(PUBLIC_LOG_HEADER_LENGTH);
-                        let length = part.length("public log length", max)?;
-                        let contract_address = part.one("public log address")?;
-                        f.public_logs.push(PublicLog {
-                            contract_address,
-                            fields: part.take(length, "public log length")?.to_vec(),
-                        });
-                    }
-                }
-                Category::ContractClassLogs => {
-                    if len > 0 {
-                        let contract_address = part.one("contract class log address")?;
-                        f.contract_class_logs
-                            .push(ContractClassLog { contract_address, fields: part.fields.to_vec() });
-                    }
-                }
+    part: &mut Cursor<'_>,
+) -> Result<(), TxBlobError> {
+    match category {
+        Category::NoteHashes => f.note_hashes = part.fields.to_vec(),
+        Category::Nullifiers => f.nullifiers = part.fields.to_vec(),
+        Category::L2ToL1Msgs => f.l2_to_l1_msgs = part.fields.to_vec(),
+        Category::PublicDataWrites => {
+            let (pairs, _) = part.fields.as_chunks::<2>();
+            f.public_data_writes = pairs
+                .iter()
+                .map(|[leaf_slot, value]| PublicDataWrite { leaf_slot: *leaf_slot, value: *value })
+                .collect();
+        }
+        Category::PrivateLogs => {
+            let mut sum = 0usize;
+            for _ in 0..marker.num_private_logs {
+                let length = part.length("private log length", PRIVATE_LOG_SIZE_IN_FIELDS)?;
+                sum += length;
+                f.private_logs.push(PrivateLog {
+                    fields: part.take(length, "private log fields")?.to_vec(),
+                    padding: Vec::new(),
+                });
+            }
+            if sum != usize::from(marker.private_logs_length) || !part.fields.is_empty() {
+                return Err(TxBlobError::PrivateLogsLengthMismatch {
+                    sum,
+                    marker: usize::from(marker.private_logs_length),
+                });
+            }
+        }
+        Category::PublicLogs => {
+            while !part.fields.is_empty() {
+                let max = part.fields.len().saturating_sub(PUBLIC_LOG_HEADER_LENGTH);
+                let length = part.length("public log length", max)?;
+                let contract_address = part.one("public log address")?;
+                f.public_logs.push(PublicLog {
+                    contract_address,
+                    fields: part.take(length, "public log fields")?.to_vec(),
+                });
+            }
+        }
+        Category::ContractClassLogs => {
+            if !part.fields.is_empty() {
+                let contract_address = part.one("contract class log address")?;
+                f.contract_class_logs
+                    .push(ContractClassLog { contract_address, fields: part.fields.to_vec() });
             }
         }
     }
     Ok(())
 }
 
-/// Decodes the tx whose marker is `fields[0]`, returning it and the number of fields it used.
-/// Fields after it are left alone (the upstream decoder ignores them; [`decode_block_blob`] reads
-/// them as the next tx). Errors name `tx` and offsets from `fields[0]`.
+/// Reads one category's section of a tx whose marker is `marker`: `fields` must be exactly the
+/// section (its length is what the marker's counts give). The result holds that category and
+/// nothing else; errors name offsets in the tx's blob data.
 ///
 /// # Errors
-/// [`BlobError`] for a bad marker, a truncated or inconsistent encoding, or an effect that
-/// breaks a protocol rule.
-pub fn decode_tx_blob(fields: &[Fr], tx: usize) -> Result<(TxEffect, usize), BlobError> {
-    decode_tx_blob_at(fields, 0, tx)
+/// [`TxBlobError`] for a marker over the protocol's limits, a section of another length, a log
+/// whose length fields do not frame the section, or items that break a protocol rule.
+pub(crate) fn decode_category_section(
+    category: Category,
+    marker: &TxStartMarker,
+    fields: &[Fr],
+) -> Result<TxEffect, TxBlobError> {
+    marker.check_limits()?;
+    let section = Section::Category(category);
+    let offset = section.offset(marker);
+    let expected = section.len(marker);
+    if fields.len() != expected {
+        return Err(TxBlobError::RanOut {
+            what: "the category's section",
+            offset,
+            needed: expected,
+            available: fields.len(),
+        });
+    }
+    let mut decoded = TxEffectFields::default();
+    read_category(&mut decoded, category, marker, &mut Cursor { fields, offset })?;
+    Ok(TxEffect::new(decoded)?)
 }
 
-/// [`decode_tx_blob`] for a tx found at `offset` of a larger input, so errors name that offset.
-fn decode_tx_blob_at(fields: &[Fr], offset: usize, tx: usize) -> Result<(TxEffect, usize), BlobError> {
-    let marker_field = fields.first().ok_or(BlobError::Truncated { tx, claimed: 1, available: 0 })?;
+/// Decodes the tx whose marker is `fields[0]`, returning it and the number of fields it used.
+/// Fields after it are left alone (the upstream decoder ignores them; [`decode_block_blob`] reads
+/// them as the next tx).
+///
+/// # Errors
+/// [`TxBlobError`] for a bad marker, a truncated or inconsistent encoding, or an effect that
+/// breaks a protocol rule.
+pub fn decode_tx_blob(fields: &[Fr]) -> Result<(TxEffect, usize), TxBlobError> {
+    let marker_field = fields.first().ok_or(TxBlobError::Truncated { claimed: 1, available: 0 })?;
     let marker = TxStartMarker::decode(marker_field)
-        .map_err(|NotAMarker { value }| BlobError::NotAMarker { offset, value })?;
+        .map_err(|NotAMarker { value }| TxBlobError::NotAMarker { value })?;
     let claimed = marker.num_blob_fields as usize;
     if claimed > fields.len() {
-        return Err(BlobError::Truncated { tx, claimed, available: fields.len() });
+        return Err(TxBlobError::Truncated { claimed, available: fields.len() });
     }
     let implied = marker.implied_blob_fields();
     if implied != claimed {
-        return Err(BlobError::LengthMismatch { tx, claimed, implied });
+        return Err(TxBlobError::LengthMismatch { claimed, implied });
     }
-    let revert_code = RevertCode::from_code(u64::from(marker.revert_code))
-        .map_err(|source| BlobError::Invalid { tx, source })?;
+    let revert_code = RevertCode::from_code(u64::from(marker.revert_code))?;
+    marker.check_limits()?;
     // From here on every read is bounded by the claimed length, which is bounded by the input.
-    let mut cursor = Cursor { fields: fields.get(1..claimed).unwrap_or_default(), offset: offset + 1, tx };
+    let mut cursor = Cursor { fields: fields.get(1..claimed).unwrap_or_default(), offset: 1 };
     let mut decoded = TxEffectFields { revert_code, ..TxEffectFields::default() };
     for section in TX_BLOB_LAYOUT {
-        read_section(&mut decoded, section, &marker, &mut cursor)?;
+        let len = section.len(&marker);
+        match section {
+            Section::Marker => {}
+            Section::TxHash => decoded.tx_hash = cursor.one("txHash")?,
+            Section::TransactionFee => decoded.transaction_fee = cursor.one("transactionFee")?,
+            Section::Category(category) => {
+                let offset = cursor.offset;
+                let mut part = Cursor { fields: cursor.take(len, category.name())?, offset };
+                read_category(&mut decoded, category, &marker, &mut part)?;
+            }
+        }
     }
-    let effect = TxEffect::new(decoded).map_err(|source| BlobError::Invalid { tx, source })?;
-    Ok((effect, claimed))
+    Ok((TxEffect::new(decoded)?, claimed))
 }
 
 /// Decodes a whole block's blob fields: consecutive per-tx blobs, each starting with a marker,
@@ -534,7 +617,8 @@ pub fn decode_block_blob(fields: &[Fr]) -> Result<Body, BlobError> {
         if tx_effects.len() == MAX_TXS_PER_BLOCK {
             return Err(BlobError::TooManyTxs { max: MAX_TXS_PER_BLOCK });
         }
-        let (effect, used) = decode_tx_blob_at(rest, offset, tx_effects.len())?;
+        let tx = tx_effects.len();
+        let (effect, used) = decode_tx_blob(rest).map_err(|source| BlobError::Tx { tx, offset, source })?;
         tx_effects.push(effect);
         offset += used;
     }

@@ -19,10 +19,10 @@
 //! [`encode_checkpoint`] is its exact inverse (without the zero tail; [`pad_to_blobs`] adds it).
 
 use txfx_poseidon::Fr;
-use txfx_poseidon::field::{fr_to_be_bytes, fr_to_hex};
+use txfx_poseidon::field::{bits, fr_to_hex};
 
-use crate::blob::{BlobError, decode_tx_blob, encode_block_blob};
-use crate::model::Body;
+use crate::blob::{TxBlobError, decode_tx_blob, encode_block_blob};
+use crate::model::{BlockNumber, Body};
 
 /// The prefix of a block-end marker (Noir `constants.nr`, `@aztec/constants` 4.1.2).
 pub const BLOCK_END_PREFIX: u32 = 3_951_939_007;
@@ -96,7 +96,7 @@ impl BlockEndState {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CheckpointBlock {
     /// The block number (32 bits).
-    pub block_number: u32,
+    pub block_number: BlockNumber,
     /// The block's timestamp, seconds (64 bits).
     pub timestamp: u64,
     /// The state field.
@@ -261,7 +261,7 @@ pub enum CheckpointDecodeError {
         /// The offset of the tx's start marker.
         offset: usize,
         /// What is wrong with it (its offsets count from the tx's start marker).
-        source: BlobError,
+        source: TxBlobError,
     },
     /// The input ended inside a block: no block-end marker before the end.
     #[error("block {block}: the fields end at offset {offset} before a block-end marker")]
@@ -333,103 +333,55 @@ pub enum CheckpointDecodeError {
     },
 }
 
-/// A 256-bit big-endian value read from a field, consumed from its least significant bits.
-struct Bits([u64; 4]);
+/// The block-end marker's bit fields, most significant first: prefix, timestamp, blockNumber,
+/// numTxs.
+const BLOCK_END_MARKER_WIDTHS: [u32; 4] = [32, 64, 32, 16];
 
-impl Bits {
-    fn of(field: &Fr) -> Self {
-        let bytes = fr_to_be_bytes(field);
-        let mut limbs = [0u64; 4];
-        for (limb, chunk) in limbs.iter_mut().rev().zip(bytes.chunks_exact(8)) {
-            *limb = chunk.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
-        }
-        Self(limbs)
-    }
+/// The checkpoint-end marker's bit fields: prefix, numBlobFields.
+const CHECKPOINT_END_MARKER_WIDTHS: [u32; 2] = [32, 32];
 
-    /// The low `bits` (at most 64) bits, shifted out.
-    fn take(&mut self, bits: u32) -> u64 {
-        let [a, b, c, d] = self.0;
-        if bits == 64 {
-            self.0 = [b, c, d, 0];
-            return a;
-        }
-        let low = a & ((1u64 << bits) - 1);
-        let shift = |lo: u64, hi: u64| (lo >> bits) | (hi << (64 - bits));
-        self.0 = [shift(a, b), shift(b, c), shift(c, d), d >> bits];
-        low
-    }
-
-    fn is_zero(&self) -> bool {
-        self.0 == [0; 4]
-    }
-}
-
-/// `Σ value_i · 2^(bits after it)`, most significant first, in field arithmetic (exact: every
-/// packed value here is under 2^254). Each shift is at most 64 bits.
-fn pack(parts: &[(u64, u32)]) -> Fr {
-    parts.iter().fold(Fr::from(0u64), |acc, &(value, bits)| acc * Fr::from(1u128 << bits) + Fr::from(value))
+/// Packs values already bounded by their types or checked by [`Checkpoint::new`].
+#[allow(clippy::expect_used, reason = "an internal invariant: a value that does not fit must fail loudly")]
+fn pack_checked(parts: &[(u64, u32)]) -> Fr {
+    bits::pack(parts).expect("invariant: the values were checked against their widths")
 }
 
 /// The block-end marker of a block.
-pub fn encode_block_end_marker(timestamp: u64, block_number: u32, num_txs: u16) -> Fr {
-    pack(&[
-        (u64::from(BLOCK_END_PREFIX), 0),
-        (timestamp, 64),
-        (u64::from(block_number), 32),
-        (u64::from(num_txs), 16),
-    ])
+pub(crate) fn encode_block_end_marker(timestamp: u64, block_number: u32, num_txs: u16) -> Fr {
+    let values = [u64::from(BLOCK_END_PREFIX), timestamp, u64::from(block_number), u64::from(num_txs)];
+    pack_checked(&values.into_iter().zip(BLOCK_END_MARKER_WIDTHS).collect::<Vec<_>>())
 }
 
 /// `(timestamp, blockNumber, numTxs)` of a block-end marker, or `None` if the field is not one
 /// (its value shifted right by 112 is not `BLOCK_END_PREFIX`).
-pub fn decode_block_end_marker(field: &Fr) -> Option<(u64, u32, u16)> {
-    let mut bits = Bits::of(field);
-    let num_txs = bits.take(16) as u16;
-    let block_number = bits.take(32) as u32;
-    let timestamp = bits.take(64);
-    (bits.take(32) == u64::from(BLOCK_END_PREFIX) && bits.is_zero()).then_some((
-        timestamp,
-        block_number,
-        num_txs,
-    ))
+pub(crate) fn decode_block_end_marker(field: &Fr) -> Option<(u64, u32, u16)> {
+    let [prefix, timestamp, block_number, num_txs] = bits::unpack(field, BLOCK_END_MARKER_WIDTHS)?;
+    // Each value was read from exactly its width, so the narrowings are lossless.
+    (prefix == u64::from(BLOCK_END_PREFIX)).then_some((timestamp, block_number as u32, num_txs as u16))
 }
 
-/// The state field of a block (values must fit [`STATE_FIELD_BITS`]; [`Checkpoint::new`] checks).
-pub fn encode_state_field(state: &BlockEndState) -> Fr {
-    let values = state.values();
-    // The first value is not shifted in by anything: its width only bounds it.
-    pack(&[
-        (values[0], 0),
-        (values[1], STATE_FIELD_BITS[1]),
-        (values[2], STATE_FIELD_BITS[2]),
-        (values[3], STATE_FIELD_BITS[3]),
-        (values[4], STATE_FIELD_BITS[4]),
-    ])
+/// The state field of a block, whose values [`Checkpoint::new`] checked against
+/// [`STATE_FIELD_BITS`].
+fn encode_state_field(state: &BlockEndState) -> Fr {
+    pack_checked(&state.values().into_iter().zip(STATE_FIELD_BITS).collect::<Vec<_>>())
 }
 
 /// The state of a state field, or `None` if the l1-to-l2 index (everything above the lower
 /// 172 bits) is wider than 36 bits, as blob-lib refuses.
-pub fn decode_state_field(field: &Fr) -> Option<BlockEndState> {
-    let mut bits = Bits::of(field);
-    let mut values = [0u64; 5];
-    for (value, width) in values.iter_mut().zip(STATE_FIELD_BITS).skip(1).rev() {
-        *value = bits.take(width);
-    }
-    values[0] = bits.take(STATE_FIELD_BITS[0]);
-    bits.is_zero().then_some(BlockEndState::from_values(values))
+pub(crate) fn decode_state_field(field: &Fr) -> Option<BlockEndState> {
+    bits::unpack(field, STATE_FIELD_BITS).map(BlockEndState::from_values)
 }
 
 /// The checkpoint-end marker for `num_blob_fields`.
-pub fn encode_checkpoint_end_marker(num_blob_fields: u32) -> Fr {
-    pack(&[(u64::from(CHECKPOINT_END_PREFIX), 0), (u64::from(num_blob_fields), 32)])
+pub(crate) fn encode_checkpoint_end_marker(num_blob_fields: u32) -> Fr {
+    pack_checked(&[(u64::from(CHECKPOINT_END_PREFIX), 32), (u64::from(num_blob_fields), 32)])
 }
 
 /// `numBlobFields` of a checkpoint-end marker, or `None` if the field is not one (its value
 /// shifted right by 32 is not `CHECKPOINT_END_PREFIX`).
-pub fn decode_checkpoint_end_marker(field: &Fr) -> Option<u32> {
-    let mut bits = Bits::of(field);
-    let num_blob_fields = bits.take(32) as u32;
-    (bits.take(32) == u64::from(CHECKPOINT_END_PREFIX) && bits.is_zero()).then_some(num_blob_fields)
+pub(crate) fn decode_checkpoint_end_marker(field: &Fr) -> Option<u32> {
+    let [prefix, num_blob_fields] = bits::unpack(field, CHECKPOINT_END_MARKER_WIDTHS)?;
+    (prefix == u64::from(CHECKPOINT_END_PREFIX)).then_some(num_blob_fields as u32)
 }
 
 /// The blob fields of a checkpoint, up to and including its end marker (no zero tail).
@@ -438,7 +390,7 @@ pub fn encode_checkpoint(checkpoint: &Checkpoint) -> Vec<Fr> {
     for block in &checkpoint.blocks {
         out.extend(encode_block_blob(&block.body));
         // Checkpoint::new bounded the count by u16::MAX.
-        out.push(encode_block_end_marker(block.timestamp, block.block_number, block.body.len() as u16));
+        out.push(encode_block_end_marker(block.timestamp, block.block_number.get(), block.body.len() as u16));
         out.push(encode_state_field(&block.state));
         out.extend([
             block.last_archive_root,
@@ -486,9 +438,8 @@ pub fn decode_checkpoint(fields: &[Fr]) -> Result<Checkpoint, CheckpointDecodeEr
             if let Some(marker) = decode_block_end_marker(field) {
                 break marker;
             }
-            let (effect, used) =
-                decode_tx_blob(fields.get(offset..).unwrap_or_default(), tx_effects.len())
-                    .map_err(|source| E::Tx { block: index, tx: tx_effects.len(), offset, source })?;
+            let (effect, used) = decode_tx_blob(fields.get(offset..).unwrap_or_default())
+                .map_err(|source| E::Tx { block: index, tx: tx_effects.len(), offset, source })?;
             tx_effects.push(effect);
             offset += used;
         };
@@ -517,7 +468,7 @@ pub fn decode_checkpoint(fields: &[Fr]) -> Result<Checkpoint, CheckpointDecodeEr
             });
         }
         blocks.push(CheckpointBlock {
-            block_number,
+            block_number: BlockNumber::new(block_number),
             timestamp,
             state,
             last_archive_root: *last_archive,

@@ -38,7 +38,7 @@ pub struct TxEffectCommitment {
 }
 
 /// The preimage `P_i` of categories 0..5: exactly the category's section of the blob encoding.
-/// `P_6` needs the contract-class-log hash, see [`contract_class_log_preimage`].
+/// `P_6` needs the contract-class-log hash, see [`category_job`].
 fn category_preimage(effect: &TxEffect, category: Category) -> Vec<Fr> {
     let mut preimage = Vec::new();
     // The marker is not part of any category section; nothing reads it here.
@@ -46,17 +46,28 @@ fn category_preimage(effect: &TxEffect, category: Category) -> Vec<Fr> {
     preimage
 }
 
-/// The preimage of the contract-class-log hash: the emitted fields zero-padded to 3023.
-fn contract_class_log_hash_preimage(fields: &[Fr]) -> Vec<Fr> {
+/// The job hashing the contract-class log's fields, zero-padded to 3023 (a plain hash, no
+/// separator): the first step of `C_6`, `None` when the tx has no such log.
+fn contract_class_log_hash_job(effect: &TxEffect) -> Option<HashJob> {
+    let log = effect.contract_class_logs.first()?;
     let mut padded = Vec::with_capacity(CONTRACT_CLASS_LOG_SIZE_IN_FIELDS);
-    padded.extend_from_slice(fields);
+    padded.extend_from_slice(&log.fields);
     padded.resize(CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, Fr::from(0u64));
-    padded
+    Some(HashJob::plain(padded))
 }
 
-/// `P_6`: `[address, cclHash]`.
-fn contract_class_log_preimage(address: Fr, log_hash: Fr) -> Vec<Fr> {
-    vec![address, log_hash]
+/// The job of category hash `C_i`, or `None` for an empty category (whose hash is zero). For
+/// the contract-class log it needs the log's hash, `log_hash`, from
+/// [`contract_class_log_hash_job`]: `P_6 = [address, cclHash]`.
+fn category_job(effect: &TxEffect, category: Category, log_hash: Option<Fr>) -> Option<HashJob> {
+    let preimage = match category {
+        Category::ContractClassLogs => {
+            vec![effect.contract_class_logs.first()?.contract_address, log_hash?]
+        }
+        other => category_preimage(effect, other),
+    };
+    (!preimage.is_empty())
+        .then(|| HashJob::with_separator(DomainSeparator::TX_EFFECT_CATEGORY_HASH, preimage))
 }
 
 /// The categories-hash preimage `[marker, fee, C_0 .. C_6]`.
@@ -67,12 +78,53 @@ fn categories_hash_preimage(marker: Fr, transaction_fee: Fr, category_hashes: &[
     preimage
 }
 
+/// The hash `C_i` of one category of `effect`: zero for an empty category (docs/spec.md §6.2).
+///
+/// # Errors
+/// [`BackendError`] if the backend fails.
+pub(crate) fn category_hash(
+    hasher: &dyn HashBackend,
+    effect: &TxEffect,
+    category: Category,
+) -> Result<Fr, BackendError> {
+    let log_hash = match (category, contract_class_log_hash_job(effect)) {
+        (Category::ContractClassLogs, Some(job)) => Some(hasher.hash_one(job)?),
+        _ => None,
+    };
+    match category_job(effect, category, log_hash) {
+        Some(job) => hasher.hash_one(job),
+        None => Ok(Fr::from(0u64)),
+    }
+}
+
+/// The categories hash `CH` from a tx's start marker, its fee and its seven category hashes
+/// (docs/spec.md §6.3).
+///
+/// # Errors
+/// [`BackendError`] if the backend fails.
+pub fn categories_hash(
+    hasher: &dyn HashBackend,
+    tx_start_marker: Fr,
+    transaction_fee: Fr,
+    category_hashes: &[Fr; NUM_TX_EFFECT_CATEGORIES],
+) -> Result<Fr, BackendError> {
+    hasher.hash_with_separator(
+        &categories_hash_preimage(tx_start_marker, transaction_fee, category_hashes),
+        DomainSeparator::TX_EFFECT_CATEGORIES_HASH,
+    )
+}
+
 /// The leaf from a tx hash and its categories hash (TypeScript `computeTxEffectsTreeLeaf`).
 ///
 /// # Errors
 /// [`BackendError`] if the backend fails.
 pub fn compute_leaf(hasher: &dyn HashBackend, tx_hash: Fr, categories_hash: Fr) -> Result<Fr, BackendError> {
-    hasher.hash_with_separator(&[tx_hash, categories_hash], DomainSeparator::TX_EFFECTS_TREE_LEAF)
+    hasher.hash_one(leaf_job(tx_hash, categories_hash))
+}
+
+/// The job of a leaf, `H_sep([txHash, CH], TX_EFFECTS_TREE_LEAF)` (docs/spec.md §6.4).
+fn leaf_job(tx_hash: Fr, categories_hash: Fr) -> HashJob {
+    HashJob::with_separator(DomainSeparator::TX_EFFECTS_TREE_LEAF, vec![tx_hash, categories_hash])
 }
 
 /// The four batches of a commitment, in order. Each depends only on the ones before it.
@@ -147,7 +199,6 @@ impl<'a> CommitPlan<'a> {
 
     /// The jobs of `stage`, each with where its result goes.
     fn jobs(&self, stage: Stage) -> (Vec<HashJob>, Vec<Target>) {
-        let category = DomainSeparator::TX_EFFECT_CATEGORY_HASH;
         let mut jobs = Vec::new();
         let mut targets = Vec::new();
         let mut push = |job: HashJob, target: Target| {
@@ -157,36 +208,22 @@ impl<'a> CommitPlan<'a> {
         for (tx, (effect, done)) in self.effects.iter().zip(&self.partial).enumerate() {
             match stage {
                 Stage::LogHashesAndCategories => {
-                    if let Some(log) = effect.contract_class_logs.first() {
-                        push(
-                            HashJob::plain(contract_class_log_hash_preimage(&log.fields)),
-                            Target { tx, slot: Slot::LogHash },
-                        );
+                    if let Some(job) = contract_class_log_hash_job(effect) {
+                        push(job, Target { tx, slot: Slot::LogHash });
                     }
-                    for (index, kind) in Category::ALL.into_iter().enumerate() {
-                        if kind == Category::ContractClassLogs {
+                    for (index, category) in Category::ALL.into_iter().enumerate() {
+                        if category == Category::ContractClassLogs {
                             continue;
                         }
-                        let preimage = category_preimage(effect, kind);
-                        if !preimage.is_empty() {
-                            push(
-                                HashJob::with_separator(category, preimage),
-                                Target { tx, slot: Slot::Category(index) },
-                            );
+                        if let Some(job) = category_job(effect, category, None) {
+                            push(job, Target { tx, slot: Slot::Category(index) });
                         }
                     }
                 }
                 Stage::ContractClassLogCategory => {
-                    if let (Some(log), Some(hash)) =
-                        (effect.contract_class_logs.first(), done.contract_class_log_hash)
-                    {
-                        push(
-                            HashJob::with_separator(
-                                category,
-                                contract_class_log_preimage(log.contract_address, hash),
-                            ),
-                            Target { tx, slot: Slot::Category(NUM_TX_EFFECT_CATEGORIES - 1) },
-                        );
+                    let category = Category::ContractClassLogs;
+                    if let Some(job) = category_job(effect, category, done.contract_class_log_hash) {
+                        push(job, Target { tx, slot: Slot::Category(category.index()) });
                     }
                 }
                 Stage::CategoriesHashes => push(
@@ -202,13 +239,7 @@ impl<'a> CommitPlan<'a> {
                 ),
                 Stage::Leaves => {
                     if let Some(categories_hash) = done.categories_hash {
-                        push(
-                            HashJob::with_separator(
-                                DomainSeparator::TX_EFFECTS_TREE_LEAF,
-                                vec![effect.tx_hash, categories_hash],
-                            ),
-                            Target { tx, slot: Slot::Leaf },
-                        );
+                        push(leaf_job(effect.tx_hash, categories_hash), Target { tx, slot: Slot::Leaf });
                     }
                 }
             }

@@ -9,26 +9,30 @@
 //!  "contractClassLogs":[{"contractAddress":"0x..","fields":{"fields":[3023 fields]},"emittedLength":17}]}
 //! ```
 //!
-//! Reading follows TypeScript's schemas:
-//! - unknown keys are ignored at every level (the next node version may add some), except in a
-//!   private log, whose schema is strict;
+//! Reading follows TypeScript's schemas (`TxEffect.schema`, `Body.schema`), and reads nothing they
+//! would not:
+//! - every one of the ten keys is required, as are `leafSlot` and `value`, a log's
+//!   `contractAddress` and `fields`, and `emittedLength`;
+//! - unknown keys are ignored (the next node version may add some), except in a private log,
+//!   whose schema is strict;
 //! - a field element is `0x` + 1..64 hex digits of either case, or a string of decimal digits,
 //!   read as decimal (`Fr.fromString`); values `>= p` are refused; a `txHash` must be exactly 32
 //!   bytes of hex (64 digits, `0x` optional), as `TxHash`'s schema wants;
 //! - `revertCode` is 0 to 3;
-//! - a contract-class log's `fields` is TypeScript's nested `{"fields": [exactly 3023]}`, or, as
-//!   a convenience, a flat array of its emitted fields (with or without the zero padding);
-//! - the node's `getTxEffect` result (`{"l2BlockNumber", "l2BlockHash", "data": <TxEffect>,
-//!   "txIndexInBlock"}`) is read as its effect, and its `getBlock` result (`L2Block` JSON, with
-//!   `"header"` and `"body": {"txEffects": [...]}`) as its body.
+//! - a contract-class log's `fields` is TypeScript's nested `{"fields": [exactly 3023]}`.
 //!
-//! What stays strict: a contract-class log's fields past its `emittedLength` must be zero (its
-//! hash covers all 3023), lengths must fit the protocol's limits, and every protocol rule of
-//! [`TxEffect::new`] holds. The lists may be omitted when empty.
+//! What stays strict beyond TypeScript: a contract-class log's fields past its `emittedLength`
+//! must be zero (its hash covers all 3023), lengths must fit the protocol's limits, and every
+//! protocol rule of [`TxEffect::new`] holds.
 //!
 //! A private log's fields past its `emittedLength` may be nonzero, as TypeScript's schema allows.
 //! They are not part of the blob encoding (TypeScript's drops them) and so not of the commitment;
-//! txfx keeps them in [`PrivateLog::padding`] only so that printing gives back what was read.
+//! txfx keeps them in [`PrivateLog::padding`] only so that printing gives back what was read, and
+//! a verifier refuses an effect that carries them (`txfx-membership`).
+//!
+//! These readers take one shape each. A document that may be one of several (a `getTxEffect`
+//! result around an effect, an `L2Block` around a body) is told apart, and refused when it could
+//! be read two ways, by `txfx-documents`, which calls these readers for the shape it finds.
 //!
 //! Printing gives TypeScript's exact shape: every key, private logs padded to 16 fields,
 //! contract-class logs nested and padded to 3023. A body prints as `{"txEffects":[...]}` (a bare
@@ -39,7 +43,10 @@
 
 mod checkpoint;
 
-pub use checkpoint::{ParsedCheckpoint, checkpoint_from_json, checkpoint_to_json};
+pub mod wire;
+
+pub use checkpoint::{ParsedCheckpoint, checkpoint_from_input, checkpoint_from_json, checkpoint_to_json};
+pub use wire::{JsonInput, Malformed};
 
 use serde::{Deserialize, Serialize};
 use txfx_poseidon::Fr;
@@ -47,29 +54,22 @@ use txfx_poseidon::field::serde_hex;
 
 use crate::limits::{CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, MAX_TXS_PER_BLOCK, PRIVATE_LOG_SIZE_IN_FIELDS};
 use crate::model::{
-    Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode, TxEffect,
-    TxEffectError, TxEffectFields,
+    BlockNumber, Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode,
+    TxEffect, TxEffectError, TxEffectFields,
 };
 
 /// JSON that does not describe a legal tx effect or body.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum JsonError {
-    /// Not JSON, or not the expected shape (an unknown key, a bad hex string, a value `>= p`).
-    #[error("malformed JSON at line {line}, column {column}: {message}")]
-    Malformed {
-        /// The line of the error (1-based; 0 when the error is not tied to a position).
-        line: usize,
-        /// The column of the error (1-based; 0 when not tied to a position).
-        column: usize,
-        /// What was wrong.
-        message: String,
-    },
+    /// Not JSON, or not the expected shape (a missing key, a bad hex string, a value `>= p`).
+    #[error("malformed JSON: {0}")]
+    Malformed(#[from] Malformed),
     /// Well-formed, but an effect breaks a protocol rule.
-    #[error("tx {tx}: {source}")]
+    #[error("{}{source}", tx.map(|tx| format!("tx {tx}: ")).unwrap_or_default())]
     Invalid {
-        /// The effect's position in the body (0 for a single effect).
-        tx: usize,
+        /// The effect's position in the body; `None` for a single effect.
+        tx: Option<usize>,
         /// The rule broken.
         source: TxEffectError,
     },
@@ -94,26 +94,6 @@ pub enum JsonError {
     /// Well-formed, but not an encodable checkpoint.
     #[error(transparent)]
     Checkpoint(#[from] crate::checkpoint::CheckpointError),
-    /// More txs than a block may hold.
-    #[error("a body holds at most {max} txs, got {count}")]
-    TooManyTxs {
-        /// Txs given.
-        count: usize,
-        /// The limit.
-        max: usize,
-    },
-}
-
-impl From<serde_json::Error> for JsonError {
-    fn from(error: serde_json::Error) -> Self {
-        // serde_json appends " at line L column C" to its message; the position has its own fields.
-        let message = error.to_string();
-        let message = match message.rfind(" at line ") {
-            Some(at) if error.line() > 0 => message[..at].to_owned(),
-            _ => message,
-        };
-        Self::Malformed { line: error.line(), column: error.column(), message }
-    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -152,14 +132,30 @@ struct ContractClassLogJson {
     emitted_length: u64,
 }
 
-/// A contract-class log's fields: TypeScript's nested `{"fields": [3023]}` (printed), or a flat
-/// array (read only).
+/// A contract-class log's fields: TypeScript's nested `{"fields": [exactly 3023]}`.
 struct ContractClassLogFieldsJson(Vec<Fr>);
 
 #[derive(Serialize, Deserialize)]
 struct NestedFieldsJson {
-    #[serde(with = "serde_hex::vec")]
+    #[serde(deserialize_with = "nested_fields")]
+    #[serde(serialize_with = "serde_hex::vec::serialize")]
     fields: Vec<Fr>,
+}
+
+/// Exactly 3023 field elements, read no further than one past them.
+fn nested_fields<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Fr>, D::Error> {
+    let fields = serde_hex::vec::deserialize_at_most(deserializer, CONTRACT_CLASS_LOG_SIZE_IN_FIELDS + 1)?;
+    if fields.len() != CONTRACT_CLASS_LOG_SIZE_IN_FIELDS {
+        return Err(serde::de::Error::custom(format!(
+            "a contract-class log's nested fields hold exactly {CONTRACT_CLASS_LOG_SIZE_IN_FIELDS} elements, got {}",
+            if fields.len() > CONTRACT_CLASS_LOG_SIZE_IN_FIELDS {
+                "more".to_owned()
+            } else {
+                fields.len().to_string()
+            }
+        )));
+    }
+    Ok(fields)
 }
 
 impl Serialize for ContractClassLogFieldsJson {
@@ -172,29 +168,7 @@ impl Serialize for ContractClassLogFieldsJson {
 
 impl<'de> Deserialize<'de> for ContractClassLogFieldsJson {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Either;
-        impl<'de> serde::de::Visitor<'de> for Either {
-            type Value = ContractClassLogFieldsJson;
-            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str("{\"fields\": [3023 field elements]} or an array of field elements")
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-                serde_hex::vec::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))
-                    .map(ContractClassLogFieldsJson)
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                let nested =
-                    NestedFieldsJson::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
-                if nested.fields.len() != CONTRACT_CLASS_LOG_SIZE_IN_FIELDS {
-                    return Err(serde::de::Error::custom(format!(
-                        "a contract-class log's nested fields hold exactly {CONTRACT_CLASS_LOG_SIZE_IN_FIELDS} elements, got {}",
-                        nested.fields.len()
-                    )));
-                }
-                Ok(ContractClassLogFieldsJson(nested.fields))
-            }
-        }
-        deserializer.deserialize_any(Either)
+        NestedFieldsJson::deserialize(deserializer).map(|nested| Self(nested.fields))
     }
 }
 
@@ -204,9 +178,7 @@ mod tx_hash {
     use serde::Deserialize;
     use txfx_poseidon::field::parse_fr_hex;
 
-    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Option<Fr>, D::Error> {
+    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Fr, D::Error> {
         let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
         let digits = text.strip_prefix("0x").unwrap_or(&text);
         if digits.len() != 64 {
@@ -216,20 +188,7 @@ mod tx_hash {
             )));
         }
         parse_fr_hex(&format!("0x{digits}"))
-            .map(Some)
             .map_err(|error| serde::de::Error::custom(format!("txHash {text:?}: {error}")))
-    }
-}
-
-/// An optional field element, for keys that an effect requires but a node result does not have.
-mod optional_fr {
-    use super::Fr;
-    use txfx_poseidon::field::serde_hex;
-
-    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Option<Fr>, D::Error> {
-        serde_hex::deserialize(deserializer).map(Some)
     }
 }
 
@@ -254,31 +213,25 @@ struct TxEffectOut {
     contract_class_logs: Vec<ContractClassLogJson>,
 }
 
-/// The read form of one effect, or of a node's `getTxEffect` result around one (`data`).
+/// The read form of one effect: TypeScript's `TxEffect.schema`, every key required.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct TxEffectJson {
-    revert_code: Option<u64>,
-    #[serde(default, deserialize_with = "tx_hash::deserialize")]
-    tx_hash: Option<Fr>,
-    #[serde(default, deserialize_with = "optional_fr::deserialize")]
-    transaction_fee: Option<Fr>,
-    #[serde(default, with = "serde_hex::vec")]
+    revert_code: u64,
+    #[serde(deserialize_with = "tx_hash::deserialize")]
+    tx_hash: Fr,
+    #[serde(with = "serde_hex")]
+    transaction_fee: Fr,
+    #[serde(with = "serde_hex::vec")]
     note_hashes: Vec<Fr>,
-    #[serde(default, with = "serde_hex::vec")]
+    #[serde(with = "serde_hex::vec")]
     nullifiers: Vec<Fr>,
-    #[serde(default, with = "serde_hex::vec", rename = "l2ToL1Msgs")]
+    #[serde(with = "serde_hex::vec", rename = "l2ToL1Msgs")]
     l2_to_l1_msgs: Vec<Fr>,
-    #[serde(default)]
     public_data_writes: Vec<PublicDataWriteJson>,
-    #[serde(default)]
     private_logs: Vec<PrivateLogJson>,
-    #[serde(default)]
     public_logs: Vec<PublicLogJson>,
-    #[serde(default)]
     contract_class_logs: Vec<ContractClassLogJson>,
-    /// The effect inside a node's `getTxEffect` result.
-    data: Option<Box<TxEffectJson>>,
 }
 
 #[derive(Serialize)]
@@ -287,32 +240,17 @@ struct BodyOut {
     tx_effects: Vec<TxEffectOut>,
 }
 
-/// The read form of a body: `{"txEffects": [...]}`, or a node's `getBlock` result (`L2Block`
-/// JSON) with the body under `body` and the block number in its header.
+/// The read form of a body: TypeScript's `Body.schema`, `{"txEffects": [...]}`.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct BodyJson {
-    tx_effects: Option<Vec<TxEffectJson>>,
-    body: Option<InnerBodyJson>,
-    header: Option<HeaderJson>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct InnerBodyJson {
+    #[serde(deserialize_with = "effects")]
     tx_effects: Vec<TxEffectJson>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct HeaderJson {
-    global_variables: Option<GlobalVariablesJson>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct GlobalVariablesJson {
-    block_number: Option<u64>,
+/// At most [`MAX_TXS_PER_BLOCK`] effects, read no further.
+fn effects<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<TxEffectJson>, D::Error> {
+    wire::deserialize_at_most(deserializer, MAX_TXS_PER_BLOCK)
 }
 
 /// A log given as `fields` + `emittedLength`: its emitted fields, and the fields after them with
@@ -360,53 +298,9 @@ fn emitted_fields(
     Ok(emitted)
 }
 
-/// Why a read effect is not a `TxEffect`: a key it must have is missing, or a rule is broken.
-enum Unreadable {
-    Missing(&'static str),
-    Invalid(TxEffectError),
-}
-
-impl From<TxEffectError> for Unreadable {
-    fn from(error: TxEffectError) -> Self {
-        Self::Invalid(error)
-    }
-}
-
-impl core::fmt::Display for Unreadable {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            Self::Missing(key) => write!(f, "missing key {key:?}"),
-            Self::Invalid(error) => error.fmt(f),
-        }
-    }
-}
-
-impl Unreadable {
-    fn into_json_error(self, tx: usize) -> JsonError {
-        match self {
-            Self::Missing(key) => JsonError::Malformed {
-                line: 0,
-                column: 0,
-                message: format!(
-                    "tx {tx}: missing key {key:?} (a tx effect, or a getTxEffect result with \"data\")"
-                ),
-            },
-            Self::Invalid(source) => JsonError::Invalid { tx, source },
-        }
-    }
-}
-
 impl TxEffectJson {
-    /// The effect, from the effect's own keys or, for a node result, from `data`.
-    fn into_effect(self) -> Result<TxEffect, Unreadable> {
-        if let Some(data) = self.data
-            && self.tx_hash.is_none()
-        {
-            return data.into_effect();
-        }
-        let revert_code = self.revert_code.ok_or(Unreadable::Missing("revertCode"))?;
-        let tx_hash = self.tx_hash.ok_or(Unreadable::Missing("txHash"))?;
-        let transaction_fee = self.transaction_fee.ok_or(Unreadable::Missing("transactionFee"))?;
+    /// The effect, with every protocol rule checked.
+    fn into_effect(self) -> Result<TxEffect, TxEffectError> {
         let private_logs = self
             .private_logs
             .into_iter()
@@ -437,10 +331,10 @@ impl TxEffectJson {
                 Ok(ContractClassLog { contract_address: log.contract_address, fields })
             })
             .collect::<Result<_, TxEffectError>>()?;
-        Ok(TxEffect::new(TxEffectFields {
-            revert_code: RevertCode::from_code(revert_code)?,
-            tx_hash,
-            transaction_fee,
+        TxEffect::new(TxEffectFields {
+            revert_code: RevertCode::from_code(self.revert_code)?,
+            tx_hash: self.tx_hash,
+            transaction_fee: self.transaction_fee,
             note_hashes: self.note_hashes,
             nullifiers: self.nullifiers,
             l2_to_l1_msgs: self.l2_to_l1_msgs,
@@ -456,7 +350,7 @@ impl TxEffectJson {
                 .map(|log| PublicLog { contract_address: log.contract_address, fields: log.fields })
                 .collect(),
             contract_class_logs,
-        })?)
+        })
     }
 }
 
@@ -512,8 +406,7 @@ impl Serialize for TxEffect {
     }
 }
 
-/// `TxEffect` deserializes from TypeScript's JSON (or a `getTxEffect` result), with every
-/// protocol rule checked.
+/// `TxEffect` deserializes from TypeScript's JSON, with every protocol rule checked.
 impl<'de> Deserialize<'de> for TxEffect {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         TxEffectJson::deserialize(deserializer)?.into_effect().map_err(serde::de::Error::custom)
@@ -527,50 +420,40 @@ impl Serialize for Body {
     }
 }
 
-/// `Body` deserializes from `{"txEffects": [...]}` or `L2Block` JSON (use [`body_from_json`] to
-/// also take a bare array and get errors that name the tx).
+/// `Body` deserializes from `{"txEffects": [...]}` (use [`body_from_json`] to also take a bare
+/// array and get errors that name the tx).
 impl<'de> Deserialize<'de> for Body {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let json = BodyJson::deserialize(deserializer)?;
-        body_from_effects(effects_of(json).map_err(serde::de::Error::custom)?.0)
-            .map_err(serde::de::Error::custom)
-    }
-}
-
-/// The effects of a read body and the block number its header gives, if it has one.
-fn effects_of(json: BodyJson) -> Result<(Vec<TxEffectJson>, Option<u64>), JsonError> {
-    let block_number = json.header.and_then(|header| header.global_variables).and_then(|g| g.block_number);
-    match (json.tx_effects, json.body) {
-        (Some(effects), _) => Ok((effects, block_number)),
-        (None, Some(body)) => Ok((body.tx_effects, block_number)),
-        (None, None) => Err(JsonError::Malformed {
-            line: 0,
-            column: 0,
-            message: "a body has \"txEffects\" (or, in L2Block JSON, \"body\": {\"txEffects\": [...]})"
-                .to_owned(),
-        }),
+        body_from_effects(json.tx_effects).map_err(serde::de::Error::custom)
     }
 }
 
 fn body_from_effects(effects: Vec<TxEffectJson>) -> Result<Body, JsonError> {
-    if effects.len() > MAX_TXS_PER_BLOCK {
-        return Err(JsonError::TooManyTxs { count: effects.len(), max: MAX_TXS_PER_BLOCK });
-    }
     let tx_effects = effects
         .into_iter()
         .enumerate()
-        .map(|(tx, json)| json.into_effect().map_err(|error| error.into_json_error(tx)))
+        .map(|(tx, json)| json.into_effect().map_err(|source| JsonError::Invalid { tx: Some(tx), source }))
         .collect::<Result<_, _>>()?;
     Ok(Body::new(tx_effects))
 }
 
-/// Parses one effect, or a node's `getTxEffect` result around one.
+/// Reads one effect, as TypeScript's `TxEffect.schema` does.
 ///
 /// # Errors
-/// [`JsonError::Malformed`] for bad JSON, [`JsonError::Invalid`] (tx 0) for a rule broken.
+/// [`JsonError::Malformed`] for JSON that is not an effect, [`JsonError::Invalid`] for a rule
+/// broken.
+pub fn effect_from_input(input: JsonInput<'_>) -> Result<TxEffect, JsonError> {
+    let json: TxEffectJson = input.parse()?;
+    json.into_effect().map_err(|source| JsonError::Invalid { tx: None, source })
+}
+
+/// [`effect_from_input`] on JSON text.
+///
+/// # Errors
+/// As [`effect_from_input`].
 pub fn effect_from_json(text: &str) -> Result<TxEffect, JsonError> {
-    let json: TxEffectJson = serde_json::from_str(text)?;
-    json.into_effect().map_err(|error| error.into_json_error(0))
+    effect_from_input(JsonInput::Text(text))
 }
 
 /// One effect as a JSON value (TypeScript's shape).
@@ -585,38 +468,53 @@ fn to_value(wire: impl Serialize) -> serde_json::Value {
     serde_json::to_value(wire).expect("invariant: the wire types always convert to JSON")
 }
 
-/// A body read from JSON, with the block number when the input says it (an `L2Block`'s header).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParsedBody {
-    /// The body.
-    pub body: Body,
-    /// `header.globalVariables.blockNumber` of `L2Block` JSON; `None` for a bare body.
-    pub block_number: Option<u64>,
-}
-
-/// Parses a body: `{"txEffects": [...]}` (TypeScript's shape), a node's `getBlock` result
-/// (`L2Block` JSON), or a bare JSON array of effects.
+/// Reads a body: `{"txEffects": [...]}`, as TypeScript's `Body.schema` does (unknown keys
+/// ignored), or a bare JSON array of effects (at most [`MAX_TXS_PER_BLOCK`] either way).
 ///
 /// # Errors
 /// [`JsonError`] naming the first bad tx.
-pub fn body_from_json(text: &str) -> Result<Body, JsonError> {
-    Ok(parsed_body_from_json(text)?.body)
-}
-
-/// [`body_from_json`], also giving the block number of `L2Block` JSON.
-///
-/// # Errors
-/// [`JsonError`] naming the first bad tx.
-pub fn parsed_body_from_json(text: &str) -> Result<ParsedBody, JsonError> {
-    let (effects, block_number) = if text.trim_start().starts_with('{') {
-        effects_of(serde_json::from_str::<BodyJson>(text)?)?
-    } else {
-        (serde_json::from_str(text)?, None)
+pub fn body_from_input(input: JsonInput<'_>) -> Result<Body, JsonError> {
+    let effects = match input.kind() {
+        wire::JsonKind::Array => input.parse::<Effects>()?.0,
+        _ => input.parse::<BodyJson>()?.tx_effects,
     };
-    Ok(ParsedBody { body: body_from_effects(effects)?, block_number })
+    body_from_effects(effects)
+}
+
+/// A bare array of at most [`MAX_TXS_PER_BLOCK`] effects.
+struct Effects(Vec<TxEffectJson>);
+
+impl<'de> Deserialize<'de> for Effects {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        effects(deserializer).map(Self)
+    }
+}
+
+/// [`body_from_input`] on JSON text.
+///
+/// # Errors
+/// As [`body_from_input`].
+pub fn body_from_json(text: &str) -> Result<Body, JsonError> {
+    body_from_input(JsonInput::Text(text))
 }
 
 /// A body as a JSON value: `{"txEffects": [...]}`, the shape TypeScript's `Body` schema takes.
 pub fn body_to_json(body: &Body) -> serde_json::Value {
     to_value(BodyOut { tx_effects: body.tx_effects.iter().map(TxEffectOut::from).collect() })
+}
+
+/// `BlockNumber` prints as a JSON number.
+impl Serialize for BlockNumber {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u32(self.get())
+    }
+}
+
+/// `BlockNumber` reads a JSON number or a string of decimal digits (TypeScript's
+/// `BlockNumberSchema` takes strings too), below 2^32.
+impl<'de> Deserialize<'de> for BlockNumber {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = wire::lenient_u64::deserialize(deserializer)?;
+        Self::try_from(value).map_err(serde::de::Error::custom)
+    }
 }

@@ -4,7 +4,9 @@
 pub use txfx_poseidon;
 
 pub mod blob;
+pub mod category;
 pub mod checkpoint;
+mod classify;
 pub mod commitment;
 #[cfg(feature = "serde")]
 pub mod json;
@@ -16,10 +18,10 @@ pub mod tree;
 
 pub use commitment::{TxEffectCommitment, commit_effect, commit_effects, commit_effects_async, compute_leaf};
 pub use model::{
-    Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode, TxEffect,
-    TxEffectError, TxEffectFields,
+    BlockNumber, Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode,
+    TxEffect, TxEffectError, TxEffectFields,
 };
-pub use tree::{IndexOutOfBounds, TreePath, TxEffectsTree, tree_root};
+pub use tree::{IndexOutOfBounds, PathError, TreePath, TxEffectsTree, tree_root};
 
 use txfx_poseidon::{AsyncHashBackend, BackendError, Fr, HashBackend};
 

@@ -60,6 +60,69 @@ impl RevertCode {
     }
 }
 
+/// An L2 block number: 32 bits, as the block-end marker carries it (docs/spec.md §12.2) and
+/// the header's `globalVariables.blockNumber` holds it. Every block number txfx reads or prints
+/// is one, so none is ever above what JavaScript's numbers hold exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct BlockNumber(u32);
+
+impl BlockNumber {
+    /// The block number `value`.
+    pub const fn new(value: u32) -> Self {
+        Self(value)
+    }
+
+    /// The number.
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+}
+
+impl From<u32> for BlockNumber {
+    fn from(value: u32) -> Self {
+        Self(value)
+    }
+}
+
+impl From<BlockNumber> for u64 {
+    fn from(value: BlockNumber) -> Self {
+        u64::from(value.0)
+    }
+}
+
+/// A value that is no block number: over 32 bits, or not a decimal integer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{given:?} is not a block number (a decimal integer below 2^32)")]
+pub struct NotABlockNumber {
+    /// What was given.
+    pub given: String,
+}
+
+impl TryFrom<u64> for BlockNumber {
+    type Error = NotABlockNumber;
+    fn try_from(value: u64) -> Result<Self, NotABlockNumber> {
+        u32::try_from(value).map(Self).map_err(|_| NotABlockNumber { given: value.to_string() })
+    }
+}
+
+/// Parses a decimal block number: digits only, below 2^32.
+impl std::str::FromStr for BlockNumber {
+    type Err = NotABlockNumber;
+    fn from_str(text: &str) -> Result<Self, NotABlockNumber> {
+        let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+        match text.parse::<u32>() {
+            Ok(value) if digits => Ok(Self(value)),
+            _ => Err(NotABlockNumber { given: text.to_owned() }),
+        }
+    }
+}
+
+impl std::fmt::Display for BlockNumber {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 /// One public-data write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PublicDataWrite {
@@ -156,6 +219,19 @@ impl Category {
         Self::ContractClassLogs,
     ];
 
+    /// The category's position in commitment order: `C_index` is its hash.
+    pub fn index(self) -> usize {
+        match self {
+            Self::NoteHashes => 0,
+            Self::Nullifiers => 1,
+            Self::L2ToL1Msgs => 2,
+            Self::PublicDataWrites => 3,
+            Self::PrivateLogs => 4,
+            Self::PublicLogs => 5,
+            Self::ContractClassLogs => 6,
+        }
+    }
+
     /// The TypeScript / JSON field name.
     pub fn name(self) -> &'static str {
         match self {
@@ -167,6 +243,27 @@ impl Category {
             Self::PublicLogs => "publicLogs",
             Self::ContractClassLogs => "contractClassLogs",
         }
+    }
+}
+
+/// A name that is no category's ([`Category::name`] lists them).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown category {name:?}: expected noteHashes, nullifiers, l2ToL1Msgs, publicDataWrites, privateLogs, publicLogs or contractClassLogs"
+)]
+pub struct UnknownCategory {
+    /// The name given.
+    pub name: String,
+}
+
+/// Parses [`Category::name`], TypeScript's key for the category (exactly; no other spelling).
+impl std::str::FromStr for Category {
+    type Err = UnknownCategory;
+    fn from_str(name: &str) -> Result<Self, UnknownCategory> {
+        Self::ALL
+            .into_iter()
+            .find(|category| category.name() == name)
+            .ok_or_else(|| UnknownCategory { name: name.to_owned() })
     }
 }
 
@@ -396,13 +493,23 @@ impl TxEffect {
         Self(TxEffectFields::default())
     }
 
+    /// The first private-log field past its log's emitted length that is not zero, as
+    /// `(log, field position)`: data TypeScript's JSON may carry but no blob encoding and no
+    /// commitment covers. `None` for every effect a node prints.
+    pub fn uncommitted_field(&self) -> Option<(usize, usize)> {
+        self.private_logs.iter().enumerate().find_map(|(log, private)| {
+            let offset = private.padding.iter().position(|field| *field != Fr::from(0u64))?;
+            Some((log, private.fields.len() + offset))
+        })
+    }
+
     /// Gives the fields back, for editing and re-validation.
     pub fn into_fields(self) -> TxEffectFields {
         self.0
     }
 
     /// How many fields this effect takes in the blob, marker included: the sum over the
-    /// sections of [`crate::blob::TX_BLOB_LAYOUT`] (docs/spec.md §5.2).
+    /// sections of the blob layout (docs/spec.md §5.2).
     pub fn num_blob_fields(&self) -> usize {
         crate::blob::TxStartMarker::of(self).implied_blob_fields()
     }

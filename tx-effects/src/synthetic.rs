@@ -42,10 +42,24 @@ impl Profile {
             Self::LogHeavy => "log-heavy",
         }
     }
+}
 
-    /// The profile with this [`Self::name`].
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|profile| profile.name() == name)
+/// A name that is no profile's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown profile {name:?}: expected sparse, small or log-heavy")]
+pub struct UnknownProfile {
+    /// The name given.
+    pub name: String,
+}
+
+/// Parses [`Profile::name`] (exactly).
+impl std::str::FromStr for Profile {
+    type Err = UnknownProfile;
+    fn from_str(name: &str) -> Result<Self, UnknownProfile> {
+        Self::ALL
+            .into_iter()
+            .find(|profile| profile.name() == name)
+            .ok_or_else(|| UnknownProfile { name: name.to_owned() })
     }
 }
 

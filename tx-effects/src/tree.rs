@@ -23,6 +23,8 @@ use txfx_poseidon::{
     AsyncHashBackend, BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt, Operation, check_count,
 };
 
+use crate::limits::MAX_TXS_PER_BLOCK;
+
 /// The separator of internal nodes.
 pub const NODE_SEPARATOR: DomainSeparator = DomainSeparator::TX_EFFECTS_TREE;
 
@@ -210,22 +212,68 @@ pub fn tree_root(hasher: &dyn HashBackend, leaves: &[Fr]) -> Result<Fr, BackendE
     Ok(TxEffectsTree::build(hasher, leaves.to_vec())?.root())
 }
 
-/// Hashes up a sibling path: at step j the current node is the right child if bit j of
-/// `leaf_index` is set (TypeScript `computeRootFromSiblingPath`). Bits above the path are not
-/// looked at here; `txfx-membership` decides what they mean.
+/// The longest sibling path a tx-effects tree can have: `log2(MAX_TXS_PER_BLOCK)` = 16.
+pub const MAX_PATH_LENGTH: usize = MAX_TXS_PER_BLOCK.trailing_zeros() as usize;
+
+/// A sibling path no tx-effects tree has (refused before any hashing), or a backend failure.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PathError {
+    /// A path longer than any block's tree.
+    #[error("sibling path has {length} elements, a tx-effects tree has at most {max} levels")]
+    TooLong {
+        /// The path's length.
+        length: usize,
+        /// [`MAX_PATH_LENGTH`].
+        max: usize,
+    },
+    /// `leafIndex` has bits set above the path length: no builder produces such a witness.
+    #[error("leafIndex {leaf_index} does not fit a path of {path_length} siblings")]
+    LeafIndexOutOfRange {
+        /// The leaf index.
+        leaf_index: u64,
+        /// The path's length.
+        path_length: usize,
+    },
+    /// The hashing backend failed.
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+}
+
+/// Checks that a path of `length` siblings with this `leaf_index` can be one of a tx-effects
+/// tree's: at most [`MAX_PATH_LENGTH`] siblings, and no `leafIndex` bit above them.
 ///
 /// # Errors
-/// [`BackendError`] if the backend fails.
+/// [`PathError::TooLong`] or [`PathError::LeafIndexOutOfRange`].
+pub fn check_path(leaf_index: u64, length: usize) -> Result<(), PathError> {
+    if length > MAX_PATH_LENGTH {
+        return Err(PathError::TooLong { length, max: MAX_PATH_LENGTH });
+    }
+    // length <= 16, so the shift is in range.
+    if leaf_index >> length != 0 {
+        return Err(PathError::LeafIndexOutOfRange { leaf_index, path_length: length });
+    }
+    Ok(())
+}
+
+/// Hashes `leaf` up a sibling path: at step j the current node is the right child if bit j of
+/// `leaf_index` is set (TypeScript `computeRootFromSiblingPath`). Stricter than TypeScript,
+/// which ignores `leafIndex` bits above the path: such a path is refused, as is one longer
+/// than [`MAX_PATH_LENGTH`], before anything is hashed.
+///
+/// # Errors
+/// [`PathError`] for a path no tree has, or a backend failure.
 pub fn root_from_path(
     hasher: &dyn HashBackend,
     leaf: Fr,
     leaf_index: u64,
     siblings: &[Fr],
-) -> Result<Fr, BackendError> {
+) -> Result<Fr, PathError> {
+    check_path(leaf_index, siblings.len())?;
     let mut current = leaf;
     for (step, sibling) in siblings.iter().enumerate() {
-        let right = step < 64 && (leaf_index >> step) & 1 == 1;
-        let (left, right) = if right { (*sibling, current) } else { (current, *sibling) };
+        let (left, right) =
+            if (leaf_index >> step) & 1 == 1 { (*sibling, current) } else { (current, *sibling) };
         current = hasher.hash_node(NODE_SEPARATOR, left, right)?;
     }
     Ok(current)

@@ -6,7 +6,8 @@
 
 use txfx_poseidon::Fr;
 use txfx_tx_effects::blob::{
-    BlobError, TxStartMarker, decode_block_blob, decode_tx_blob, encode_block_blob, encode_tx_blob,
+    BlobError, MarkerLimit, TxBlobError, TxStartMarker, decode_block_blob, decode_tx_blob, encode_block_blob,
+    encode_tx_blob,
 };
 use txfx_tx_effects::json::{JsonError, body_from_json, body_to_json, effect_from_json, effect_to_json};
 use txfx_tx_effects::synthetic::{Profile, block};
@@ -166,7 +167,7 @@ fn json_rules() {
     value["revertCode"] = 4.into();
     assert!(matches!(
         json_error(&value.to_string()),
-        JsonError::Invalid { tx: 0, source: TxEffectError::InvalidRevertCode { value: 4 } }
+        JsonError::Invalid { tx: None, source: TxEffectError::InvalidRevertCode { value: 4 } }
     ));
 
     // Unknown keys are ignored at every level, as TypeScript's schemas drop them...
@@ -276,7 +277,7 @@ fn json_rules() {
     ));
 
     // The contract-class log is printed nested and padded to 3023, as TypeScript prints it, and
-    // read so or flat (emitted fields only, or padded).
+    // read only so: a flat array is not TypeScript's shape, nor is a nested one of another length.
     let printed = small_json();
     assert_eq!(printed["contractClassLogs"][0]["fields"]["fields"].as_array().map(Vec::len), Some(3023));
     let mut value = small_json();
@@ -284,17 +285,29 @@ fn json_rules() {
     padded[0] = "0x12d".into();
     padded[1] = "0x12e".into();
     value["contractClassLogs"][0]["fields"] = serde_json::Value::from(padded);
-    assert_eq!(effect_from_json(&value.to_string()).unwrap(), small());
-    value["contractClassLogs"][0]["fields"] = serde_json::json!(["0x12d", "0x12e"]);
-    assert_eq!(effect_from_json(&value.to_string()).unwrap(), small());
-    // A nested form of another length is not TypeScript's.
+    assert!(matches!(json_error(&value.to_string()), JsonError::Malformed(_)));
     value["contractClassLogs"][0]["fields"] = serde_json::json!({"fields": ["0x12d", "0x12e"]});
     let error = json_error(&value.to_string());
     assert!(error.to_string().contains("exactly 3023"), "{error}");
+    let error = json_error(&value.to_string());
+    match error {
+        JsonError::Malformed(malformed) => assert_eq!(malformed.path, "contractClassLogs[0].fields.fields"),
+        other => panic!("{other}"),
+    }
 
-    // A node's getTxEffect result reads as its effect.
+    // Every key of TypeScript's schema is required: a missing list is not an empty one.
+    for key in ["noteHashes", "publicLogs", "contractClassLogs", "revertCode", "transactionFee"] {
+        let mut value = small_json();
+        value.as_object_mut().unwrap().remove(key);
+        let error = json_error(&value.to_string());
+        assert!(error.to_string().contains(&format!("missing field `{key}`")), "{key}: {error}");
+    }
+
+    // A node's getTxEffect result is another shape: this reader (TypeScript's TxEffect.schema)
+    // needs the effect's own keys, and never looks inside `data` (txfx-documents tells the two
+    // shapes apart and refuses a document with both).
     let result = serde_json::json!({"l2BlockNumber": 7, "l2BlockHash": "0x01", "data": small_json(), "txIndexInBlock": 0});
-    assert_eq!(effect_from_json(&result.to_string()).unwrap(), small());
+    assert!(matches!(json_error(&result.to_string()), JsonError::Malformed(_)));
 }
 
 #[test]
@@ -303,7 +316,7 @@ fn body_json_names_the_bad_tx() {
     body["txEffects"][2]["nullifiers"][0] = "0x0".into();
     let error = body_from_json(&body.to_string()).unwrap_err();
     assert!(
-        matches!(error, JsonError::Invalid { tx: 2, source: TxEffectError::ZeroValue { .. } }),
+        matches!(error, JsonError::Invalid { tx: Some(2), source: TxEffectError::ZeroValue { .. } }),
         "{error}"
     );
     assert!(matches!(body_from_json("{\"txEffects\": 3}"), Err(JsonError::Malformed { .. })));
@@ -330,21 +343,24 @@ fn blob_decoding_checks() {
     // tx_effect.test.ts "fails with invalid blob fields": the first field replaced by 12.
     let mut bad = fields.clone();
     bad[0] = f(12);
-    assert!(matches!(decode_tx_blob(&bad, 0), Err(BlobError::NotAMarker { offset: 0, .. })));
-    assert!(matches!(decode_block_blob(&bad), Err(BlobError::NotAMarker { offset: 0, .. })));
+    assert!(matches!(decode_tx_blob(&bad), Err(TxBlobError::NotAMarker { .. })));
+    assert!(matches!(
+        decode_block_blob(&bad),
+        Err(BlobError::Tx { tx: 0, offset: 0, source: TxBlobError::NotAMarker { .. } })
+    ));
 
     // "fails with too few remaining blob fields": one field popped.
     let short = &fields[..fields.len() - 1];
-    assert_eq!(
-        decode_tx_blob(short, 0).unwrap_err(),
-        BlobError::Truncated { tx: 0, claimed: 20, available: 19 }
-    );
+    assert_eq!(decode_tx_blob(short).unwrap_err(), TxBlobError::Truncated { claimed: 20, available: 19 });
 
     // "ignores extra blob fields" for one tx; a block's trailing field must be another tx.
     let mut extra = fields.clone();
     extra.push(f(7));
-    assert_eq!(decode_tx_blob(&extra, 0).unwrap(), (effect.clone(), 20));
-    assert!(matches!(decode_block_blob(&extra), Err(BlobError::NotAMarker { offset: 20, .. })));
+    assert_eq!(decode_tx_blob(&extra).unwrap(), (effect.clone(), 20));
+    assert!(matches!(
+        decode_block_blob(&extra),
+        Err(BlobError::Tx { tx: 1, offset: 20, source: TxBlobError::NotAMarker { .. } })
+    ));
 
     // A marker whose numBlobFields disagrees with its counts.
     let mut marker = TxStartMarker::of(&effect);
@@ -353,33 +369,40 @@ fn blob_decoding_checks() {
     inconsistent[0] = marker.encode();
     inconsistent.push(f(0));
     assert_eq!(
-        decode_tx_blob(&inconsistent, 0).unwrap_err(),
-        BlobError::LengthMismatch { tx: 0, claimed: 21, implied: 20 }
+        decode_tx_blob(&inconsistent).unwrap_err(),
+        TxBlobError::LengthMismatch { claimed: 21, implied: 20 }
     );
 
-    // A private-log length field that is impossible.
+    // A private-log length field that is impossible; offsets count from the tx's marker.
     let mut long_log = fields.clone();
     long_log[9] = f(17);
     assert!(matches!(
-        decode_tx_blob(&long_log, 0),
-        Err(BlobError::BadLength { what: "private log length", .. })
+        decode_tx_blob(&long_log),
+        Err(TxBlobError::BadLength { what: "private log length", offset: 9, .. })
     ));
     let mut wrong_sum = fields.clone();
     wrong_sum[9] = f(2);
     assert_eq!(
-        decode_tx_blob(&wrong_sum, 0).unwrap_err(),
-        BlobError::PrivateLogsLengthMismatch { tx: 0, sum: 2, marker: 3 }
+        decode_tx_blob(&wrong_sum).unwrap_err(),
+        TxBlobError::PrivateLogsLengthMismatch { sum: 2, marker: 3 }
     );
+    // A public log whose length runs past its section: it ran out, named as such.
+    let mut long_public = fields.clone();
+    long_public[13] = f(3);
+    assert!(matches!(
+        decode_tx_blob(&long_public),
+        Err(TxBlobError::BadLength { what: "public log length", .. })
+    ));
 
     // A revert code the protocol does not have.
     let mut reverted = TxStartMarker::of(&effect);
     reverted.revert_code = 4;
     let mut bad_revert = fields.clone();
     bad_revert[0] = reverted.encode();
-    assert!(matches!(
-        decode_tx_blob(&bad_revert, 0),
-        Err(BlobError::Invalid { tx: 0, source: TxEffectError::InvalidRevertCode { value: 4 } })
-    ));
+    assert_eq!(
+        decode_tx_blob(&bad_revert),
+        Err(TxBlobError::Invalid(TxEffectError::InvalidRevertCode { value: 4 }))
+    );
 
     // A marker claiming the maximum counts over a 3-field input: refused before any allocation.
     let huge = TxStartMarker {
@@ -388,19 +411,43 @@ fn blob_decoding_checks() {
         ..TxStartMarker::default()
     };
     let tiny = [huge.encode(), f(1), f(2)];
-    assert!(matches!(decode_tx_blob(&tiny, 0), Err(BlobError::Truncated { .. })));
+    assert!(matches!(decode_tx_blob(&tiny), Err(TxBlobError::Truncated { .. })));
 
-    // Counts over the protocol limits in a consistent marker are refused as illegal effects.
+    // Counts over the protocol limits in a consistent marker are refused from the marker alone.
     let many = TxStartMarker { num_nullifiers: 65, num_blob_fields: 3 + 65, ..TxStartMarker::default() };
     let mut over = vec![many.encode(), f(1), f(2)];
     over.extend(ones(65));
-    assert!(matches!(
-        decode_tx_blob(&over, 0),
-        Err(BlobError::Invalid { source: TxEffectError::TooMany { category: Category::Nullifiers, .. }, .. })
-    ));
+    assert_eq!(
+        decode_tx_blob(&over),
+        Err(TxBlobError::Limit(MarkerLimit { what: "numNullifiers", value: 65, max: 64 }))
+    );
 
     // High bits above the 216-bit marker are not a marker.
     let mut high = fields.clone();
     high[0] += txfx_poseidon::field::parse_fr(&format!("0x1{}", "0".repeat(55))).unwrap(); // 2^220
-    assert!(matches!(decode_tx_blob(&high, 0), Err(BlobError::NotAMarker { .. })));
+    assert!(matches!(decode_tx_blob(&high), Err(TxBlobError::NotAMarker { .. })));
+}
+
+#[test]
+fn marker_limits_are_the_protocols() {
+    let legal = TxStartMarker::of(
+        &effect_from_json(&txfx_suite::vectors::read_testdata("effects/maximum.json")).unwrap(),
+    );
+    assert_eq!(legal.check_limits(), Ok(()), "the maximum fixture is at every limit");
+    let over = |change: &dyn Fn(&mut TxStartMarker), what: &str| {
+        let mut marker = legal;
+        change(&mut marker);
+        assert_eq!(marker.check_limits().map_err(|e| e.what), Err(what), "{what}");
+    };
+    over(&|m| m.num_note_hashes += 1, "numNoteHashes");
+    over(&|m| m.num_nullifiers += 1, "numNullifiers");
+    over(&|m| m.num_l2_to_l1_msgs += 1, "numL2ToL1Msgs");
+    over(&|m| m.num_public_data_writes += 1, "numPublicDataWrites");
+    over(&|m| m.num_private_logs += 1, "numPrivateLogs");
+    over(&|m| m.private_logs_length += 1, "privateLogsLength");
+    over(&|m| m.public_logs_length += 1, "publicLogsLength");
+    over(&|m| m.contract_class_log_length += 1, "contractClassLogLength");
+    over(&|m| m.revert_code = 4, "revertCode");
+    // Fewer private-log fields than logs: a log has at least one field.
+    over(&|m| m.private_logs_length = 3, "numPrivateLogs");
 }

@@ -30,10 +30,11 @@ const BACKENDS: [&str; 3] = ["sequential", "native", "wasm"];
 const USAGE: &str = "usage: cargo xtask <test | lint | ci | package | consumer | ts-fixtures | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer]>";
 
 /// The published library crates, in dependency order.
-const LIBRARY_CRATES: [&str; 6] = [
+const LIBRARY_CRATES: [&str; 7] = [
     "txfx-poseidon",
     "txfx-tx-effects",
     "txfx-membership",
+    "txfx-documents",
     "txfx-backend-native",
     "txfx-backend-wasm",
     "txfx-backends",

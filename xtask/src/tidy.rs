@@ -12,12 +12,16 @@ mod tests {
         ("txfx-poseidon", &[]),
         ("txfx-tx-effects", &["txfx-poseidon"]),
         ("txfx-membership", &["txfx-poseidon", "txfx-tx-effects"]),
+        ("txfx-documents", &["txfx-poseidon", "txfx-tx-effects", "txfx-membership"]),
         ("txfx-backend-native", &["txfx-poseidon"]),
         ("txfx-backend-wasm", &["txfx-poseidon"]),
         ("txfx-backends", &["txfx-poseidon", "txfx-backend-native", "txfx-backend-wasm"]),
         ("txfx-wasm-guest", &["txfx-poseidon"]),
-        ("txfx-suite", &["txfx-poseidon", "txfx-tx-effects", "txfx-membership"]),
-        ("txfx-cli", &["txfx-poseidon", "txfx-tx-effects", "txfx-membership", "txfx-backends"]),
+        ("txfx-suite", &["txfx-poseidon", "txfx-tx-effects", "txfx-membership", "txfx-documents"]),
+        (
+            "txfx-cli",
+            &["txfx-poseidon", "txfx-tx-effects", "txfx-membership", "txfx-documents", "txfx-backends"],
+        ),
         (
             "txfx-bench",
             &[

@@ -3,7 +3,7 @@
 
 use txfx_backend_native::NativeBackend;
 use txfx_membership::txfx_poseidon::{Fr, field::fr_to_hex};
-use txfx_membership::txfx_tx_effects::{Body, TxEffect, TxEffectFields};
+use txfx_membership::txfx_tx_effects::{BlockNumber, Body, TxEffect, TxEffectFields};
 use txfx_membership::{BlockWitnesses, TrustedRoot, TxClaim, verify_tx};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -21,7 +21,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let body = Body::new(effects);
 
     let native = NativeBackend::new();
-    let block = BlockWitnesses::from_body(&native, &body, 42)?; // one tree build serves every witness
+    let block = BlockWitnesses::from_body(&native, &body, BlockNumber::new(42))?; // one tree build serves every witness
     println!("txEffectsTreeRoot {}", fr_to_hex(&block.root()));
 
     let witness = block.witness(5)?;
@@ -29,11 +29,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // witness's own `root`; here the block was just built, so its root stands in for it.
     let root = TrustedRoot::from_authenticated_header(block.root());
     let tx = TxClaim { tx_hash: Fr::from(6u64), categories_hash: None };
-    verify_tx(&native, tx, &witness, root)?;
+    let proven = verify_tx(&native, tx, &witness, root)?;
     println!(
         "tx {} verified at leaf index {} of block {}",
         fr_to_hex(&tx.tx_hash),
-        witness.leaf_index,
+        proven.leaf_index,
         witness.block_number
     );
     Ok(())

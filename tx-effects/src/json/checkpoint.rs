@@ -23,75 +23,64 @@ use serde_json::{Value, json};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::{fr_to_hex, serde_hex};
 
-use super::{BodyOut, InnerBodyJson, JsonError, TxEffectOut, body_from_effects, to_value};
-use crate::checkpoint::{BlockEndState, Checkpoint, CheckpointBlock};
+use super::wire::{JsonInput, lenient_u64};
+use super::{BodyJson, BodyOut, JsonError, TxEffectOut, body_from_effects, to_value};
+use crate::checkpoint::{BlockEndState, Checkpoint, CheckpointBlock, MAX_CHECKPOINT_BLOB_FIELDS};
+use crate::model::BlockNumber;
 
-/// A field element under a key that may be absent.
+/// txfx's own format, so every level is strict: a key txfx would not read is refused, never
+/// skipped (it could look checked).
 #[derive(Deserialize)]
-struct Hex(#[serde(with = "serde_hex")] Fr);
-
-/// A u64 given as a JSON number or a decimal string (TypeScript prints bigints as strings).
-struct Lenient(u64);
-
-impl<'de> Deserialize<'de> for Lenient {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Either<'a> {
-            Number(u64),
-            Text(std::borrow::Cow<'a, str>),
-        }
-        match Either::deserialize(deserializer)? {
-            Either::Number(value) => Ok(Self(value)),
-            Either::Text(text) => {
-                let digits_only = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
-                match text.parse::<u64>() {
-                    Ok(value) if digits_only => Ok(Self(value)),
-                    _ => Err(serde::de::Error::custom(format!(
-                        "{text:?} is not a decimal integer of at most 64 bits"
-                    ))),
-                }
-            }
-        }
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct CheckpointJson {
     num_blob_fields: Option<u64>,
+    #[serde(deserialize_with = "blocks")]
     blocks: Vec<BlockJson>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct BlockJson {
-    block_number: u32,
-    timestamp: Lenient,
-    num_txs: Option<u64>,
-    index_within_checkpoint: Option<u64>,
-    state: StateJson,
-    last_archive_root: Hex,
-    note_hash_root: Hex,
-    nullifier_root: Hex,
-    public_data_root: Hex,
-    l1_to_l2_message_root: Option<Hex>,
-    tx_effects_tree_root: Option<Hex>,
-    body: InnerBodyJson,
+/// At most as many blocks as six blobs could hold (each block takes at least six fields).
+fn blocks<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<BlockJson>, D::Error> {
+    super::wire::deserialize_at_most(deserializer, MAX_CHECKPOINT_BLOB_FIELDS / 6)
 }
 
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct BlockJson {
+    block_number: BlockNumber,
+    #[serde(deserialize_with = "lenient_u64::deserialize")]
+    timestamp: u64,
+    num_txs: Option<u64>,
+    index_within_checkpoint: Option<u64>,
+    state: StateJson,
+    #[serde(with = "serde_hex")]
+    last_archive_root: Fr,
+    #[serde(with = "serde_hex")]
+    note_hash_root: Fr,
+    #[serde(with = "serde_hex")]
+    nullifier_root: Fr,
+    #[serde(with = "serde_hex")]
+    public_data_root: Fr,
+    #[serde(default, with = "serde_hex::option")]
+    l1_to_l2_message_root: Option<Fr>,
+    #[serde(default, with = "serde_hex::option")]
+    tx_effects_tree_root: Option<Fr>,
+    /// TypeScript's `Body` shape: its own rules (unknown keys ignored) apply inside it.
+    body: BodyJson,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct StateJson {
-    #[serde(rename = "l1ToL2MessageNextAvailableLeafIndex")]
-    l1_to_l2: Lenient,
-    #[serde(rename = "noteHashNextAvailableLeafIndex")]
-    note_hash: Lenient,
-    #[serde(rename = "nullifierNextAvailableLeafIndex")]
-    nullifier: Lenient,
-    #[serde(rename = "publicDataNextAvailableLeafIndex")]
-    public_data: Lenient,
-    total_mana_used: Lenient,
+    #[serde(rename = "l1ToL2MessageNextAvailableLeafIndex", deserialize_with = "lenient_u64::deserialize")]
+    l1_to_l2: u64,
+    #[serde(rename = "noteHashNextAvailableLeafIndex", deserialize_with = "lenient_u64::deserialize")]
+    note_hash: u64,
+    #[serde(rename = "nullifierNextAvailableLeafIndex", deserialize_with = "lenient_u64::deserialize")]
+    nullifier: u64,
+    #[serde(rename = "publicDataNextAvailableLeafIndex", deserialize_with = "lenient_u64::deserialize")]
+    public_data: u64,
+    #[serde(deserialize_with = "lenient_u64::deserialize")]
+    total_mana_used: u64,
 }
 
 /// A checkpoint read from JSON, with the tree roots the input claims for its blocks.
@@ -111,7 +100,15 @@ pub struct ParsedCheckpoint {
 /// `numTxs` / `indexWithinCheckpoint` that disagrees, [`JsonError::Checkpoint`] for a checkpoint
 /// that cannot be encoded, [`JsonError::Disagrees`] for a `numBlobFields` that disagrees.
 pub fn checkpoint_from_json(text: &str) -> Result<ParsedCheckpoint, JsonError> {
-    let json: CheckpointJson = serde_json::from_str(text)?;
+    checkpoint_from_input(JsonInput::Text(text))
+}
+
+/// [`checkpoint_from_json`] on a document given as text or as a parsed value.
+///
+/// # Errors
+/// As [`checkpoint_from_json`].
+pub fn checkpoint_from_input(input: JsonInput<'_>) -> Result<ParsedCheckpoint, JsonError> {
+    let json: CheckpointJson = input.parse()?;
     let mut blocks = Vec::with_capacity(json.blocks.len());
     let mut claimed_roots = Vec::with_capacity(json.blocks.len());
     for (index, block) in json.blocks.into_iter().enumerate() {
@@ -129,22 +126,22 @@ pub fn checkpoint_from_json(text: &str) -> Result<ParsedCheckpoint, JsonError> {
         let s = block.state;
         blocks.push(CheckpointBlock {
             block_number: block.block_number,
-            timestamp: block.timestamp.0,
+            timestamp: block.timestamp,
             state: BlockEndState::from_values([
-                s.l1_to_l2.0,
-                s.note_hash.0,
-                s.nullifier.0,
-                s.public_data.0,
-                s.total_mana_used.0,
+                s.l1_to_l2,
+                s.note_hash,
+                s.nullifier,
+                s.public_data,
+                s.total_mana_used,
             ]),
-            last_archive_root: block.last_archive_root.0,
-            note_hash_root: block.note_hash_root.0,
-            nullifier_root: block.nullifier_root.0,
-            public_data_root: block.public_data_root.0,
-            l1_to_l2_message_root: block.l1_to_l2_message_root.map(|root| root.0),
+            last_archive_root: block.last_archive_root,
+            note_hash_root: block.note_hash_root,
+            nullifier_root: block.nullifier_root,
+            public_data_root: block.public_data_root,
+            l1_to_l2_message_root: block.l1_to_l2_message_root,
             body,
         });
-        claimed_roots.push(block.tx_effects_tree_root.map(|root| root.0));
+        claimed_roots.push(block.tx_effects_tree_root);
     }
     let checkpoint = Checkpoint::new(blocks).map_err(JsonError::Checkpoint)?;
     if let Some(given) = json.num_blob_fields.filter(|given| *given != checkpoint.num_blob_fields() as u64) {

@@ -1,0 +1,230 @@
+//! `txfx block`, `txfx tree` and `txfx checkpoint`: bodies, their roots, leaves and witnesses,
+//! trees over stored leaves, and checkpoints as L1 blobs carry them.
+
+use clap::{ArgGroup, Args, Subcommand};
+use serde_json::json;
+use txfx_documents::TxSelector;
+use txfx_documents::ops::{
+    blob_decode, blob_encode, block_leaves, block_witnesses, body_commitment, checkpoint_decode,
+    checkpoint_encode, hex_list, leaves_root, leaves_witnesses, witness_of, witnesses_json,
+};
+use txfx_membership::json::witness_to_json;
+use txfx_poseidon::HashBackend;
+use txfx_poseidon::field::fr_to_hex;
+use txfx_tx_effects::BlockNumber;
+use txfx_tx_effects::json::effect_to_json;
+use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
+use txfx_tx_effects::synthetic::{Profile, effect};
+
+use crate::args::{hex, parsed, tx};
+use crate::io::{Failure, Input, MAX_INPUT_BYTES, emit, emit_part, jsonl, print_json};
+
+/// `txfx block`.
+#[derive(Subcommand)]
+pub enum BlockCommand {
+    /// The block's txEffectsTreeRoot.
+    Root {
+        /// The body JSON file (a body, an L2Block or an array of effects), or -.
+        file: String,
+        /// One body per line in, one {"blockNumber"?, "txEffectsTreeRoot"} per line out, in
+        /// order, on all cores.
+        #[arg(long)]
+        jsonl: bool,
+    },
+    /// The stored form: block number, root and per tx txHash, categoriesHash and leaf.
+    Leaves {
+        /// The body JSON file, or -.
+        file: String,
+        /// The block number (default: the header's, for L2Block JSON; both must agree).
+        #[arg(long, value_parser = parsed::<BlockNumber>)]
+        block_number: Option<BlockNumber>,
+        /// Print only the leaves, as a JSON array (witnesses from them lack categoriesHash).
+        #[arg(long, conflicts_with = "block_number")]
+        bare: bool,
+    },
+    /// Decode a JSON array of blob fields into the body JSON.
+    DecodeBlob {
+        /// The blob-fields JSON file, or -.
+        file: String,
+    },
+    /// Encode an effect or a body into its blob fields (a JSON array).
+    EncodeBlob {
+        /// The effect or body JSON file, or -.
+        file: String,
+    },
+    /// The membership witness of one tx (node-API JSON), or of every tx with --all.
+    Witness(BlockWitnessArgs),
+    /// Print a deterministic synthetic body (sparse, small or log-heavy), streamed.
+    Generate {
+        /// sparse, small or log-heavy.
+        #[arg(long, value_parser = parsed::<Profile>)]
+        profile: Profile,
+        /// Number of txs (at most what txfx can read back: the profile's txs that fit the
+        /// 256 MiB input limit).
+        #[arg(long)]
+        txs: usize,
+    },
+}
+
+/// `txfx block witness`.
+#[derive(Args)]
+pub struct BlockWitnessArgs {
+    /// The body JSON file, or -.
+    file: String,
+    /// The tx: its index in the block, or its 0x-hex tx hash.
+    #[arg(long, required_unless_present = "all", conflicts_with = "all")]
+    tx: Option<String>,
+    /// Every witness of the block, as a JSON array.
+    #[arg(long)]
+    all: bool,
+    /// The block number written into the witness (default: the header's, for L2Block JSON; both
+    /// must agree).
+    #[arg(long, value_parser = parsed::<BlockNumber>)]
+    block_number: Option<BlockNumber>,
+}
+
+/// `txfx tree`.
+#[derive(Subcommand)]
+pub enum TreeCommand {
+    /// The root over the leaves (a stored block is checked against its own root first).
+    Root {
+        /// Stored leaves (`block leaves`) or a JSON array of 0x-hex leaves, or -.
+        file: String,
+    },
+    /// The witness of one tx (node-API JSON; with categoriesHash from stored leaves).
+    Witness(TreeWitnessArgs),
+}
+
+/// `txfx tree witness`.
+#[derive(Args)]
+#[command(group(ArgGroup::new("which").required(true).multiple(false).args(["index", "tx_hash"])))]
+pub struct TreeWitnessArgs {
+    /// Stored leaves (`block leaves`) or a JSON array of 0x-hex leaves, or -.
+    file: String,
+    /// The leaf's index.
+    #[arg(long)]
+    index: Option<usize>,
+    /// The tx hash (stored leaves only).
+    #[arg(long)]
+    tx_hash: Option<String>,
+    /// The block number (required for bare leaves; must agree with stored leaves').
+    #[arg(long, value_parser = parsed::<BlockNumber>)]
+    block_number: Option<BlockNumber>,
+}
+
+/// `txfx checkpoint`.
+#[derive(Subcommand)]
+pub enum CheckpointCommand {
+    /// Blob fields (a JSON array of 0x-hex, zero tail optional) to blocks with their
+    /// txEffectsTreeRoot.
+    Decode {
+        /// The blob-fields JSON file, or -.
+        file: String,
+        /// One checkpoint per line in, one decoded checkpoint per line out, in order, on all cores.
+        #[arg(long)]
+        jsonl: bool,
+    },
+    /// Decoded-checkpoint JSON back to blob fields.
+    Encode {
+        /// The checkpoint JSON file (`checkpoint decode` output), or -.
+        file: String,
+        /// Add the zero tail up to the end of the last 4096-field blob.
+        #[arg(long)]
+        pad: bool,
+    },
+}
+
+pub fn block(backend: &dyn HashBackend, command: BlockCommand) -> Result<(), Failure> {
+    match command {
+        BlockCommand::Root { file, jsonl: true } => jsonl(&file, |doc| {
+            let (document, commitment) = body_commitment(backend, doc)?;
+            let root = fr_to_hex(&commitment.root());
+            Ok(match document.block_number() {
+                Some(number) => json!({ "blockNumber": number.get(), "txEffectsTreeRoot": root }),
+                None => json!({ "txEffectsTreeRoot": root }),
+            })
+        }),
+        BlockCommand::Root { file, jsonl: false } => {
+            let input = Input::read(&file)?;
+            emit(&fr_to_hex(&body_commitment(backend, input.doc())?.1.root()))
+        }
+        BlockCommand::Leaves { file, bare: true, .. } => {
+            let input = Input::read(&file)?;
+            print_json(&hex_list(body_commitment(backend, input.doc())?.1.leaves()))
+        }
+        BlockCommand::Leaves { file, block_number, bare: false } => {
+            let input = Input::read(&file)?;
+            print_json(&block_leaves(backend, input.doc(), block_number)?.to_json())
+        }
+        BlockCommand::DecodeBlob { file } => print_json(&blob_decode(Input::read(&file)?.doc())?),
+        BlockCommand::EncodeBlob { file } => {
+            print_json(&hex_list(&blob_encode(backend, Input::read(&file)?.doc())?))
+        }
+        BlockCommand::Generate { profile, txs } => generate(profile, txs),
+        BlockCommand::Witness(args) => {
+            let input = Input::read(&args.file)?;
+            let witnesses = block_witnesses(backend, input.doc(), args.block_number)?;
+            match &args.tx {
+                Some(selector) => print_json(&witness_to_json(&witness_of(&witnesses, tx(selector)?)?)),
+                None => print_json(&witnesses_json(&witnesses.all())),
+            }
+        }
+    }
+}
+
+/// The most txs of `profile` whose JSON txfx can read back (the input limit), capped by the
+/// most txs a block holds. Every tx of a profile prints to the same length (fixed-width hex).
+fn max_generated_txs(profile: Profile) -> Result<usize, Failure> {
+    let one = effect(profile, 0).map_err(|e| Failure::Input(e.to_string()))?;
+    let per_tx = effect_to_json(&one).to_string().len() + 1;
+    let room = (MAX_INPUT_BYTES as usize).saturating_sub(r#"{"txEffects":[]}"#.len() + 1);
+    Ok((room / per_tx).min(MAX_TXS_PER_BLOCK))
+}
+
+/// `block generate`: the body streamed tx by tx, so memory holds one effect at a time.
+fn generate(profile: Profile, txs: usize) -> Result<(), Failure> {
+    let max = max_generated_txs(profile)?;
+    if txs > max {
+        return Err(Failure::Input(format!(
+            "--txs {txs}: a {} body of more than {max} txs would not fit the {MAX_INPUT_BYTES}-byte input limit txfx reads back",
+            profile.name()
+        )));
+    }
+    emit_part(r#"{"txEffects":["#)?;
+    for index in 0..txs {
+        let tx = effect(profile, index).map_err(|e| Failure::Input(e.to_string()))?;
+        let separator = if index == 0 { "" } else { "," };
+        emit_part(&format!("{separator}{}", effect_to_json(&tx)))?;
+    }
+    emit("]}")
+}
+
+pub fn tree(backend: &dyn HashBackend, command: TreeCommand) -> Result<(), Failure> {
+    match command {
+        TreeCommand::Root { file } => emit(&fr_to_hex(&leaves_root(backend, Input::read(&file)?.doc())?)),
+        TreeCommand::Witness(args) => {
+            let input = Input::read(&args.file)?;
+            let witnesses = leaves_witnesses(backend, input.doc(), args.block_number)?;
+            let selector = match (args.index, &args.tx_hash) {
+                (Some(index), _) => TxSelector::Index(index),
+                (None, Some(hash)) => TxSelector::Hash(hex("--tx-hash", hash)?),
+                (None, None) => return Err(Failure::Input("give --index or --tx-hash".into())),
+            };
+            print_json(&witness_to_json(&witness_of(&witnesses, selector)?))
+        }
+    }
+}
+
+pub fn checkpoint(backend: &dyn HashBackend, command: CheckpointCommand) -> Result<(), Failure> {
+    match command {
+        CheckpointCommand::Decode { file, jsonl: true } => {
+            jsonl(&file, |doc| Ok(checkpoint_decode(backend, doc)?))
+        }
+        CheckpointCommand::Decode { file, jsonl: false } => {
+            print_json(&checkpoint_decode(backend, Input::read(&file)?.doc())?)
+        }
+        CheckpointCommand::Encode { file, pad } => {
+            print_json(&hex_list(&checkpoint_encode(backend, Input::read(&file)?.doc(), pad)?))
+        }
+    }
+}

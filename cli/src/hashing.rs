@@ -1,0 +1,103 @@
+//! `txfx poseidon2` and `txfx effect`: hashes of field elements and of one tx effect.
+
+use clap::Subcommand;
+use txfx_documents::ops::{commitment_json, effect_commitment};
+use txfx_documents::read;
+use txfx_poseidon::field::fr_to_hex;
+use txfx_poseidon::{DomainSeparator, HashBackend, HashBackendExt, State};
+use txfx_tx_effects::json::effect_to_json;
+
+use crate::args::field;
+use crate::io::{Failure, Input, emit, print_json};
+
+/// `txfx poseidon2`.
+#[derive(Subcommand)]
+pub enum Poseidon2Command {
+    /// Permute a 4-lane state; prints the 4 output lanes.
+    Permute {
+        /// Four field elements (0x-hex or decimal).
+        #[arg(num_args = 4, required = true, allow_hyphen_values = true)]
+        lanes: Vec<String>,
+    },
+    /// poseidon2_hash, or poseidon2_hash_with_separator with --separator.
+    Hash {
+        /// A u32 domain separator (decimal or 0x-hex).
+        #[arg(long, value_parser = parse_separator)]
+        separator: Option<DomainSeparator>,
+        /// The inputs (0x-hex or decimal).
+        #[arg(allow_hyphen_values = true)]
+        inputs: Vec<String>,
+    },
+}
+
+fn parse_separator(text: &str) -> Result<DomainSeparator, String> {
+    let value = match text.strip_prefix("0x") {
+        Some(hex) => u32::from_str_radix(hex, 16),
+        None => text.parse::<u32>(),
+    };
+    value.map(DomainSeparator::new).map_err(|_| format!("{text:?} is not a u32 separator"))
+}
+
+/// `txfx effect`.
+#[derive(Subcommand)]
+pub enum EffectCommand {
+    /// Tx hash, marker, category hashes, categories hash, leaf and blob length of one effect.
+    Hash {
+        /// A JSON file with one tx effect (or a node's getTxEffect result), or - for stdin.
+        file: String,
+    },
+    /// Print one effect as Aztec's TypeScript prints it (after every check txfx makes).
+    Print {
+        /// A JSON file with one tx effect (or a node's getTxEffect result), or - for stdin.
+        file: String,
+        /// One line, TypeScript's exact bytes (jsonStringify), instead of indented JSON.
+        #[arg(long)]
+        compact: bool,
+    },
+}
+
+pub fn poseidon2(backend: &dyn HashBackend, command: Poseidon2Command) -> Result<(), Failure> {
+    let fields = |values: &[String], name: &str| {
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, text)| field(&format!("{name} {i}"), text))
+            .collect::<Result<Vec<_>, _>>()
+    };
+    match command {
+        Poseidon2Command::Permute { lanes } => {
+            let state: State = fields(&lanes, "lane")?
+                .try_into()
+                .map_err(|_| Failure::Input("permute takes exactly 4 lanes".into()))?;
+            let mut states = [state];
+            backend.permute_batch(&mut states)?;
+            for lane in states.iter().flatten() {
+                emit(&fr_to_hex(lane))?;
+            }
+        }
+        Poseidon2Command::Hash { separator, inputs } => {
+            let values = fields(&inputs, "input")?;
+            let hash = match separator {
+                Some(separator) => backend.hash_with_separator(&values, separator)?,
+                None => backend.hash(&values)?,
+            };
+            emit(&fr_to_hex(&hash))?;
+        }
+    }
+    Ok(())
+}
+
+pub fn effect(backend: &dyn HashBackend, command: EffectCommand) -> Result<(), Failure> {
+    match command {
+        EffectCommand::Print { file, compact } => {
+            let input = Input::read(&file)?;
+            let json = effect_to_json(&read::effect(input.doc())?.effect);
+            if compact { emit(&json.to_string()) } else { print_json(&json) }
+        }
+        EffectCommand::Hash { file } => {
+            let input = Input::read(&file)?;
+            let (document, commitment) = effect_commitment(backend, input.doc())?;
+            print_json(&commitment_json(&document, &commitment))
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! The command line's input and output: files and stdin read with a size bound, one writer for
+//! stdout, the failure a command ends in and its exit status, and the `--jsonl` engine.
+
+use std::io::{BufRead, Read, Write};
+use std::process::ExitCode;
+
+use rayon::prelude::*;
+use serde_json::{Value, json};
+use txfx_documents::verdict::refutation_json;
+use txfx_documents::{Doc, DocumentError};
+use txfx_poseidon::{BackendError, Classify, ErrorClass};
+
+/// The largest input file the CLI reads (a 64-tx log-heavy block is about 36 MiB of JSON).
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// How a command failed, and so which exit status it gets.
+#[derive(Debug)]
+pub enum Failure {
+    /// Malformed input: exit 2, the reason on stderr.
+    Input(String),
+    /// A well-formed check that failed: exit 1, `{"valid": false, "link", "reason"}` on stdout.
+    Check {
+        /// The link of the chain that broke.
+        link: &'static str,
+        /// Why.
+        reason: String,
+    },
+    /// The backend failed: exit 3.
+    Backend(String),
+    /// The reader of the output went away (a closed pipe): exit 0, quietly.
+    Closed,
+    /// The output could not be written for another reason: exit 2.
+    Output(String),
+}
+
+impl From<DocumentError> for Failure {
+    fn from(error: DocumentError) -> Self {
+        match error.class() {
+            ErrorClass::Malformed | ErrorClass::OutOfRange => Self::Input(error.to_string()),
+            ErrorClass::Refuted => {
+                Self::Check { link: error.link().unwrap_or("document"), reason: error.to_string() }
+            }
+            ErrorClass::Backend => Self::Backend(error.to_string()),
+        }
+    }
+}
+
+impl From<BackendError> for Failure {
+    fn from(error: BackendError) -> Self {
+        Self::Backend(error.to_string())
+    }
+}
+
+impl Failure {
+    /// Reports the failure where it belongs and gives the exit status.
+    pub fn exit(self) -> ExitCode {
+        match self {
+            Self::Closed => ExitCode::SUCCESS,
+            Self::Check { link, reason } => match print_json(&refutation_json(link, &reason)) {
+                Ok(()) | Err(Self::Closed) => ExitCode::from(1),
+                Err(_) => ExitCode::from(2),
+            },
+            Self::Output(reason) | Self::Input(reason) => {
+                report(&reason);
+                ExitCode::from(2)
+            }
+            Self::Backend(reason) => {
+                report(&format!("backend failure: {reason}"));
+                ExitCode::from(3)
+            }
+        }
+    }
+}
+
+/// Writes `txfx: reason` to stderr. A closed stderr leaves nowhere to report to, so a failed
+/// write is dropped rather than turned into a panic; the exit status still tells.
+fn report(reason: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "txfx: {reason}");
+}
+
+/// Writes `text` and a newline to stdout. A closed pipe is [`Failure::Closed`], never a panic.
+pub fn emit(text: &str) -> Result<(), Failure> {
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{text}").and_then(|()| stdout.flush()).map_err(write_failure)
+}
+
+/// Writes `text` to stdout without a newline (a streamed document's pieces).
+pub fn emit_part(text: &str) -> Result<(), Failure> {
+    std::io::stdout().lock().write_all(text.as_bytes()).map_err(write_failure)
+}
+
+fn write_failure(error: std::io::Error) -> Failure {
+    match error.kind() {
+        std::io::ErrorKind::BrokenPipe => Failure::Closed,
+        _ => Failure::Output(format!("cannot write the output: {error}")),
+    }
+}
+
+/// Pretty-prints a JSON value to stdout.
+pub fn print_json(value: &Value) -> Result<(), Failure> {
+    // Printing a Value into a String cannot fail: its keys are strings.
+    let text = serde_json::to_string_pretty(value).map_err(|e| Failure::Output(e.to_string()))?;
+    emit(&text)
+}
+
+/// A file (or stdin for `-`) read whole, refusing anything over [`MAX_INPUT_BYTES`].
+pub struct Input {
+    /// The path as given.
+    pub path: String,
+    /// The text.
+    pub text: String,
+}
+
+impl Input {
+    /// Reads `path`.
+    pub fn read(path: &str) -> Result<Self, Failure> {
+        let mut bytes = Vec::new();
+        let limited =
+            |reader: &mut dyn Read, bytes: &mut Vec<u8>| reader.take(MAX_INPUT_BYTES + 1).read_to_end(bytes);
+        let result = if path == "-" {
+            limited(&mut std::io::stdin().lock(), &mut bytes)
+        } else {
+            std::fs::File::open(path).and_then(|mut file| limited(&mut file, &mut bytes))
+        };
+        result.map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+        if bytes.len() as u64 > MAX_INPUT_BYTES {
+            return Err(Failure::Input(format!(
+                "{path}: larger than the {MAX_INPUT_BYTES}-byte input limit"
+            )));
+        }
+        let text = String::from_utf8(bytes).map_err(|_| Failure::Input(format!("{path}: not UTF-8")))?;
+        Ok(Self { path: path.to_owned(), text })
+    }
+
+    /// The input as a document named by its path.
+    pub fn doc(&self) -> Doc<'_> {
+        Doc::text(&self.path, &self.text)
+    }
+}
+
+/// The most lines `--jsonl` holds at once, and the most bytes: a chunk is decoded on all cores,
+/// then printed in order.
+const JSONL_CHUNK_LINES: usize = 256;
+const JSONL_CHUNK_BYTES: usize = 64 << 20;
+
+/// `--jsonl`: one input per line, one JSON result per line, in input order, each chunk of lines
+/// on all cores. A line that fails prints `{"line": N, "error": "..."}` in its place (so output
+/// line N always answers input line N) and the command exits 2 (3 for a backend failure) after
+/// the last line.
+pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Value, Failure> + Sync) -> Result<(), Failure> {
+    let mut reader: Box<dyn BufRead> = if path == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+        Box::new(std::io::BufReader::new(file))
+    };
+    let (mut line_number, mut failed, mut backend_failed) = (0usize, 0usize, false);
+    loop {
+        let (mut chunk, mut bytes) = (Vec::new(), 0);
+        while chunk.len() < JSONL_CHUNK_LINES && bytes < JSONL_CHUNK_BYTES {
+            let mut line = Vec::new();
+            let read = (&mut reader)
+                .take(MAX_INPUT_BYTES + 1)
+                .read_until(b'\n', &mut line)
+                .map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+            if read == 0 {
+                break;
+            }
+            if line.len() as u64 > MAX_INPUT_BYTES {
+                return Err(Failure::Input(format!(
+                    "{path}: line {} is longer than the {MAX_INPUT_BYTES}-byte input limit",
+                    line_number + chunk.len() + 1
+                )));
+            }
+            bytes += line.len();
+            chunk.push(line);
+        }
+        if chunk.is_empty() {
+            break;
+        }
+        let first = line_number + 1;
+        line_number += chunk.len();
+        let results: Vec<Result<Value, Failure>> = chunk
+            .par_iter()
+            .enumerate()
+            .map(|(i, line)| {
+                let name = format!("line {}", first + i);
+                let text =
+                    std::str::from_utf8(line).map_err(|_| Failure::Input(format!("{name}: not UTF-8")))?;
+                let text = text.trim_end_matches(['\n', '\r']);
+                if text.trim().is_empty() {
+                    return Err(Failure::Input(format!("{name}: empty line")));
+                }
+                per_line(Doc::text(&name, text))
+            })
+            .collect();
+        for (i, result) in results.into_iter().enumerate() {
+            let reason = match result {
+                Ok(value) => {
+                    emit(&value.to_string())?;
+                    continue;
+                }
+                Err(Failure::Closed) => return Err(Failure::Closed),
+                Err(Failure::Backend(reason)) => {
+                    backend_failed = true;
+                    format!("backend failure: {reason}")
+                }
+                Err(Failure::Input(reason) | Failure::Check { reason, .. } | Failure::Output(reason)) => {
+                    reason
+                }
+            };
+            failed += 1;
+            emit(&json!({ "line": first + i, "error": reason }).to_string())?;
+        }
+    }
+    match (failed, backend_failed) {
+        (0, _) => Ok(()),
+        (n, true) => {
+            Err(Failure::Backend(format!("{n} of {line_number} lines failed; see their \"error\" records")))
+        }
+        (n, false) => {
+            Err(Failure::Input(format!("{n} of {line_number} lines failed; see their \"error\" records")))
+        }
+    }
+}

@@ -1,0 +1,633 @@
+//! The operations the front ends offer, from documents to roots, witnesses, proofs and verdicts:
+//! the command line and the JavaScript bindings call these and only convert values at their edge,
+//! so the three cannot drift.
+
+use serde_json::{Value, json};
+use txfx_membership::json::witness_to_json;
+use txfx_membership::{
+    BlockWitnesses, CategoryProof, ChainSubject, ElementQuery, ProtocolVersion, StoredBlock,
+    TrustedArchiveRoot, TrustedRoot, TxClaim, TxEffectMembershipWitness, prove_category, verify_block_hash,
+    verify_category_proof, verify_chain, verify_effect, verify_leaf, verify_tx,
+};
+use txfx_poseidon::field::{fr_to_hex, parse_fr_hex};
+use txfx_poseidon::{Fr, HashBackend};
+use txfx_tx_effects::blob::{decode_block_blob, encode_block_blob, encode_tx_blob};
+use txfx_tx_effects::checkpoint::{
+    Checkpoint, MAX_CHECKPOINT_BLOB_FIELDS, decode_checkpoint, encode_checkpoint, pad_to_blobs,
+};
+use txfx_tx_effects::json::{body_to_json, checkpoint_to_json};
+use txfx_tx_effects::{
+    BlockCommitment, BlockNumber, Category, TxEffectCommitment, commit_block, commit_effect, tree_root,
+};
+
+use crate::error::{Doc, DocumentError, Problem};
+use crate::read::{self, BodyDocument, EffectDocument, InBlock, LeavesDocument};
+use crate::verdict::Verdict;
+
+/// Which tx of a block: its index, or its hash (`0x`-hex).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TxSelector {
+    /// The tx's position in the block.
+    Index(usize),
+    /// The tx's hash.
+    Hash(Fr),
+}
+
+/// Parses a tx selector: decimal digits are an index, `0x`-hex a tx hash.
+impl std::str::FromStr for TxSelector {
+    type Err = DocumentError;
+    fn from_str(text: &str) -> Result<Self, DocumentError> {
+        if text.starts_with("0x") {
+            return parse_fr_hex(text)
+                .map(Self::Hash)
+                .map_err(|source| Problem::Field { what: format!("tx {text:?}"), source }.into());
+        }
+        match text.parse::<usize>() {
+            Ok(index) if text.bytes().all(|b| b.is_ascii_digit()) => Ok(Self::Index(index)),
+            _ => Err(Problem::Conflict(format!("tx {text:?}: not an index (decimal) or a tx hash (0x-hex)"))
+                .into()),
+        }
+    }
+}
+
+/// What a verification must find, given by the caller: a mismatch is a refuted check.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Expected {
+    /// The block number.
+    pub block_number: Option<BlockNumber>,
+    /// The block hash.
+    pub block_hash: Option<Fr>,
+    /// The tx hash.
+    pub tx_hash: Option<Fr>,
+}
+
+fn contradicts(
+    what: &'static str,
+    claimed: String,
+    against: &'static str,
+    actual: String,
+    link: &'static str,
+) -> Problem {
+    Problem::Contradicts { what, claimed, against, actual, link }
+}
+
+impl Expected {
+    /// Checks the verdict's facts against the expectations. An expectation about a fact the
+    /// verification did not establish is refused: it cannot be met.
+    fn check(&self, verdict: &Verdict) -> Result<(), DocumentError> {
+        let hex = |value: &Fr| fr_to_hex(value);
+        if let Some(expected) = self.block_number {
+            match verdict.block_number {
+                Some(proven) if proven == expected => {}
+                Some(proven) => {
+                    return Err(contradicts(
+                        "the block number",
+                        proven.to_string(),
+                        "the one expected",
+                        expected.to_string(),
+                        "expected",
+                    )
+                    .into());
+                }
+                None => {
+                    return Err(Problem::Conflict(
+                        "a block number is not something this check establishes".into(),
+                    )
+                    .into());
+                }
+            }
+        }
+        if let Some(expected) = self.block_hash {
+            match verdict.block_hash {
+                Some(proven) if proven == expected => {}
+                Some(proven) => {
+                    return Err(contradicts(
+                        "the block hash",
+                        hex(&proven),
+                        "the one expected",
+                        hex(&expected),
+                        "expected",
+                    )
+                    .into());
+                }
+                None => {
+                    return Err(Problem::Conflict(
+                        "a block hash is established only from an archive root (txfx verify tx, txfx archive verify)".into(),
+                    )
+                    .into());
+                }
+            }
+        }
+        if let Some(expected) = self.tx_hash {
+            match verdict.tx_hash {
+                Some(proven) if proven == expected => {}
+                Some(proven) => {
+                    return Err(contradicts(
+                        "the tx hash",
+                        hex(&proven),
+                        "the one expected",
+                        hex(&expected),
+                        "expected",
+                    )
+                    .into());
+                }
+                None => return Err(Problem::Conflict("a bare leaf names no tx hash to expect".into()).into()),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a witness or a chain is checked for.
+#[derive(Debug, Clone, Copy)]
+pub enum Subject<'a> {
+    /// A leaf the caller computed (only for a witness against a trusted root: a chain needs a tx).
+    Leaf(Fr),
+    /// A tx hash, with its categories hash or the witness's.
+    Tx {
+        /// The tx hash.
+        tx_hash: Fr,
+        /// The categories hash, if the caller has it.
+        categories_hash: Option<Fr>,
+    },
+    /// A tx effect document (an effect, or a `getTxEffect` result).
+    Effect(Doc<'a>),
+    /// A category proof document.
+    CategoryProof(Doc<'a>),
+}
+
+/// The commitment of an effect document.
+///
+/// # Errors
+/// [`DocumentError`] for a bad document or a backend failure.
+pub fn effect_commitment(
+    hasher: &dyn HashBackend,
+    doc: Doc<'_>,
+) -> Result<(EffectDocument, TxEffectCommitment), DocumentError> {
+    let document = read::effect(doc)?;
+    let commitment = commit_effect(hasher, &document.effect)?;
+    Ok((document, commitment))
+}
+
+/// `txfx effect hash`'s output: the tx hash, marker, category hashes, categories hash, leaf and
+/// blob length.
+pub fn commitment_json(document: &EffectDocument, commitment: &TxEffectCommitment) -> Value {
+    json!({
+        "txHash": fr_to_hex(&document.effect.tx_hash),
+        "txStartMarker": fr_to_hex(&commitment.tx_start_marker),
+        "categoryHashes": hex_list(&commitment.category_hashes),
+        "categoriesHash": fr_to_hex(&commitment.categories_hash),
+        "leaf": fr_to_hex(&commitment.leaf),
+        "numBlobFields": commitment.num_blob_fields,
+    })
+}
+
+/// Field elements as a JSON array of `0x`-hex strings.
+pub fn hex_list(values: &[Fr]) -> Value {
+    Value::Array(values.iter().map(|value| Value::String(fr_to_hex(value))).collect())
+}
+
+/// Commits a body document (an `L2Block`'s body checked against its header on reading).
+///
+/// # Errors
+/// [`DocumentError`] for a bad document or a backend failure.
+pub fn body_commitment(
+    hasher: &dyn HashBackend,
+    doc: Doc<'_>,
+) -> Result<(BodyDocument, BlockCommitment), DocumentError> {
+    let document = read::body(hasher, doc)?;
+    let commitment = commit_block(hasher, &document.body)?;
+    Ok((document, commitment))
+}
+
+/// The block number to use: the caller's, the document's, or both when they agree.
+///
+/// # Errors
+/// [`Problem::Conflict`] when they disagree, or neither is given.
+pub fn block_number_of(
+    given: Option<BlockNumber>,
+    document: &BodyDocument,
+) -> Result<BlockNumber, DocumentError> {
+    match (given, document.block_number()) {
+        (Some(given), Some(header)) if given != header => Err(Problem::Conflict(format!(
+            "block number {given} was given, the L2Block's header is of block {header}"
+        ))
+        .into()),
+        (Some(number), _) | (None, Some(number)) => Ok(number),
+        (None, None) => Err(Problem::Conflict(
+            "give the block number: the body has no L2Block header to take it from".into(),
+        )
+        .into()),
+    }
+}
+
+/// The stored form of a body document (`txfx block leaves`).
+///
+/// # Errors
+/// [`DocumentError`] for a bad document, a block number missing or in conflict, or a backend
+/// failure.
+pub fn block_leaves(
+    hasher: &dyn HashBackend,
+    doc: Doc<'_>,
+    block_number: Option<BlockNumber>,
+) -> Result<StoredBlock, DocumentError> {
+    let (document, commitment) = body_commitment(hasher, doc)?;
+    let number = block_number_of(block_number, &document)?;
+    Ok(StoredBlock::from_commitment(&commitment, &document.body, number))
+}
+
+/// Every witness of a body document's block.
+///
+/// # Errors
+/// As [`block_leaves`].
+pub fn block_witnesses(
+    hasher: &dyn HashBackend,
+    doc: Doc<'_>,
+    block_number: Option<BlockNumber>,
+) -> Result<BlockWitnesses, DocumentError> {
+    let document = read::body(hasher, doc)?;
+    let number = block_number_of(block_number, &document)?;
+    Ok(BlockWitnesses::from_body(hasher, &document.body, number)?)
+}
+
+/// The witness of one tx, by index or hash.
+///
+/// # Errors
+/// [`Problem::OutOfBounds`] or [`Problem::UnknownTx`].
+pub fn witness_of(
+    witnesses: &BlockWitnesses,
+    tx: TxSelector,
+) -> Result<TxEffectMembershipWitness, DocumentError> {
+    match tx {
+        TxSelector::Index(index) => Ok(witnesses.witness(index)?),
+        TxSelector::Hash(hash) => Ok(witnesses.witness_for_tx_hash(hash)?),
+    }
+}
+
+/// The node's witness JSON of one witness, or an array of them.
+pub fn witnesses_json(witnesses: &[TxEffectMembershipWitness]) -> Value {
+    Value::Array(witnesses.iter().map(witness_to_json).collect())
+}
+
+/// The root over a leaves document: a stored block is checked (every leaf, then the root) first.
+///
+/// # Errors
+/// [`DocumentError`] for a bad or inconsistent document, or a backend failure.
+pub fn leaves_root(hasher: &dyn HashBackend, doc: Doc<'_>) -> Result<Fr, DocumentError> {
+    match read::leaves(doc)? {
+        LeavesDocument::Stored(stored) => {
+            Ok(BlockWitnesses::from_stored(hasher, &stored).map_err(|e| doc.error(e))?.root())
+        }
+        LeavesDocument::Bare(leaves) => Ok(tree_root(hasher, &leaves)?),
+    }
+}
+
+/// The witnesses of a leaves document: a stored block's (checked, with categories hashes and
+/// look-up by tx hash), or bare leaves' under the block number the caller gives.
+///
+/// # Errors
+/// [`DocumentError`] for a bad document, a missing or conflicting block number, or a backend
+/// failure.
+pub fn leaves_witnesses(
+    hasher: &dyn HashBackend,
+    doc: Doc<'_>,
+    block_number: Option<BlockNumber>,
+) -> Result<BlockWitnesses, DocumentError> {
+    match read::leaves(doc)? {
+        LeavesDocument::Stored(stored) => {
+            if let Some(given) = block_number.filter(|given| *given != stored.block_number) {
+                return Err(doc.error(Problem::Conflict(format!(
+                    "block number {given} was given, the stored leaves are of block {}",
+                    stored.block_number
+                ))));
+            }
+            BlockWitnesses::from_stored(hasher, &stored).map_err(|e| doc.error(e))
+        }
+        LeavesDocument::Bare(leaves) => {
+            let number = block_number.ok_or_else(|| {
+                doc.error(Problem::Conflict("bare leaves carry no block number; give one".into()))
+            })?;
+            Ok(BlockWitnesses::from_leaves(hasher, leaves, number)?)
+        }
+    }
+}
+
+/// Checks a `getTxEffect` result's claims against what a verification established, and lists
+/// what it could not check.
+fn check_in_block(
+    in_block: &InBlock,
+    verdict: &mut Verdict,
+    witness_block: BlockNumber,
+) -> Result<(), DocumentError> {
+    let proven_number = verdict.block_number.unwrap_or(witness_block);
+    if in_block.block_number != proven_number {
+        let against = if verdict.block_number.is_some() {
+            "the proven block number"
+        } else {
+            "the witness's blockNumber"
+        };
+        return Err(contradicts(
+            "the effect's l2BlockNumber",
+            in_block.block_number.to_string(),
+            against,
+            proven_number.to_string(),
+            "effect",
+        )
+        .into());
+    }
+    match verdict.block_hash {
+        Some(hash) if hash != in_block.block_hash => {
+            return Err(contradicts(
+                "the effect's l2BlockHash",
+                fr_to_hex(&in_block.block_hash),
+                "the proven block hash",
+                fr_to_hex(&hash),
+                "effect",
+            )
+            .into());
+        }
+        Some(_) => {}
+        None => verdict.unverified("l2BlockHash", json!(fr_to_hex(&in_block.block_hash))),
+    }
+    if verdict.block_number.is_none() {
+        verdict.unverified("l2BlockNumber", json!(in_block.block_number.get()));
+    }
+    // A witness fixes a leaf's place in its level, not the tx's index in the block: no check can
+    // cover it (docs/spec.md §12.8).
+    verdict.unverified("txIndexInBlock", json!(in_block.tx_index_in_block));
+    Ok(())
+}
+
+/// Verifies a tx-effects witness against a root the caller trusts (`txfx witness verify`,
+/// `txfx category verify`), and checks every claim of the inputs against what it proved.
+///
+/// # Errors
+/// [`DocumentError`]: a bad document, a refuted check (its class is
+/// [`txfx_poseidon::ErrorClass::Refuted`], its [`DocumentError::link`] names the link), or a
+/// backend failure.
+pub fn verify_witness(
+    hasher: &dyn HashBackend,
+    witness_doc: Doc<'_>,
+    subject: Subject<'_>,
+    trusted_root: Fr,
+    expected: &Expected,
+) -> Result<Verdict, DocumentError> {
+    let witness = read::witness(witness_doc)?;
+    let root = TrustedRoot::from_authenticated_header(trusted_root);
+    let (mut verdict, in_block) = match subject {
+        Subject::Leaf(leaf) => (Verdict::tx(&verify_leaf(hasher, leaf, &witness, root)?), None),
+        Subject::Tx { tx_hash, categories_hash } => {
+            (Verdict::tx(&verify_tx(hasher, TxClaim { tx_hash, categories_hash }, &witness, root)?), None)
+        }
+        Subject::Effect(doc) => {
+            let document = read::effect(doc)?;
+            let tx = verify_effect(hasher, &document.effect, &witness, root).map_err(|e| doc.error(e))?;
+            (Verdict::tx(&tx), document.in_block)
+        }
+        Subject::CategoryProof(doc) => {
+            let proof = read::category_proof(doc)?;
+            let proven = verify_category_proof(hasher, &proof, &witness, root).map_err(|e| doc.error(e))?;
+            (Verdict::category(&proven), None)
+        }
+    };
+    if witness.root != trusted_root {
+        return Err(witness_doc.error(contradicts(
+            "the witness's root",
+            fr_to_hex(&witness.root),
+            "the trusted root",
+            fr_to_hex(&trusted_root),
+            "witness",
+        )));
+    }
+    // The caller vouches for the root; the block number is covered when the caller names the
+    // block that root is of, and the witness agrees.
+    match expected.block_number {
+        Some(number) if number == witness.block_number => verdict.block_number = Some(number),
+        Some(number) => {
+            return Err(contradicts(
+                "the witness's blockNumber",
+                witness.block_number.to_string(),
+                "the block expected",
+                number.to_string(),
+                "expected",
+            )
+            .into());
+        }
+        None => verdict.unverified("blockNumber", json!(witness.block_number.get())),
+    }
+    if let Some(in_block) = in_block {
+        check_in_block(&in_block, &mut verdict, witness.block_number)?;
+    }
+    expected.check(&verdict)?;
+    Ok(verdict)
+}
+
+/// Verifies the whole chain from an archive root the caller trusts (L1's) to one tx
+/// (`txfx verify tx`), and checks every claim of the inputs against what it proved.
+///
+/// # Errors
+/// As [`verify_witness`]; a bare leaf is refused as a subject (a chain ends in a tx).
+#[allow(clippy::too_many_arguments, reason = "the chain's five documents and the caller's two choices")]
+pub fn verify_tx_chain(
+    hasher: &dyn HashBackend,
+    archive_root: Fr,
+    archive_witness_doc: Doc<'_>,
+    header_doc: Doc<'_>,
+    layout: ProtocolVersion,
+    witness_doc: Doc<'_>,
+    subject: Subject<'_>,
+    expected: &Expected,
+) -> Result<Verdict, DocumentError> {
+    let archive_witness = read::archive_witness(archive_witness_doc)?;
+    let header = read::header(hasher, header_doc, layout)?.header;
+    let witness = read::witness(witness_doc)?;
+    let root = TrustedArchiveRoot::from_trusted_source(archive_root);
+    let (effect, proof);
+    let (chain_subject, in_block) = match subject {
+        Subject::Leaf(_) => {
+            return Err(Problem::Conflict(
+                "a chain ends in a tx: give a tx hash, an effect or a category proof".into(),
+            )
+            .into());
+        }
+        Subject::Tx { tx_hash, categories_hash } => {
+            (ChainSubject::Tx(TxClaim { tx_hash, categories_hash }), None)
+        }
+        Subject::Effect(doc) => {
+            let document = read::effect(doc)?;
+            effect = document.effect;
+            (ChainSubject::Effect(&effect), document.in_block)
+        }
+        Subject::CategoryProof(doc) => {
+            proof = read::category_proof(doc)?;
+            (ChainSubject::Category(&proof), None)
+        }
+    };
+    let chain = verify_chain(hasher, root, &archive_witness, &header, &witness, chain_subject)?;
+    let mut verdict = Verdict::chain(&chain);
+    if let Some(in_block) = in_block {
+        check_in_block(&in_block, &mut verdict, witness.block_number)?;
+    }
+    expected.check(&verdict)?;
+    Ok(verdict)
+}
+
+/// What an archive check is about: a block hash, or a header document whose hash it is.
+#[derive(Debug, Clone, Copy)]
+pub enum ArchiveSubject<'a> {
+    /// A block hash.
+    BlockHash(Fr),
+    /// A header (or `L2Block`) document, in a layout.
+    Header(Doc<'a>, ProtocolVersion),
+}
+
+/// Verifies that a block is in the archive under a root the caller trusts (`txfx archive
+/// verify`). The block number is the caller's, or else the witness's leaf index: either way the
+/// verdict names it, as the archive proves it.
+///
+/// # Errors
+/// As [`verify_witness`].
+pub fn verify_archive(
+    hasher: &dyn HashBackend,
+    archive_root: Fr,
+    subject: ArchiveSubject<'_>,
+    archive_witness_doc: Doc<'_>,
+    expected: &Expected,
+) -> Result<Verdict, DocumentError> {
+    if expected.tx_hash.is_some() {
+        return Err(Problem::Conflict(
+            "an archive check proves a block, not a tx: a tx hash goes with the chain".into(),
+        )
+        .into());
+    }
+    let witness = read::archive_witness(archive_witness_doc)?;
+    let (block_hash, header_number) = match subject {
+        ArchiveSubject::BlockHash(hash) => (hash, None),
+        ArchiveSubject::Header(doc, layout) => {
+            let header = read::header(hasher, doc, layout)?.header;
+            (header.hash(hasher)?, Some(header.global_variables.block_number))
+        }
+    };
+    // The header's own number, else the caller's, else the witness's leaf index: whichever it
+    // is, the archive proves it and the verdict names it; the caller's expectations are then
+    // checked against what was proven.
+    let block_number = match header_number.or(expected.block_number) {
+        Some(number) => number,
+        None => BlockNumber::try_from(witness.leaf_index).map_err(|_| {
+            Problem::Archive(txfx_membership::ArchiveError::IndexBeyondTree {
+                leaf_index: witness.leaf_index,
+            })
+        })?,
+    };
+    let root = TrustedArchiveRoot::from_trusted_source(archive_root);
+    let block = verify_block_hash(hasher, block_hash, block_number, &witness, root)?;
+    let verdict = Verdict::block(&block);
+    expected.check(&verdict)?;
+    Ok(verdict)
+}
+
+/// A category proof of one tx of a body document (`txfx category prove`).
+///
+/// # Errors
+/// [`DocumentError`] for a bad document, a tx not in the block, an element not in the category,
+/// or a backend failure.
+pub fn category_prove(
+    hasher: &dyn HashBackend,
+    doc: Doc<'_>,
+    tx: TxSelector,
+    category: Category,
+    element: Option<ElementQuery>,
+) -> Result<CategoryProof, DocumentError> {
+    let document = read::body(hasher, doc)?;
+    let effects = &document.body.tx_effects;
+    let index = match tx {
+        TxSelector::Index(index) => index,
+        TxSelector::Hash(hash) => effects
+            .iter()
+            .position(|effect| effect.tx_hash == hash)
+            .ok_or(Problem::UnknownTx(txfx_membership::UnknownTx { tx_hash: hash }))?,
+    };
+    let effect = effects
+        .get(index)
+        .ok_or(Problem::OutOfBounds(txfx_tx_effects::IndexOutOfBounds { index, len: effects.len() }))?;
+    Ok(prove_category(hasher, effect, category, element)?)
+}
+
+/// The hash of a header document in a layout (`txfx header hash`); an `L2Block`'s body is
+/// checked against its header first where the layout commits to one.
+///
+/// # Errors
+/// [`DocumentError`] for a bad document or a backend failure.
+pub fn header_hash(
+    hasher: &dyn HashBackend,
+    doc: Doc<'_>,
+    layout: ProtocolVersion,
+) -> Result<Fr, DocumentError> {
+    Ok(read::header(hasher, doc, layout)?.header.hash(hasher)?)
+}
+
+/// Decodes a checkpoint's blob fields and gives its JSON, each block with its `txEffectsTreeRoot`.
+///
+/// # Errors
+/// [`DocumentError`] for fields that are not a checkpoint, or a backend failure.
+pub fn checkpoint_decode(hasher: &dyn HashBackend, doc: Doc<'_>) -> Result<Value, DocumentError> {
+    let fields = read::blob_fields(doc, MAX_CHECKPOINT_BLOB_FIELDS)?;
+    let checkpoint = decode_checkpoint(&fields).map_err(|e| doc.error(e))?;
+    let roots = checkpoint_roots(hasher, &checkpoint)?;
+    Ok(checkpoint_to_json(&checkpoint, Some(&roots)))
+}
+
+fn checkpoint_roots(hasher: &dyn HashBackend, checkpoint: &Checkpoint) -> Result<Vec<Fr>, DocumentError> {
+    checkpoint.blocks().iter().map(|block| Ok(commit_block(hasher, &block.body)?.root())).collect()
+}
+
+/// Encodes txfx's decoded-checkpoint JSON back to blob fields (with the zero tail when `pad`);
+/// a `txEffectsTreeRoot` the document gives is checked, never dropped unread.
+///
+/// # Errors
+/// [`DocumentError`] for a bad document, a root that is not its body's, or a backend failure.
+pub fn checkpoint_encode(
+    hasher: &dyn HashBackend,
+    doc: Doc<'_>,
+    pad: bool,
+) -> Result<Vec<Fr>, DocumentError> {
+    let parsed = read::checkpoint(doc)?;
+    if parsed.claimed_roots.iter().any(Option::is_some) {
+        let roots = checkpoint_roots(hasher, &parsed.checkpoint)?;
+        for (block, (claimed, root)) in parsed.claimed_roots.iter().zip(&roots).enumerate() {
+            if let Some(claimed) = claimed.filter(|claimed| claimed != root) {
+                return Err(doc.error(Problem::Conflict(format!(
+                    "block {block}: txEffectsTreeRoot {} is given, its body gives {}",
+                    fr_to_hex(&claimed),
+                    fr_to_hex(root)
+                ))));
+            }
+        }
+    }
+    let fields = encode_checkpoint(&parsed.checkpoint);
+    Ok(if pad { pad_to_blobs(fields) } else { fields })
+}
+
+/// The blob fields of an effect or a body document: an object with an effect's keys is one
+/// effect, anything else a body.
+///
+/// # Errors
+/// [`DocumentError`] for a bad document, or a backend failure (an `L2Block`'s body check).
+pub fn blob_encode(hasher: &dyn HashBackend, doc: Doc<'_>) -> Result<Vec<Fr>, DocumentError> {
+    if let Ok(object) = doc.input.object()
+        && read::shape_of(&object, &[read::BODY, read::L2_BLOCK, read::TX_EFFECT, read::INDEXED_TX_EFFECT])
+            .is_ok_and(|shape| shape == read::TX_EFFECT || shape == read::INDEXED_TX_EFFECT)
+    {
+        return Ok(encode_tx_blob(&read::effect(doc)?.effect));
+    }
+    Ok(encode_block_blob(&read::body(hasher, doc)?.body))
+}
+
+/// Decodes a block's blob fields into the body's JSON.
+///
+/// # Errors
+/// [`DocumentError`] for fields that do not decode.
+pub fn blob_decode(doc: Doc<'_>) -> Result<Value, DocumentError> {
+    let fields = read::blob_fields(doc, MAX_CHECKPOINT_BLOB_FIELDS)?;
+    Ok(body_to_json(&decode_block_blob(&fields).map_err(|e| doc.error(e))?))
+}

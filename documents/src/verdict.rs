@@ -1,0 +1,205 @@
+//! Verdicts as data: what a verification authenticated, named fact by fact with the node's key
+//! names, and never a fact it did not check (docs/spec.md §12.8).
+//!
+//! ```json
+//! {"valid":true,"proves":"element","archiveRoot":"0x..","blockNumber":3,"blockHash":"0x..",
+//!  "txEffectsTreeRoot":"0x..","txHash":"0x..","categoriesHash":"0x..","leaf":"0x..",
+//!  "leafIndex":"1","pathLength":2,"category":"nullifiers","categoryHash":"0x..",
+//!  "element":{"role":"nullifier","index":0,"value":"0x15"},
+//!  "unverified":{"txIndexInBlock":1}}
+//! ```
+//!
+//! A fact is present exactly when the verification established it: `archiveRoot`, `blockNumber`
+//! and `blockHash` only when a trusted archive root authenticated the block (or, for
+//! `blockNumber` alone, when the caller vouched for it with the root); `txHash` and
+//! `categoriesHash` only when the leaf was rebuilt from them. `unverified` lists claims the
+//! inputs make that nothing checked (a `getTxEffect` result's `txIndexInBlock`, which no witness
+//! fixes), so that no one mistakes them for proven. A failed check is
+//! `{"valid":false,"link":"archive","reason":"..."}`.
+
+use serde_json::{Map, Value, json};
+use txfx_membership::{
+    BlockInArchive, CategoryMembership, ChainVerdict, Proven, ProvenElement, TxMembership,
+};
+use txfx_poseidon::Fr;
+use txfx_poseidon::field::fr_to_hex;
+use txfx_tx_effects::{BlockNumber, Category};
+
+/// What a verdict is about, from the smallest to the largest claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Proves {
+    /// A block hash in the archive.
+    Block,
+    /// A leaf in a tx-effects tree (the leaf was given, not rebuilt).
+    Leaf,
+    /// A tx (its leaf rebuilt from its hash and categories hash, or its whole effect).
+    Tx,
+    /// One category of a tx.
+    Category,
+    /// One element of a category of a tx, at its place.
+    Element,
+}
+
+impl Proves {
+    /// `block`, `leaf`, `tx`, `category` or `element`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Block => "block",
+            Self::Leaf => "leaf",
+            Self::Tx => "tx",
+            Self::Category => "category",
+            Self::Element => "element",
+        }
+    }
+}
+
+/// The facts a successful verification established (module docs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// What the verdict is about.
+    pub proves: Proves,
+    /// The trusted archive root the block was found under.
+    pub archive_root: Option<Fr>,
+    /// The block's number.
+    pub block_number: Option<BlockNumber>,
+    /// The block's hash (its header's).
+    pub block_hash: Option<Fr>,
+    /// The tx-effects tree root the leaf hashed up to.
+    pub tx_effects_tree_root: Option<Fr>,
+    /// The tx hash the leaf was rebuilt from.
+    pub tx_hash: Option<Fr>,
+    /// The categories hash the leaf was rebuilt from.
+    pub categories_hash: Option<Fr>,
+    /// The leaf.
+    pub leaf: Option<Fr>,
+    /// The leaf's index at its level.
+    pub leaf_index: Option<u64>,
+    /// The path's length.
+    pub path_length: Option<usize>,
+    /// The category proven.
+    pub category: Option<Category>,
+    /// Its hash.
+    pub category_hash: Option<Fr>,
+    /// The element proven, at its place.
+    pub element: Option<ProvenElement>,
+    /// Claims the inputs made that nothing checked, by their key.
+    pub unverified: Vec<(&'static str, Value)>,
+}
+
+impl Verdict {
+    fn empty(proves: Proves) -> Self {
+        Self {
+            proves,
+            archive_root: None,
+            block_number: None,
+            block_hash: None,
+            tx_effects_tree_root: None,
+            tx_hash: None,
+            categories_hash: None,
+            leaf: None,
+            leaf_index: None,
+            path_length: None,
+            category: None,
+            category_hash: None,
+            element: None,
+            unverified: Vec::new(),
+        }
+    }
+
+    /// The verdict of a block hash found in the archive.
+    pub fn block(block: &BlockInArchive) -> Self {
+        let mut verdict = Self::empty(Proves::Block);
+        verdict.set_block(block);
+        verdict
+    }
+
+    fn set_block(&mut self, block: &BlockInArchive) {
+        self.archive_root = Some(block.archive_root);
+        self.block_number = Some(block.block_number);
+        self.block_hash = Some(block.block_hash);
+    }
+
+    /// The verdict of a tx-effects witness.
+    pub fn tx(tx: &TxMembership) -> Self {
+        let proves = if tx.tx_hash.is_some() { Proves::Tx } else { Proves::Leaf };
+        let mut verdict = Self::empty(proves);
+        verdict.set_tx(tx);
+        verdict
+    }
+
+    fn set_tx(&mut self, tx: &TxMembership) {
+        self.tx_effects_tree_root = Some(tx.tx_effects_tree_root);
+        self.tx_hash = tx.tx_hash;
+        self.categories_hash = tx.categories_hash;
+        self.leaf = Some(tx.leaf);
+        self.leaf_index = Some(tx.leaf_index);
+        self.path_length = Some(tx.path_length);
+    }
+
+    /// The verdict of a category proof.
+    pub fn category(proven: &CategoryMembership) -> Self {
+        let proves = if proven.element.is_some() { Proves::Element } else { Proves::Category };
+        let mut verdict = Self::empty(proves);
+        verdict.set_tx(&proven.tx);
+        verdict.category = Some(proven.category);
+        verdict.category_hash = Some(proven.category_hash);
+        verdict.element = proven.element;
+        verdict
+    }
+
+    /// The verdict of a whole chain.
+    pub fn chain(chain: &ChainVerdict) -> Self {
+        let mut verdict = match &chain.proven {
+            Proven::Tx(tx) => Self::tx(tx),
+            Proven::Category(category) => Self::category(category),
+        };
+        verdict.set_block(&chain.block);
+        verdict
+    }
+
+    /// Records a claim the inputs make that nothing checked.
+    pub fn unverified(&mut self, key: &'static str, claimed: Value) {
+        self.unverified.push((key, claimed));
+    }
+
+    /// The verdict as JSON (module docs).
+    pub fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        let mut put = |key: &str, value: Value| {
+            out.insert(key.to_owned(), value);
+        };
+        put("valid", json!(true));
+        put("proves", json!(self.proves.name()));
+        let hex = |value: &Option<Fr>| value.as_ref().map(|value| json!(fr_to_hex(value)));
+        for (key, value) in [
+            ("archiveRoot", hex(&self.archive_root)),
+            ("blockNumber", self.block_number.map(|number| json!(number.get()))),
+            ("blockHash", hex(&self.block_hash)),
+            ("txEffectsTreeRoot", hex(&self.tx_effects_tree_root)),
+            ("txHash", hex(&self.tx_hash)),
+            ("categoriesHash", hex(&self.categories_hash)),
+            ("leaf", hex(&self.leaf)),
+            // A decimal string, as the node prints a witness's leafIndex.
+            ("leafIndex", self.leaf_index.map(|index| json!(index.to_string()))),
+            ("pathLength", self.path_length.map(|length| json!(length))),
+            ("category", self.category.map(|category| json!(category.name()))),
+            ("categoryHash", hex(&self.category_hash)),
+            ("element", self.element.as_ref().map(ProvenElement::to_json)),
+        ] {
+            if let Some(value) = value {
+                put(key, value);
+            }
+        }
+        if !self.unverified.is_empty() {
+            let claims: Map<String, Value> =
+                self.unverified.iter().map(|(key, value)| ((*key).to_owned(), value.clone())).collect();
+            put("unverified", Value::Object(claims));
+        }
+        Value::Object(out)
+    }
+}
+
+/// A failed check as JSON: `{"valid": false, "link": .., "reason": ..}`.
+pub fn refutation_json(link: &str, reason: &str) -> Value {
+    json!({ "valid": false, "link": link, "reason": reason })
+}
