@@ -271,7 +271,12 @@ fn l2_block(
         }
         other => Problem::Header(other),
     })?;
-    let body = body_from_input(part("body")?).map_err(|error| Problem::Json(within(error, "body")))?;
+    // TypeScript's L2Block holds a Body: `{"txEffects": [...]}`, never a bare array.
+    let body_input = part("body")?;
+    if body_input.kind() != JsonKind::Object {
+        return Err(Malformed::at("body", "an L2Block's body is {\"txEffects\": [...]}").into());
+    }
+    let body = body_from_input(body_input).map_err(|error| Problem::Json(within(error, "body")))?;
     let archive: TreeSnapshot = object.parse("archive")?;
     Ok((
         L2BlockParts {

@@ -25,7 +25,7 @@ use txfx_poseidon::field::{bits, serde_hex};
 use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt};
 use txfx_tx_effects::BlockNumber;
 use txfx_tx_effects::json::Malformed;
-use txfx_tx_effects::json::wire::{JsonInput, decimal_string, lenient_u64};
+use txfx_tx_effects::json::wire::{JsonInput, decimal_string, lenient_u64, lenient_u128};
 
 /// Which layout and rules apply to a block. There is no default: whoever reads or hashes a header
 /// names the layout it expects.
@@ -126,10 +126,10 @@ pub struct GlobalVariables {
 #[serde(rename_all = "camelCase")]
 pub struct GasFees {
     /// Fee per unit of DA gas.
-    #[serde(deserialize_with = "decimal_u128", serialize_with = "decimal_string")]
+    #[serde(deserialize_with = "lenient_u128::deserialize", serialize_with = "decimal_string")]
     pub fee_per_da_gas: u128,
     /// Fee per unit of L2 gas.
-    #[serde(deserialize_with = "decimal_u128", serialize_with = "decimal_string")]
+    #[serde(deserialize_with = "lenient_u128::deserialize", serialize_with = "decimal_string")]
     pub fee_per_l2_gas: u128,
 }
 
@@ -289,24 +289,6 @@ impl BlockHeader {
     #[allow(clippy::expect_used, reason = "an internal invariant: a failure must be loud, never JSON null")]
     pub fn to_json(&self) -> Value {
         serde_json::to_value(HeaderJson::from(*self)).expect("invariant: a header always converts to JSON")
-    }
-}
-
-/// A u128 given as a decimal string or a JSON number (TypeScript prints bigints as decimal
-/// strings): digits only.
-fn decimal_u128<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u128, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Either<'a> {
-        Number(u64),
-        Text(#[serde(borrow)] std::borrow::Cow<'a, str>),
-    }
-    match Either::deserialize(deserializer)? {
-        Either::Number(value) => Ok(u128::from(value)),
-        Either::Text(text) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => text
-            .parse::<u128>()
-            .map_err(|_| serde::de::Error::custom(format!("{text:?} does not fit 128 bits"))),
-        Either::Text(text) => Err(serde::de::Error::custom(format!("{text:?} is not a decimal integer"))),
     }
 }
 

@@ -322,27 +322,73 @@ pub fn deserialize_at_most<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     deserializer.deserialize_seq(Capped { max, item: core::marker::PhantomData })
 }
 
+/// An unsigned integer as TypeScript prints a bigint (a decimal string) or as a JSON number:
+/// `"42"` or `42`. Only decimal digits are read: no sign, no spaces, no hex, no exponent, no
+/// fraction; a value above `max` is refused, never truncated.
+struct Decimal {
+    max: u128,
+    bits: u32,
+}
+
+impl Decimal {
+    fn parse(&self, text: &str) -> Result<u128, String> {
+        let digits_only = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+        match text.parse::<u128>() {
+            Ok(value) if digits_only && value <= self.max => Ok(value),
+            _ => Err(format!("{text:?} is not a decimal integer of at most {} bits", self.bits)),
+        }
+    }
+}
+
+impl<'de> Visitor<'de> for Decimal {
+    type Value = u128;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a non-negative integer of at most {} bits (a JSON number or a decimal string)", self.bits)
+    }
+    fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<u128, E> {
+        if u128::from(value) <= self.max {
+            Ok(u128::from(value))
+        } else {
+            Err(E::custom(format!("{value} does not fit {} bits", self.bits)))
+        }
+    }
+    fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<u128, E> {
+        match u64::try_from(value) {
+            Ok(value) => self.visit_u64(value),
+            Err(_) => Err(E::custom(format!("{value} is negative"))),
+        }
+    }
+    fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<u128, E> {
+        // serde_json gives integers beyond 64 bits as f64: never read one inexactly.
+        Err(E::custom(if value.fract() != 0.0 || !value.is_finite() {
+            format!("{value} is not an integer")
+        } else if value < 0.0 {
+            format!("{value} is negative")
+        } else if self.bits <= 64 {
+            format!("{value} does not fit {} bits", self.bits)
+        } else {
+            format!("{value} is beyond what a JSON number holds exactly; give it as a decimal string")
+        }))
+    }
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<u128, E> {
+        self.parse(text).map_err(E::custom)
+    }
+}
+
 /// A u64 as TypeScript prints a bigint (a decimal string) or as a JSON number: `"42"` or `42`.
 /// Only decimal digits are read: no sign, no spaces, no hex, no exponent, no fraction.
 pub mod lenient_u64 {
-    use super::{Cow, Deserialize, Deserializer};
+    use super::{Decimal, Deserializer};
 
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Either<'a> {
-        Number(u64),
-        Text(#[serde(borrow)] Cow<'a, str>),
-    }
+    const DECIMAL: Decimal = Decimal { max: u64::MAX as u128, bits: 64 };
 
     /// Reads a JSON number or a string of decimal digits that fits 64 bits.
     ///
     /// # Errors
-    /// Anything else.
+    /// Anything else, with a message saying why.
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
-        match Either::deserialize(deserializer)? {
-            Either::Number(value) => Ok(value),
-            Either::Text(text) => parse(&text).map_err(serde::de::Error::custom),
-        }
+        let value = deserializer.deserialize_any(DECIMAL)?;
+        u64::try_from(value).map_err(|_| serde::de::Error::custom(format!("{value} does not fit 64 bits")))
     }
 
     /// Reads a string of decimal digits that fits 64 bits.
@@ -350,11 +396,21 @@ pub mod lenient_u64 {
     /// # Errors
     /// A message saying why not.
     pub fn parse(text: &str) -> Result<u64, String> {
-        let digits_only = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
-        match text.parse::<u64>() {
-            Ok(value) if digits_only => Ok(value),
-            _ => Err(format!("{text:?} is not a decimal integer of at most 64 bits")),
-        }
+        let value = DECIMAL.parse(text)?;
+        u64::try_from(value).map_err(|_| format!("{value} does not fit 64 bits"))
+    }
+}
+
+/// A u128 (a fee) as TypeScript prints a bigint (a decimal string) or as a JSON number.
+pub mod lenient_u128 {
+    use super::{Decimal, Deserializer};
+
+    /// Reads a JSON number or a string of decimal digits that fits 128 bits.
+    ///
+    /// # Errors
+    /// Anything else, with a message saying why.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u128, D::Error> {
+        deserializer.deserialize_any(Decimal { max: u128::MAX, bits: 128 })
     }
 }
 
@@ -399,6 +455,18 @@ mod tests {
         for bad in ["", "-1", "+1", " 1", "0x10", "1e3", "1.0", "18446744073709551616"] {
             assert!(lenient_u64::parse(bad).is_err(), "{bad:?}");
         }
+        let read = |text: &str| {
+            let mut de = serde_json::Deserializer::from_str(text);
+            lenient_u64::deserialize(&mut de).map_err(|e| e.to_string())
+        };
+        assert_eq!(read("42"), Ok(42));
+        assert_eq!(read("\"18446744073709551615\""), Ok(u64::MAX));
+        assert!(read("-1").unwrap_err().contains("-1 is negative"));
+        assert!(read("1.5").unwrap_err().contains("1.5 is not an integer"));
+        assert!(read("18446744073709551616").unwrap_err().contains("does not fit 64 bits"));
+        assert!(read("true").unwrap_err().contains("a non-negative integer of at most 64 bits"));
+        let mut de = serde_json::Deserializer::from_str("\"340282366920938463463374607431768211455\"");
+        assert_eq!(lenient_u128::deserialize(&mut de).map_err(|e| e.to_string()), Ok(u128::MAX));
     }
 
     #[test]
