@@ -36,6 +36,7 @@ pub fn all() -> Vec<Case> {
     let mut cases = Vec::new();
     cases.extend(vector_cases());
     cases.extend(typescript_cases());
+    cases.extend(crate::readings::reading_cases());
     cases.extend(membership_cases());
     cases.extend(body_cases());
     cases.extend(stored_cases());
@@ -43,6 +44,7 @@ pub fn all() -> Vec<Case> {
     cases.extend(sensitivity_cases());
     cases.extend(snapshot_cases());
     cases.extend(crate::hostile::bad_input_cases());
+    cases.extend(crate::adversarial::adversarial_cases());
     cases.extend(crate::hostile::property_cases());
     cases
 }

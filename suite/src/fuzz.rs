@@ -15,13 +15,14 @@ use crate::trusted;
 use txfx_membership::archive::ARCHIVE_HEIGHT;
 use txfx_membership::json::{witness_from_json, witness_to_json};
 use txfx_membership::{
-    ArchiveWitness, BlockHeader, BlockWitnesses, CategoryProof, ProtocolVersion, StoredBlock,
+    ArchiveWitness, BlockHeader, BlockWitnesses, CategoryProof, ElementQuery, ProtocolVersion, StoredBlock,
     TxEffectMembershipWitness, prove_category, verify_category_proof, verify_leaf,
 };
 use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex, parse_fr};
 use txfx_poseidon::{Fr, Sequential};
 use txfx_tx_effects::BlockNumber;
 use txfx_tx_effects::blob::{decode_block_blob, encode_block_blob};
+use txfx_tx_effects::category::CategorySection;
 use txfx_tx_effects::checkpoint::{decode_checkpoint, encode_checkpoint};
 use txfx_tx_effects::json::{
     body_from_json, body_to_json, checkpoint_from_json, checkpoint_to_json, effect_from_json, effect_to_json,
@@ -185,14 +186,15 @@ pub fn archive_witness(bytes: &[u8]) -> Result<Outcome, String> {
 }
 
 /// Category proofs: an accepted proof re-prints to itself, and one that verifies against the
-/// small fixture's witness must be the genuine proof of one of its categories.
+/// small fixture's witness must be the genuine proof of one of its categories, naming at element
+/// level a value that is at that place, in that role, in the genuine category.
 pub fn category_proof(bytes: &[u8]) -> Result<Outcome, String> {
     let Some(Ok(proof)) = text(bytes).map(CategoryProof::from_json) else { return Ok(Outcome::Rejected) };
     if CategoryProof::from_json(&proof.to_json().to_string()).as_ref().ok() != Some(&proof) {
         return Err("category proof round trip changed it".into());
     }
     let (witness, root) = crate::hostile::small_fixture_witness();
-    if verify_category_proof(&Sequential, &proof, &witness, trusted(root)).is_ok() {
+    if let Ok(proven) = verify_category_proof(&Sequential, &proof, &witness, trusted(root)) {
         let effect = crate::cases::fixture_effect("small");
         let genuine =
             prove_category(&Sequential, &effect, proof.category, None).map_err(|e| e.to_string())?;
@@ -201,6 +203,85 @@ pub fn category_proof(bytes: &[u8]) -> Result<Outcome, String> {
         {
             return Err("a forged category proof verified".into());
         }
+        let section = CategorySection::of(&effect, proof.category);
+        if let Some(element) = proven.element
+            && section.element(element.place) != Some(element.value)
+        {
+            return Err(format!(
+                "a proof named {} {}, which the category does not hold there",
+                element.place,
+                fr_to_hex(&element.value)
+            ));
+        }
+    }
+    Ok(Outcome::Accepted)
+}
+
+/// The genuine chain's documents, for [`chain_verdict`]: the archive witness, block 3's header,
+/// the tx-effects witness of tx 1 and its effect (built once).
+fn chain_documents() -> &'static [String; 4] {
+    static DOCUMENTS: std::sync::OnceLock<[String; 4]> = std::sync::OnceLock::new();
+    DOCUMENTS.get_or_init(build_chain_documents)
+}
+
+fn build_chain_documents() -> [String; 4] {
+    let body = body_from_json(&read_testdata("blocks/three-fixtures.json")).unwrap_or_default();
+    let witness = BlockWitnesses::from_body(&Sequential, &body, BlockNumber::new(3))
+        .ok()
+        .and_then(|block| block.witness(1).ok())
+        .map(|witness| witness_to_json(&witness).to_string())
+        .unwrap_or_default();
+    [
+        read_testdata("chain/archive-witness-3.json"),
+        read_testdata("chain/header-3.json"),
+        witness,
+        read_testdata("effects/small.json"),
+    ]
+}
+
+/// The whole chain's verdict: the first byte picks one of the chain's four documents, the rest
+/// replaces it. Whatever the documents, a valid verdict names the genuine block (number and
+/// hash), tx and leaf, and nothing else: no document can make txfx vouch for another fact.
+pub fn chain_verdict(bytes: &[u8]) -> Result<Outcome, String> {
+    use txfx_documents::ops::{Expected, Subject, verify_tx_chain};
+    use txfx_documents::{Doc, read};
+    let (Some(pick), Some(replacement)) = (bytes.first(), bytes.get(1..).and_then(text)) else {
+        return Ok(Outcome::Rejected);
+    };
+    let genuine = chain_documents();
+    let mut documents = genuine.clone();
+    if let Some(slot) = documents.get_mut(usize::from(*pick) % 4) {
+        *slot = replacement.to_owned();
+    }
+    let [archive_witness, header, witness, effect] = &documents;
+    let root = txfx_poseidon::field::parse_fr_hex(read_testdata("chain/archive-root.txt").trim())
+        .map_err(|e| e.to_string())?;
+    let verdict = match verify_tx_chain(
+        &Sequential,
+        root,
+        Doc::text("archive witness", archive_witness),
+        Doc::text("header", header),
+        ProtocolVersion::Azip26,
+        Doc::text("witness", witness),
+        Subject::Effect(Doc::text("effect", effect)),
+        &Expected::default(),
+    ) {
+        Ok(verdict) => verdict,
+        Err(_) => return Ok(Outcome::Rejected),
+    };
+    let header = read::header(&Sequential, Doc::text("header", &genuine[1]), ProtocolVersion::Azip26)
+        .map_err(|e| e.to_string())?
+        .header;
+    let block_hash = header.hash(&Sequential).map_err(|e| e.to_string())?;
+    let small = crate::cases::fixture_effect("small");
+    let named = (verdict.block_number, verdict.block_hash, verdict.tx_hash, verdict.leaf_index);
+    if named != (Some(BlockNumber::new(3)), Some(block_hash), Some(small.tx_hash), Some(1)) {
+        return Err(format!("a valid verdict named other facts: {}", verdict.to_json()));
+    }
+    // The replaced document reads as the genuine one: an equivalent spelling, nothing more.
+    let reread = read::effect(Doc::text("effect", effect)).map_err(|e| e.to_string())?.effect;
+    if reread.tx_hash != small.tx_hash || reread.nullifiers != small.nullifiers {
+        return Err("a valid verdict about an effect other than the genuine one".into());
     }
     Ok(Outcome::Accepted)
 }
@@ -267,14 +348,18 @@ pub fn verify(bytes: &[u8]) -> Result<Outcome, String> {
     }
 }
 
-/// The small fixture's seven category proofs, as JSON.
+/// The small fixture's seven category proofs, and one element proof per place, as JSON.
 fn fixture_small_proofs() -> Vec<Vec<u8>> {
     let effect = crate::cases::fixture_effect("small");
-    txfx_tx_effects::Category::ALL
-        .iter()
-        .filter_map(|category| prove_category(&Sequential, &effect, *category, None).ok())
-        .map(|proof| proof.to_json().to_string().into_bytes())
-        .collect()
+    let mut proofs = Vec::new();
+    for category in txfx_tx_effects::Category::ALL {
+        proofs.extend(prove_category(&Sequential, &effect, category, None).ok());
+        for (place, value) in CategorySection::of(&effect, category).elements() {
+            let query = ElementQuery { value, role: Some(place.role) };
+            proofs.extend(prove_category(&Sequential, &effect, category, Some(query)).ok());
+        }
+    }
+    proofs.into_iter().map(|proof| proof.to_json().to_string().into_bytes()).collect()
 }
 
 /// Every target by name, with its seed corpus.
@@ -371,6 +456,12 @@ pub fn targets() -> Vec<(&'static str, Target, Vec<Vec<u8>>)> {
     header_seeds.extend(catalogue_inputs("header-json"));
     let mut archive_seeds = vec![file("chain/archive-witness-3.json")];
     archive_seeds.extend(catalogue_inputs("archive-witness"));
+    let mut chain_seeds: Vec<Vec<u8>> = Vec::new();
+    for (pick, document) in chain_documents().iter().enumerate() {
+        let mut seed = vec![pick as u8];
+        seed.extend_from_slice(document.as_bytes());
+        chain_seeds.push(seed);
+    }
     let mut proof_seeds: Vec<Vec<u8>> = fixture_small_proofs();
     proof_seeds.extend(catalogue_inputs("category-proof"));
     vec![
@@ -388,6 +479,7 @@ pub fn targets() -> Vec<(&'static str, Target, Vec<Vec<u8>>)> {
         ("header-json", header_json as Target, header_seeds),
         ("archive-witness", archive_witness as Target, archive_seeds),
         ("category-proof", category_proof as Target, proof_seeds),
+        ("chain-verdict", chain_verdict as Target, chain_seeds),
         ("witness-json", witness_json as Target, witness_seeds),
         ("verify", verify as Target, vec![vec![3, 0, 1, 2, 1], vec![200, 1, 9, 9, 77, 0, 3, 1, 0]]),
     ]

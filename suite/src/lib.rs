@@ -6,10 +6,12 @@
 // A malformed vector file must stop the test run loudly; this crate is never shipped.
 #![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used, clippy::indexing_slicing)]
 
+pub mod adversarial;
 pub mod cases;
 pub mod chain;
 pub mod fuzz;
 pub mod hostile;
+pub mod readings;
 pub mod runner;
 pub mod vectors;
 

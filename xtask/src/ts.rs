@@ -1,7 +1,8 @@
 //! `cargo xtask ts-fixtures`: fixtures from Aztec's own TypeScript. Installs `@aztec/stdlib`,
 //! `@aztec/foundation`, `@aztec/blob-lib` and `@aztec/constants` 4.1.2 under `target/ts-fixtures/`
 //! (never committed), runs `xtask/ts/fixtures.mjs` and `xtask/ts/chain.mjs`, and writes
-//! `testdata/typescript/` and `testdata/chain/`. The script also feeds the
+//! `testdata/typescript/` and `testdata/chain/` (`readings.mjs`: how TypeScript's schemas read
+//! mixed and ambiguous documents, the differential corpus). The script also feeds the
 //! workspace's `txfx` binary's output back to TypeScript's schemas (`acceptance.json`).
 
 use std::process::Command;
@@ -32,5 +33,9 @@ pub fn run_ts_fixtures() -> Result<(), String> {
     // Headers and the archive chain (testdata/typescript/headers.json, testdata/chain/).
     let chain = dir.join("chain.mjs");
     std::fs::copy(root().join("xtask/ts/chain.mjs"), &chain).map_err(|e| e.to_string())?;
-    run(Command::new("node").arg(&chain).arg(root().join("testdata")).current_dir(&dir))
+    run(Command::new("node").arg(&chain).arg(root().join("testdata")).current_dir(&dir))?;
+    // How TypeScript's schemas read mixed and ambiguous documents (testdata/typescript/readings.json).
+    let readings = dir.join("readings.mjs");
+    std::fs::copy(root().join("xtask/ts/readings.mjs"), &readings).map_err(|e| e.to_string())?;
+    run(Command::new("node").arg(&readings).arg(root().join("testdata").join("typescript")).current_dir(&dir))
 }
