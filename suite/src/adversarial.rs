@@ -66,6 +66,11 @@ fn resolve(spec: &Value) -> Value {
             let repeat = &object["$repeat"];
             Value::Array(vec![resolve(&repeat[0]); repeat[1].as_u64().expect("a count") as usize])
         }
+        // References may sit anywhere inside a plain value.
+        Value::Object(object) => {
+            Value::Object(object.iter().map(|(key, value)| (key.clone(), resolve(value))).collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(resolve).collect()),
         other => other.clone(),
     }
 }
