@@ -3,18 +3,18 @@
 
 use clap::{ArgGroup, Args, Subcommand};
 use serde_json::json;
-use txfx_documents::TxSelector;
 use txfx_documents::ops::{
     blob_decode, blob_encode, block_leaves, block_witnesses, body_commitment, checkpoint_decode,
     checkpoint_encode, hex_list, leaves_root, leaves_witnesses, witness_of, witnesses_json,
 };
+use txfx_documents::{TxSelector, read};
 use txfx_membership::json::witness_to_json;
 use txfx_poseidon::HashBackend;
 use txfx_poseidon::field::fr_to_hex;
-use txfx_tx_effects::BlockNumber;
 use txfx_tx_effects::json::effect_to_json;
 use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
 use txfx_tx_effects::synthetic::{Profile, effect};
+use txfx_tx_effects::{BlockNumber, commit_block};
 
 use crate::args::{hex, parsed, tx};
 use crate::io::{Failure, Input, MAX_INPUT_BYTES, emit, emit_part, jsonl, print_json};
@@ -146,7 +146,11 @@ pub fn block(backend: &dyn HashBackend, command: BlockCommand) -> Result<(), Fai
         }),
         BlockCommand::Root { file, jsonl: false } => {
             let input = Input::read(&file)?;
-            emit(&fr_to_hex(&body_commitment(backend, input.doc())?.1.root()))
+            let document = read::body(backend, input.doc())?;
+            // The text can be as large as the input limit: free it before the commitment, which
+            // holds every category's preimage.
+            drop(input);
+            emit(&fr_to_hex(&commit_block(backend, &document.body)?.root()))
         }
         BlockCommand::Leaves { file, bare: true, .. } => {
             let input = Input::read(&file)?;
@@ -172,21 +176,24 @@ pub fn block(backend: &dyn HashBackend, command: BlockCommand) -> Result<(), Fai
     }
 }
 
-/// The most txs of `profile` whose JSON txfx can read back (the input limit), capped by the
-/// most txs a block holds. Every tx of a profile prints to the same length (fixed-width hex).
-fn max_generated_txs(profile: Profile) -> Result<usize, Failure> {
+/// The most txs of `profile` whose JSON txfx can read back (the input limit). Every tx of a
+/// profile prints to the same length (fixed-width hex).
+fn max_readable_txs(profile: Profile) -> Result<usize, Failure> {
     let one = effect(profile, 0).map_err(|e| Failure::Input(e.to_string()))?;
     let per_tx = effect_to_json(&one).to_string().len() + 1;
     let room = (MAX_INPUT_BYTES as usize).saturating_sub(r#"{"txEffects":[]}"#.len() + 1);
-    Ok((room / per_tx).min(MAX_TXS_PER_BLOCK))
+    Ok(room / per_tx)
 }
 
 /// `block generate`: the body streamed tx by tx, so memory holds one effect at a time.
 fn generate(profile: Profile, txs: usize) -> Result<(), Failure> {
-    let max = max_generated_txs(profile)?;
-    if txs > max {
+    if txs > MAX_TXS_PER_BLOCK {
+        return Err(Failure::Input(format!("--txs {txs}: a block holds at most {MAX_TXS_PER_BLOCK} txs")));
+    }
+    let readable = max_readable_txs(profile)?;
+    if txs > readable {
         return Err(Failure::Input(format!(
-            "--txs {txs}: a {} body of more than {max} txs would not fit the {MAX_INPUT_BYTES}-byte input limit txfx reads back",
+            "--txs {txs}: a {} body of more than {readable} txs would not fit the {MAX_INPUT_BYTES}-byte input limit txfx reads back",
             profile.name()
         )));
     }

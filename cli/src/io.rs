@@ -120,7 +120,13 @@ impl Input {
         let result = if path == "-" {
             limited(&mut std::io::stdin().lock(), &mut bytes)
         } else {
-            std::fs::File::open(path).and_then(|mut file| limited(&mut file, &mut bytes))
+            std::fs::File::open(path).and_then(|mut file| {
+                // One allocation of the file's size: growing by doubling would hold up to twice
+                // the input at the peak.
+                let size = file.metadata().map_or(0, |m| m.len()).min(MAX_INPUT_BYTES + 1);
+                bytes.reserve_exact(usize::try_from(size).unwrap_or(0));
+                limited(&mut file, &mut bytes)
+            })
         };
         result.map_err(|e| Failure::Input(format!("{path}: {e}")))?;
         if bytes.len() as u64 > MAX_INPUT_BYTES {

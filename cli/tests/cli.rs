@@ -272,6 +272,21 @@ fn shipped_blocks_parse_and_commit() {
     }
 }
 
+#[test]
+fn block_generate_refuses_more_than_a_block_holds_or_txfx_reads_back() {
+    let too_many = txfx(&["block", "generate", "--profile", "sparse", "--txs", "65537"]);
+    assert_eq!(too_many.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&too_many.stderr);
+    assert!(stderr.contains("a block holds at most 65536 txs"), "{stderr}");
+    assert!(too_many.stdout.is_empty(), "nothing printed before the refusal");
+    // A log-heavy tx prints to about 560 kB: 65536 of them would be far past the input limit.
+    let unreadable = txfx(&["block", "generate", "--profile", "log-heavy", "--txs", "65536"]);
+    assert_eq!(unreadable.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&unreadable.stderr);
+    assert!(stderr.contains("input limit txfx reads back"), "{stderr}");
+    assert!(unreadable.stdout.is_empty(), "nothing printed before the refusal");
+}
+
 /// Runs `txfx args`, reads one byte of its output, then closes the pipe, as `txfx … | head -c 1`
 /// does: the command must end quietly, with status 0 and no panic, whether or not it was still
 /// writing.
