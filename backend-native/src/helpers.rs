@@ -1,7 +1,8 @@
-//! Where [`share`](crate::share::share)'s helper jobs run: on a helper thread bound to a CPU
-//! other than the caller's (Linux), or on rayon's pool.
+//! The opt-in pinned helpers ([`NativeBackend::with_pinned_helpers`](crate::NativeBackend::with_pinned_helpers),
+//! Linux): where [`share`](crate::share::share)'s helper jobs run when the application asks for
+//! them, on a helper thread bound to a CPU other than the caller's.
 //!
-//! Why not always rayon: after an idle gap every rayon worker sleeps, and the kernel wakes the one
+//! Why an application might ask, rather than use rayon's pool (the default): after an idle gap every rayon worker sleeps, and the kernel wakes the one
 //! rayon picks on the CPU of the thread that woke it, the caller's, which is busy hashing. The
 //! woken worker then waits behind the caller until the scheduler moves it: a job start measured
 //! bimodal on this machine kind, 30–40 µs or 400–470 µs, and a 64-leaf tree after 300 ms idle

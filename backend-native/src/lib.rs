@@ -7,50 +7,49 @@ pub use txfx_poseidon;
 mod helpers;
 mod share;
 
-/// A job for a helper thread.
-type Job = Box<dyn FnOnce() + Send + 'static>;
-
-/// Runs `jobs` beside the caller: on helper threads bound to other CPUs than the caller's
-/// (`helpers.rs`, Linux), or on rayon's pool.
-fn spawn_helpers(jobs: Vec<Job>) {
-    #[cfg(target_os = "linux")]
-    helpers::spawn(jobs);
-    #[cfg(not(target_os = "linux"))]
-    jobs.into_iter().for_each(rayon::spawn);
-}
-
 use std::sync::Arc;
 
 use share::share;
 use txfx_poseidon::permutation::permute_many;
+use txfx_poseidon::pool::GlobalPool;
 use txfx_poseidon::{BackendError, Fr, HashBackend, HashJob, Offload, Offloaded, State};
 
+/// A job for a helper.
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
 /// Permutations below which a batch stays on the calling thread: a single one. Sharing costs the
-/// caller one helper wake-up (a few microseconds against a 12 µs permutation) and never a wait
-/// for the helper, so even two permutations are worth sharing; a 64-leaf tree measured
-/// 0.71–0.75 ms with 2 against 0.78–0.80 ms with 8 (levels of 4 and 2 pairs shared too).
+/// caller one helper wake-up (a few microseconds against one permutation) and never a wait for
+/// the helper, so even two permutations are worth sharing (BENCHMARKS.md, workload 3).
 pub const DEFAULT_PARALLEL_THRESHOLD: usize = 2;
 
 /// Chunks per thread when permuting a level: equal-cost states, claimed a chunk at a time, so the
 /// caller waits at most one chunk for the last helper. Small levels go one state per chunk (a
-/// claim costs well under a microsecond, a permutation about 15).
+/// claim costs far less than a permutation).
 const CHUNKS_PER_THREAD: usize = 16;
 
-/// The most states in one chunk (about 1 ms of work), which bounds that wait on large levels.
+/// The most states in one chunk, which bounds that wait on large levels.
 const MAX_CHUNK: usize = 64;
 
-/// The native backend. Cheap to clone.
+/// Where a batch's helper jobs run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Helpers {
+    /// The current rayon pool (the global one, or the one the caller `install`ed): the default.
+    Rayon,
+    /// txfx's CPU-bound helper threads (Linux), opted in with [`NativeBackend::with_pinned_helpers`].
+    Pinned,
+}
+
+/// The native backend. Cheap to copy.
 ///
-/// Synchronous calls share their batches with one helper per other thread of the current rayon
-/// pool (the global one, or the pool the caller `install`ed): txfx's CPU-bound helper threads on
-/// Linux when the caller is outside any rayon pool, the pool's own workers otherwise (see the
-/// crate documentation). Async calls through [`NativeBackend::asynchronous`] run their
-/// batches on txfx's own background pool, whose threads run at a lower priority
-/// ([`BACKGROUND_NICE`] on Linux) than the caller's executor threads: the event loop wins the
-/// core whenever it has something to do, and the hashing takes whatever is left.
+/// Synchronous calls share a batch between the calling thread and one helper job per other
+/// thread of the current rayon pool (the global one, or the pool the caller `install`ed): the
+/// application sizes that pool, and txfx starts no thread of its own. Async calls through
+/// [`NativeBackend::asynchronous`] run their batches on the process's background pool
+/// ([`txfx_poseidon::pool`]), at a lower priority than the caller's executor threads.
 #[derive(Debug, Clone, Copy)]
 pub struct NativeBackend {
     threshold: usize,
+    helpers: Helpers,
 }
 
 impl Default for NativeBackend {
@@ -60,15 +59,29 @@ impl Default for NativeBackend {
 }
 
 impl NativeBackend {
-    /// The backend with the default threshold.
+    /// The backend with the default threshold, its helpers on the current rayon pool.
     pub fn new() -> Self {
-        Self { threshold: DEFAULT_PARALLEL_THRESHOLD }
+        Self { threshold: DEFAULT_PARALLEL_THRESHOLD, helpers: Helpers::Rayon }
     }
 
     /// A backend that goes parallel from `threshold` permutations per batch (0 and 1 mean always;
     /// `usize::MAX` means never, for a sequential baseline).
     pub fn with_parallel_threshold(threshold: usize) -> Self {
-        Self { threshold }
+        Self { threshold, ..Self::new() }
+    }
+
+    /// Opts in to txfx's pinned helper threads (Linux; elsewhere this changes nothing): one
+    /// thread per CPU of the process, started on first use, each bound to its CPU, spinning
+    /// briefly after a job (200 µs) before it parks, and never exiting. A caller outside any
+    /// rayon pool then shares its batches with the helpers of CPUs other than its own, so that a
+    /// helper woken after an idle gap is never queued behind the busy caller on the caller's CPU.
+    ///
+    /// What it buys, and what it costs, are measured side by side in `cargo xtask bench`
+    /// (workload 2, `native-pinned`; BENCHMARKS.md): small trees after an idle gap. It is off by
+    /// default because a library must not pin or spin threads its application did not ask for;
+    /// an application that owns its machine (a prover, a node's hashing stage) may ask.
+    pub fn with_pinned_helpers(self) -> Self {
+        Self { helpers: Helpers::Pinned, ..self }
     }
 
     /// The threshold in permutations.
@@ -76,12 +89,18 @@ impl NativeBackend {
         self.threshold
     }
 
+    /// Whether this backend uses the pinned helpers ([`NativeBackend::with_pinned_helpers`]).
+    pub fn pinned_helpers(&self) -> bool {
+        self.helpers == Helpers::Pinned
+    }
+
     fn parallel(&self, permutations: usize) -> bool {
         permutations >= self.threshold && rayon::current_num_threads() > 1
     }
 
-    /// The async policy of Aztec's reference, as an explicit value: batches on txfx's background
-    /// pool, tree levels on the caller's thread ([`NativeBackend::on_calling_thread`]).
+    /// The async policy of Aztec's reference, as an explicit value: batches on the process's
+    /// background pool ([`txfx_poseidon::pool::BackgroundPool::global`], started by the first
+    /// batch), tree levels on the caller's thread ([`NativeBackend::on_calling_thread`]).
     ///
     /// ```
     /// use txfx_backend_native::NativeBackend;
@@ -93,19 +112,44 @@ impl NativeBackend {
     /// # Ok::<(), txfx_poseidon::BackendError>(())
     /// ```
     pub fn asynchronous(&self) -> AsyncNativeBackend {
-        Offloaded::new(*self, Self::on_calling_thread(), Arc::new(BackgroundOffload))
+        self.asynchronous_on(Arc::new(GlobalPool))
+    }
+
+    /// The same policy with batches on the application's own pool (any [`Offload`]: a rayon pool
+    /// it built, its runtime's blocking pool), so that txfx starts no thread at all.
+    pub fn asynchronous_on(&self, offload: Arc<dyn Offload>) -> AsyncNativeBackend {
+        Offloaded::new(*self, Self::on_calling_thread(), offload)
     }
 
     /// The backend that never shares a batch: everything on the calling thread. Async callers
     /// hash tree levels with it, since a parallel level would make the executor thread wait
     /// behind the leaf batches already queued on the pool.
     pub fn on_calling_thread() -> Self {
-        Self { threshold: usize::MAX }
+        Self::with_parallel_threshold(usize::MAX)
     }
 
-    /// Helpers beside the calling thread: one per other core of rayon's pool.
-    fn helpers() -> usize {
+    /// Helpers beside the calling thread: one per other thread of the current rayon pool.
+    fn helper_count() -> usize {
         rayon::current_num_threads() - 1
+    }
+
+    /// Runs `jobs` beside the caller, where this backend's helpers run.
+    fn spawn_helpers(self, jobs: Vec<Job>) {
+        match self.helpers {
+            #[cfg(target_os = "linux")]
+            Helpers::Pinned => helpers::spawn(jobs),
+            _ => jobs.into_iter().for_each(rayon::spawn),
+        }
+    }
+
+    /// `items.iter().map(work)` in order, shared with this backend's helpers.
+    fn share<I, O, F>(self, items: Vec<I>, work: F) -> Vec<O>
+    where
+        I: Send + Sync + 'static,
+        O: Send + 'static,
+        F: Fn(&I) -> O + Send + Sync + 'static,
+    {
+        share(items, work, Self::helper_count(), |jobs| self.spawn_helpers(jobs))
     }
 }
 
@@ -115,62 +159,15 @@ fn permute_chunk(chunk: &[State]) -> Vec<State> {
     chunk
 }
 
-/// Nice value of the background pool's threads: below the caller's threads (nice 0), so that an
-/// executor thread waking up preempts a hashing thread at once instead of waiting out its time
-/// slice. Measured in workload 4 (BENCHMARKS.md), two runs each: probe p95 1.69–2.17 ms at
-/// nice 0, 0.52–0.53 ms at nice 10. On an otherwise idle machine the pool loses nothing: there is
-/// no one to yield to.
-pub const BACKGROUND_NICE: i32 = 10;
-
-/// The native backend for async callers: batches on the background pool, levels inline.
+/// The native backend for async callers: batches on a pool, levels inline.
 pub type AsyncNativeBackend = Offloaded<NativeBackend, NativeBackend>;
-
-/// Offloads async batches to txfx's own background pool (see [`NativeBackend`]).
-struct BackgroundOffload;
-
-impl Offload for BackgroundOffload {
-    fn spawn(&self, task: Box<dyn FnOnce() + Send + 'static>) {
-        match background_pool() {
-            Some(pool) => pool.spawn(task),
-            // The pool could not be built (threads refused): rayon's global pool still works.
-            None => rayon::spawn(task),
-        }
-    }
-}
-
-/// The pool async batches run on: one thread per core, named `txfx-hash-N`, each at
-/// [`BACKGROUND_NICE`] on Linux. Built on first use; `None` if its threads could not be started.
-fn background_pool() -> Option<&'static rayon::ThreadPool> {
-    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
-    POOL.get_or_init(|| {
-        rayon::ThreadPoolBuilder::new()
-            .thread_name(|index| format!("txfx-hash-{index}"))
-            .start_handler(|_| {
-                lower_priority();
-            })
-            .build()
-            .ok()
-    })
-    .as_ref()
-}
-
-/// Lowers the calling thread's scheduling priority to [`BACKGROUND_NICE`], best effort: lowering
-/// needs no privilege, and should a sandbox refuse the call the pool merely keeps priority 0.
-/// Returns whether the priority was lowered.
-fn lower_priority() -> bool {
-    #[cfg(target_os = "linux")]
-    {
-        rustix::process::setpriority_process(Some(rustix::thread::gettid()), BACKGROUND_NICE).is_ok()
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        false
-    }
-}
 
 impl HashBackend for NativeBackend {
     fn name(&self) -> &'static str {
-        "native"
+        match self.helpers {
+            Helpers::Rayon => "native",
+            Helpers::Pinned => "native-pinned",
+        }
     }
 
     fn permute_batch(&self, states: &mut [State]) -> Result<(), BackendError> {
@@ -178,7 +175,7 @@ impl HashBackend for NativeBackend {
             let chunks = CHUNKS_PER_THREAD * rayon::current_num_threads();
             let size = states.len().div_ceil(chunks).clamp(1, MAX_CHUNK);
             let owned: Vec<Vec<State>> = states.chunks(size).map(<[State]>::to_vec).collect();
-            let permuted = share(owned, |chunk| permute_chunk(chunk), Self::helpers());
+            let permuted = self.share(owned, |chunk| permute_chunk(chunk));
             for (chunk, done) in states.chunks_mut(size).zip(permuted) {
                 chunk.copy_from_slice(&done);
             }
@@ -198,7 +195,7 @@ impl HashBackend for NativeBackend {
             let mut order: Vec<usize> = (0..jobs.len()).collect();
             order.sort_by_key(|&index| std::cmp::Reverse(jobs.get(index).map_or(0, HashJob::permutations)));
             let longest_first = order.iter().filter_map(|&index| jobs.get(index).cloned()).collect();
-            let hashed = share(longest_first, HashJob::run, Self::helpers());
+            let hashed = self.share(longest_first, HashJob::run);
             let mut out: Vec<Option<Fr>> = vec![None; jobs.len()];
             for (index, value) in order.into_iter().zip(hashed) {
                 if let Some(slot) = out.get_mut(index) {
@@ -261,42 +258,58 @@ mod tests {
     }
 
     #[test]
-    fn async_batches_run_off_the_calling_thread() {
+    fn async_batches_run_off_the_calling_thread_and_levels_on_it() {
         use txfx_poseidon::AsyncHashBackend;
-        let native = NativeBackend::new().asynchronous();
-        assert_eq!(native.levels().parallel_threshold(), usize::MAX, "levels stay on the caller");
+        use txfx_poseidon::pool::{BackgroundPool, PoolConfig};
+        let pool = Arc::new(BackgroundPool::new(PoolConfig { threads: 2, lower_priority: false }).unwrap());
+        // A backend whose batch records the thread it ran on.
+        #[derive(Clone)]
+        struct Recording(Arc<std::sync::Mutex<Vec<Option<String>>>>);
+        impl HashBackend for Recording {
+            fn name(&self) -> &'static str {
+                "recording"
+            }
+            fn permute_batch(&self, states: &mut [State]) -> Result<(), BackendError> {
+                NativeBackend::new().permute_batch(states)
+            }
+            fn hash_batch(&self, jobs: &[HashJob]) -> Result<Vec<Fr>, BackendError> {
+                self.0.lock().unwrap().push(std::thread::current().name().map(str::to_owned));
+                NativeBackend::new().hash_batch(jobs)
+            }
+        }
+        let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let recording = Offloaded::new(Recording(seen.clone()), NativeBackend::on_calling_thread(), pool);
         let jobs = vec![HashJob::plain(vec![Fr::from(1u64)]); 4];
         let expected = Sequential.hash_batch(&jobs).unwrap();
-        let got = futures::executor::block_on(native.hash_batch_async(jobs)).unwrap();
+        let got = futures::executor::block_on(recording.hash_batch_async(jobs)).unwrap();
         assert_eq!(got, expected);
+        let seen = seen.lock().unwrap().clone();
+        assert_eq!(seen.len(), 1, "one batch, one call");
+        assert!(seen[0].as_deref().is_some_and(|name| name.starts_with("txfx-bg-")), "ran on {:?}", seen[0]);
+        // Tree levels: the async backend's level backend never shares a batch.
+        let native = NativeBackend::new().asynchronous();
+        let levels = native.levels();
+        let pairs = level(64);
+        assert_eq!(
+            levels.hash_level(DomainSeparator::TX_EFFECTS_TREE, &pairs).unwrap(),
+            Sequential.hash_level(DomainSeparator::TX_EFFECTS_TREE, &pairs).unwrap()
+        );
+        assert_eq!(NativeBackend::on_calling_thread().parallel_threshold(), usize::MAX);
     }
 
     #[test]
-    fn the_background_pool_is_named_and_lowered_where_the_system_allows() {
-        let caller = std::thread::current().id();
-        let (sender, receiver) = std::sync::mpsc::channel();
-        BackgroundOffload.spawn(Box::new(move || {
-            let thread = std::thread::current();
-            #[cfg(target_os = "linux")]
-            let nice = rustix::process::getpriority_process(Some(rustix::thread::gettid())).unwrap();
-            #[cfg(not(target_os = "linux"))]
-            let nice = 0;
-            sender.send((thread.id(), thread.name().map(str::to_owned), nice)).unwrap()
-        }));
-        let (id, name, nice) = receiver.recv().unwrap();
-        assert_ne!(id, caller);
-        assert!(name.as_deref().is_some_and(|name| name.starts_with("txfx-hash-")), "{name:?}");
-        // Best effort: lowering is expected wherever a fresh thread may lower itself.
-        let (allowed, before) = std::thread::spawn(|| {
-            #[cfg(target_os = "linux")]
-            let before = rustix::process::getpriority_process(Some(rustix::thread::gettid())).unwrap();
-            #[cfg(not(target_os = "linux"))]
-            let before = 0;
-            (lower_priority(), before)
-        })
-        .join()
-        .unwrap();
-        let expected = if allowed { BACKGROUND_NICE } else { before };
-        assert_eq!(nice, expected, "the system {} lowering", if allowed { "allows" } else { "refuses" });
+    fn pinned_helpers_are_opt_in_and_agree() {
+        let default = NativeBackend::new();
+        assert!(!default.pinned_helpers());
+        assert_eq!(default.name(), "native");
+        let pinned = NativeBackend::with_parallel_threshold(1).with_pinned_helpers();
+        assert!(pinned.pinned_helpers());
+        assert_eq!(pinned.name(), "native-pinned");
+        let pairs = level(200);
+        let separator = DomainSeparator::TX_EFFECTS_TREE;
+        assert_eq!(
+            pinned.hash_level(separator, &pairs).unwrap(),
+            Sequential.hash_level(separator, &pairs).unwrap()
+        );
     }
 }

@@ -8,7 +8,7 @@
 //! hashing of a small level itself.
 //!
 //! [`share`] instead owns the items behind an `Arc`: the caller and up to `threads - 1` helper
-//! jobs (on helper threads bound to other CPUs, or on rayon's pool: `helpers.rs`)
+//! jobs (on rayon's pool, or on the opt-in pinned helper threads: `helpers.rs`)
 //! claim items one at a time from a shared counter, and the caller, which never stops working,
 //! returns as soon as every item is done. A helper that wakes late finds nothing left and drops its
 //! reference; at worst the caller has done everything itself, at no more than the cost of the
@@ -55,8 +55,14 @@ impl<I, O, F: Fn(&I) -> O> Shared<I, O, F> {
 }
 
 /// `items.iter().map(work)`, in order, computed by the calling thread together with up to
-/// `helpers` helper jobs (see the module documentation).
-pub(crate) fn share<I, O, F>(items: Vec<I>, work: F, helpers: usize) -> Vec<O>
+/// `helpers` helper jobs, which `spawn` starts wherever the backend's helpers run (see the
+/// module documentation).
+pub(crate) fn share<I, O, F>(
+    items: Vec<I>,
+    work: F,
+    helpers: usize,
+    spawn: impl FnOnce(Vec<crate::Job>),
+) -> Vec<O>
 where
     I: Send + Sync + 'static,
     O: Send + 'static,
@@ -78,7 +84,7 @@ where
             Box::new(move || shared.drain()) as crate::Job
         })
         .collect();
-    crate::spawn_helpers(jobs);
+    spawn(jobs);
     shared.drain();
     let mut spins = 0;
     while !shared.finished() {
@@ -119,23 +125,30 @@ mod tests {
         for n in [0u64, 1, 2, 3, 17, 1000] {
             let expected: Vec<u64> = (0..n).map(|x| x * x).collect();
             for helpers in [0, 1, 3, 8] {
-                assert_eq!(share((0..n).collect(), square, helpers), expected, "n {n} helpers {helpers}");
+                let got =
+                    share((0..n).collect(), square, helpers, |jobs| jobs.into_iter().for_each(rayon::spawn));
+                assert_eq!(got, expected, "n {n} helpers {helpers}");
             }
         }
     }
 
     #[test]
     fn helpers_really_share_the_work() {
-        // Slow items, so that a helper gets to claim some: more than one thread must show up.
+        // A helper job that runs before the caller starts must claim an item: the spawner runs
+        // the helper to completion first, so the helper claims every item and the caller none.
         fn whose(_: &u32) -> std::thread::ThreadId {
-            std::thread::sleep(Duration::from_millis(2));
             std::thread::current().id()
         }
-        let threads = share((0..200).collect(), whose, 1);
+        let threads = share((0..200).collect(), whose, 1, |jobs| {
+            for job in jobs {
+                std::thread::spawn(job).join().expect("the helper ran");
+            }
+        });
         assert_eq!(threads.len(), 200);
         let caller = std::thread::current().id();
-        assert!(threads.contains(&caller), "the caller works too");
-        // The helper is a rayon worker, never the test's own thread, whatever the core count.
-        assert!(threads.iter().any(|id| *id != caller), "a rayon helper claimed no item of 200");
+        assert!(threads.iter().all(|id| *id != caller), "the helper, started first, did all the work");
+        // A helper that never starts leaves everything to the caller, who never waits for it.
+        let threads = share((0..200).collect(), whose, 1, drop);
+        assert!(threads.iter().all(|id| *id == caller), "the caller did all the work");
     }
 }

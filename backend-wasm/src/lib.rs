@@ -1,9 +1,9 @@
 #![doc = include_str!("../README.md")]
 
-use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes};
+use txfx_poseidon::pool::GlobalPool;
 use txfx_poseidon::{
     BackendError, DomainSeparator, Fr, HashBackend, HashJob, Offload, Offloaded, Operation, State,
 };
@@ -156,12 +156,18 @@ impl WasmBackend {
         result
     }
 
-    /// The backend for async callers: every async batch runs on txfx's WASM worker threads (one
-    /// per core, named `txfx-wasm-N`, at [`WORKER_NICE`] on Linux), each call on an instance of the pool that no other
-    /// thread uses meanwhile, so a leaf batch never blocks the executor; tree levels stay on the
-    /// caller's thread through the synchronous fast path, as in the reference.
+    /// The backend for async callers: every async batch runs on the process's background pool
+    /// ([`txfx_poseidon::pool::BackgroundPool::global`], shared with the native backend, started
+    /// by the first batch), each call on an instance no other thread uses meanwhile, so a leaf
+    /// batch never blocks the executor; tree levels stay on the caller's thread, as in the
+    /// reference.
     pub fn asynchronous(&self) -> AsyncWasmBackend {
-        Offloaded::new(self.clone(), self.clone(), Arc::new(WorkerOffload))
+        self.asynchronous_on(Arc::new(GlobalPool))
+    }
+
+    /// The same policy with batches on the application's own pool (any [`Offload`]).
+    pub fn asynchronous_on(&self, offload: Arc<dyn Offload>) -> AsyncWasmBackend {
+        Offloaded::new(self.clone(), self.clone(), offload)
     }
 
     /// Instances currently idle in the pool (for tests and diagnostics).
@@ -170,83 +176,8 @@ impl WasmBackend {
     }
 }
 
-/// [`WasmBackend::asynchronous`]: batches on the WASM workers, tree levels on the caller's thread.
+/// [`WasmBackend::asynchronous`]: batches on a pool, tree levels on the caller's thread.
 pub type AsyncWasmBackend = Offloaded<WasmBackend, WasmBackend>;
-
-type Task = Box<dyn FnOnce() + Send + 'static>;
-
-/// The WASM worker threads, started on first use: they share one queue of tasks.
-struct Workers {
-    queue: Mutex<Sender<Task>>,
-}
-
-static WORKERS: OnceLock<Option<Workers>> = OnceLock::new();
-
-/// Worker threads: one per core. They run at [`WORKER_NICE`] on Linux, so an executor thread that
-/// wakes up preempts them at once.
-fn worker_count() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// Nice value of the WASM workers: below the caller's threads (nice 0), as the native backend's
-/// background pool (`txfx_backend_native::BACKGROUND_NICE`).
-pub const WORKER_NICE: i32 = 10;
-
-/// Lowers the calling thread's priority to [`WORKER_NICE`], best effort (no privilege needed;
-/// a sandbox that refuses leaves the worker at priority 0).
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    {
-        let _ = rustix::process::setpriority_process(Some(rustix::thread::gettid()), WORKER_NICE);
-    }
-}
-
-fn workers() -> Option<&'static Workers> {
-    WORKERS
-        .get_or_init(|| {
-            let (sender, receiver) = channel::<Task>();
-            let receiver = Arc::new(Mutex::new(receiver));
-            let mut started = 0;
-            for index in 0..worker_count() {
-                let receiver = receiver.clone();
-                let spawned =
-                    std::thread::Builder::new().name(format!("txfx-wasm-{index}")).spawn(move || {
-                        lower_priority();
-                        work(&receiver);
-                    });
-                started += usize::from(spawned.is_ok());
-            }
-            (started > 0).then(|| Workers { queue: Mutex::new(sender) })
-        })
-        .as_ref()
-}
-
-/// A worker's loop: take the next task, run it, until the queue closes.
-fn work(receiver: &Mutex<Receiver<Task>>) {
-    loop {
-        let task = match receiver.lock() {
-            Ok(receiver) => receiver.recv(),
-            Err(_) => return,
-        };
-        match task {
-            Ok(task) => task(),
-            Err(_) => return,
-        }
-    }
-}
-
-/// Sends async batches to the WASM workers. A task that cannot be queued (no worker could start)
-/// is dropped, and its caller gets `BackendError::WorkerGone`, never a silent inline run.
-struct WorkerOffload;
-
-impl Offload for WorkerOffload {
-    fn spawn(&self, task: Box<dyn FnOnce() + Send + 'static>) {
-        if let Some(queue) = workers().and_then(|workers| workers.queue.lock().ok()) {
-            // A send fails only when every worker has gone; the dropped task reports it.
-            let _ = queue.send(task);
-        }
-    }
-}
 
 impl HashBackend for WasmBackend {
     fn name(&self) -> &'static str {
@@ -344,31 +275,45 @@ mod tests {
     }
 
     #[test]
-    fn async_batches_run_on_the_wasm_workers_and_levels_on_the_caller() {
+    fn async_batches_run_on_the_pool_given_and_levels_on_the_caller() {
         use txfx_poseidon::AsyncHashBackend;
+        use txfx_poseidon::pool::{BackgroundPool, PoolConfig};
+        // A pool that counts what it ran: the batch must be its first task, and run on it.
+        struct Counting(BackgroundPool, std::sync::atomic::AtomicUsize);
+        impl Offload for Counting {
+            fn spawn(&self, task: Box<dyn FnOnce() + Send + 'static>) {
+                self.1.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                self.0.spawn(task);
+            }
+        }
+        let pool = Arc::new(Counting(
+            BackgroundPool::new(PoolConfig { threads: 1, lower_priority: false }).unwrap(),
+            std::sync::atomic::AtomicUsize::new(0),
+        ));
         let wasm = WasmBackend::new().unwrap();
-        let asynchronous = wasm.asynchronous();
+        let asynchronous = wasm.asynchronous_on(pool.clone());
         let jobs: Vec<HashJob> = (0..8u64).map(|i| HashJob::plain(vec![Fr::from(i)])).collect();
         let expected = Sequential.hash_batch(&jobs).unwrap();
-        let caller = std::thread::current().id();
         let got = futures::executor::block_on(asynchronous.hash_batch_async(jobs)).unwrap();
         assert_eq!(got, expected);
-        // The batch ran on a worker: the worker threads exist and are named.
-        assert!(workers().is_some());
-        let (sender, receiver) = channel();
-        WorkerOffload.spawn(Box::new(move || {
-            let thread = std::thread::current();
-            sender.send((thread.id(), thread.name().map(str::to_owned))).unwrap();
-        }));
-        let (id, name) = receiver.recv().unwrap();
-        assert_ne!(id, caller);
-        assert!(name.unwrap().starts_with("txfx-wasm-"));
-        assert!(asynchronous.sync_fast_path().is_some(), "tree levels stay on the caller's thread");
+        assert_eq!(pool.1.load(std::sync::atomic::Ordering::SeqCst), 1, "the batch went to the pool");
+        assert_eq!(asynchronous.levels().name(), "wasm", "tree levels hash with the wasm backend, inline");
     }
 
     #[test]
-    fn the_embedded_module_is_recorded() {
-        assert!(GUEST_WASM.starts_with(b"\0asm"));
-        assert_eq!(GUEST_SOURCES_SHA256.trim().len(), 64);
+    fn the_embedded_module_imports_nothing_and_exports_what_the_host_calls() {
+        // The guest is sandboxed arithmetic: it may not import anything from the host (no WASI,
+        // no callbacks), and must export exactly the memory and the four calls the host makes.
+        // (That the bytes are the recorded sources' build is `cargo xtask wasm-guest --check`.)
+        let compiled = compiled().unwrap();
+        let imports: Vec<String> =
+            compiled.module.imports().map(|i| format!("{}::{}", i.module(), i.name())).collect();
+        assert!(imports.is_empty(), "the guest imports {imports:?}");
+        let mut exports: Vec<&str> = compiled.module.exports().map(|e| e.name()).collect();
+        exports.sort_unstable();
+        // `__data_end` and `__heap_base` are the two globals rust's wasm32 linker always exports.
+        let expected = ["__data_end", "__heap_base", "memory"];
+        let calls = ["txfx_hash_batch", "txfx_hash_nodes", "txfx_permute", "txfx_scratch"];
+        assert_eq!(exports, [expected.as_slice(), calls.as_slice()].concat());
     }
 }

@@ -6,6 +6,6 @@
 #[test]
 fn shared_suite_wasm() {
     let wasm = txfx_backend_wasm::WasmBackend::new().expect("the embedded guest starts");
-    // Async cases through the backend's own policy: batches on the WASM workers.
+    // Async cases through the backend's own policy: batches on the background pool.
     txfx_suite::run_suite(&wasm, &wasm.asynchronous());
 }

@@ -92,9 +92,8 @@ impl AnyBackend {
     }
 
     /// This backend's own async policy, the reference's for both: batches off the caller's
-    /// thread, tree levels on it. Native batches run on the background pool
-    /// ([`NativeBackend::asynchronous`]), WASM ones on the WASM workers
-    /// ([`WasmBackend::asynchronous`]).
+    /// thread, on the process's one background pool (`txfx_poseidon::pool`), tree levels on the
+    /// caller's thread ([`NativeBackend::asynchronous`], [`WasmBackend::asynchronous`]).
     pub fn asynchronous(&self) -> AnyAsyncBackend {
         match self {
             Self::Native(native) => AnyAsyncBackend::Native(native.asynchronous()),
@@ -127,7 +126,7 @@ impl HashBackend for AnyBackend {
 pub enum AnyAsyncBackend {
     /// Native: batches on the background pool, tree levels on the caller's thread.
     Native(AsyncNativeBackend),
-    /// WASM: batches on the WASM workers, tree levels on the caller's thread.
+    /// WASM: batches on the background pool, tree levels on the caller's thread.
     #[cfg(feature = "wasm")]
     Wasm(AsyncWasmBackend),
 }
@@ -148,20 +147,12 @@ impl AsyncHashBackend for AnyAsyncBackend {
         self.inner().backend_name()
     }
 
-    fn sync_fast_path(&self) -> Option<&dyn HashBackend> {
-        self.inner().sync_fast_path()
+    fn levels(&self) -> &dyn HashBackend {
+        self.inner().levels()
     }
 
     async fn hash_batch_async(&self, jobs: Vec<HashJob>) -> Result<Vec<Fr>, BackendError> {
         self.inner().hash_batch_async(jobs).await
-    }
-
-    async fn hash_level_async(
-        &self,
-        separator: DomainSeparator,
-        pairs: Vec<[Fr; 2]>,
-    ) -> Result<Vec<Fr>, BackendError> {
-        self.inner().hash_level_async(separator, pairs).await
     }
 }
 
@@ -279,10 +270,9 @@ mod tests {
             panic!("native selected, another async backend returned");
         };
         // The forwarding bug this type replaces: levels must stay on the caller's thread.
-        assert_eq!(native.levels().parallel_threshold(), usize::MAX);
+        assert_eq!(native.level_backend().parallel_threshold(), usize::MAX);
         let any = AnyAsyncBackend::Native(native);
-        let fast = any.sync_fast_path().expect("a fast path");
-        assert_eq!(fast.name(), "native");
+        assert_eq!(any.levels().name(), "native");
     }
 
     #[cfg(feature = "wasm")]

@@ -12,7 +12,11 @@ fn shared_suite_through_the_selected_native_backend() {
     let selected = select_backend(BackendChoice::Auto).expect("native starts");
     let asynchronous = selected.asynchronous();
     let AnyAsyncBackend::Native(native) = &asynchronous else { panic!("auto selected another backend") };
-    assert_eq!(native.levels().parallel_threshold(), usize::MAX, "tree levels stay on the caller's thread");
+    assert_eq!(
+        native.level_backend().parallel_threshold(),
+        usize::MAX,
+        "tree levels stay on the caller's thread"
+    );
     let report = txfx_suite::run_suite(&selected, &asynchronous);
     assert!(report.passed > txfx_suite::runner::REFERENCE_CASES);
 }

@@ -114,9 +114,11 @@ fn markdown(ours: &Value, peer: Option<&Value>) -> String {
         }
     }
 
-    md.push_str("\n## 2. 64 precomputed leaves\n\n| operation | native | wasm |");
+    md.push_str(
+        "\n## 2. 64 precomputed leaves\n\n| operation | native | native, pinned helpers (opt-in) | wasm |",
+    );
     peer_header(&mut md);
-    md.push_str(if peer.is_some() { "|---|---|---|---|---|---|---|\n" } else { "|---|---|---|\n" });
+    md.push_str(if peer.is_some() { "|---|---|---|---|---|---|---|---|\n" } else { "|---|---|---|---|\n" });
     for name in [
         "tree",
         "witness",
@@ -129,11 +131,12 @@ fn markdown(ours: &Value, peer: Option<&Value>) -> String {
     ] {
         let pairs = [("workload", json!("2-leaves64")), ("name", json!(name))];
         let native = find(&o, &[pairs[0].clone(), pairs[1].clone(), ("backend", json!("native"))]);
+        let pinned = find(&o, &[pairs[0].clone(), pairs[1].clone(), ("backend", json!("native-pinned"))]);
         let wasm = find(&o, &[pairs[0].clone(), pairs[1].clone(), ("backend", json!("wasm"))]);
         if native.is_none() && wasm.is_none() {
             continue;
         }
-        let _ = write!(md, "| {name} | {} | {} |", ms(native), ms(wasm));
+        let _ = write!(md, "| {name} | {} | {} | {} |", ms(native), ms(pinned), ms(wasm));
         peer_cells(&mut md, &pairs, native);
     }
 
@@ -188,7 +191,7 @@ fn markdown(ours: &Value, peer: Option<&Value>) -> String {
             r["probe_max_ms"].as_f64().unwrap_or(f64::NAN)
         );
     }
-    md.push_str("\n`design`: leaf and category batches offloaded (native: to txfx's background pool; WASM: to its worker threads, one per core; both at nice 10), tree nodes inline, eight pairs between yields. `inline`: everything hashed on the executor threads. `idle`: the probe alone, the floor of the measurement. The probe delay runs from the moment a tick is due (a timer thread, 1 ms apart) until the probe task runs; tokio's own millisecond-granular timer would add up to 1 ms of rounding to every tick.\n");
+    md.push_str("\n`design`: leaf and category batches offloaded (both backends: to the process's one background pool, one thread per core at nice 10), tree nodes inline, eight pairs between yields. `inline`: everything hashed on the executor threads. `idle`: the probe alone, the floor of the measurement. The probe delay runs from the moment a tick is due (a timer thread, 1 ms apart) until the probe task runs; tokio's own millisecond-granular timer would add up to 1 ms of rounding to every tick.\n");
     md.push_str("\n`tree-1-thread`: the same tree on one thread, so `tree-1-thread-after-idle` over `tree-1-thread` is what the idle gap costs the hashing itself (caches, clock), whatever the helper threads do.\n");
     per_hash_section(&mut md, &o, &p);
     md.push_str("\nCharts: `sweep.svg` (tree-size sweep), `profiles.svg` (commitment per profile), `hash.svg` (per-hash cost).\n");

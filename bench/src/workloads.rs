@@ -457,11 +457,17 @@ pub fn run(quick: bool, only: &[u8], out_path: &str) -> Result<(), String> {
             per_hash(plan, backend, &single, &mut results)?;
         }
     }
+    if wanted(2) {
+        // The opt-in pinned helpers, side by side with the default (rayon's pool): what they buy
+        // a small tree after an idle gap is the documented reason to opt in.
+        let pinned = NativeBackend::new().with_pinned_helpers();
+        precomputed(plan, &pinned, &single, &mut results)?;
+    }
     if wanted(4) {
         let seconds = if quick { 1.0 } else { 3.0 };
         responsiveness(1.0, None, "idle", &mut results)?;
         // The design: each backend's own async policy (batches off the executor: native on the
-        // background pool, WASM on its workers; levels on the caller's thread). Inline: the plain
+        // background pool, shared; levels on the caller's thread). Inline: the plain
         // blanket impl, every batch on the executor thread.
         responsiveness(seconds, Some(Arc::new(native.asynchronous())), "design", &mut results)?;
         responsiveness(seconds, Some(Arc::new(native)), "inline", &mut results)?;

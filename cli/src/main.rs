@@ -33,6 +33,10 @@ struct Cli {
     /// Hashing backend: native, wasm or auto (default: $TXFX_BACKEND, else auto).
     #[arg(long, global = true, value_parser = parsed::<BackendChoice>)]
     backend: Option<BackendChoice>,
+    /// Threads that hash large batches and --jsonl chunks, the calling thread included
+    /// (default: $RAYON_NUM_THREADS, else one per core). 1 hashes on the calling thread alone.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
     #[command(subcommand)]
     command: Command,
 }
@@ -74,6 +78,13 @@ enum Command {
 }
 
 fn execute(cli: Cli) -> Result<(), Failure> {
+    if let Some(threads) = cli.threads {
+        // The application's choice, made before anything hashes: rayon's global pool.
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(threads))
+            .build_global()
+            .map_err(|e| Failure::Backend(format!("--threads {threads}: {e}")))?;
+    }
     let Selection { backend, chosen_by } =
         select_backend_from_env(cli.backend).map_err(|e| Failure::Input(e.to_string()))?;
     match cli.command {
@@ -83,7 +94,13 @@ fn execute(cli: Cli) -> Result<(), Failure> {
                 ChosenBy::Environment => "TXFX_BACKEND",
                 ChosenBy::Default => "default policy (auto: native)",
             };
-            emit(&format!("{} (chosen by {by})", txfx_poseidon::HashBackend::name(&backend)))
+            let name = txfx_poseidon::HashBackend::name(&backend);
+            // The native backend's arithmetic depends on this CPU; the WASM guest's never does.
+            let arithmetic = match backend {
+                txfx_backends::AnyBackend::Native(_) => txfx_poseidon::permutation::arithmetic().to_string(),
+                _ => "portable (wasm32 guest)".to_owned(),
+            };
+            emit(&format!("{name} (chosen by {by}); permutation arithmetic: {arithmetic}"))
         }
         Command::Poseidon2(command) => hashing::poseidon2(&backend, command),
         Command::Effect(command) => hashing::effect(&backend, command),

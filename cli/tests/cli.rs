@@ -237,16 +237,22 @@ fn witness_commands_round_trip_and_verify() {
 
 #[test]
 fn backend_reports_the_selection() {
-    assert_eq!(stdout(&txfx(&["backend"])), "native (chosen by default policy (auto: native))");
-    assert_eq!(stdout(&txfx(&["--backend", "wasm", "backend"])), "wasm (chosen by --backend)");
+    let native = stdout(&txfx(&["backend"]));
+    assert!(
+        native.starts_with("native (chosen by default policy (auto: native)); permutation arithmetic: "),
+        "{native}"
+    );
+    assert!(native.ends_with("portable") || native.ends_with("adx (BMI2 + ADX assembly)"), "{native}");
+    assert_eq!(
+        stdout(&txfx(&["--backend", "wasm", "backend"])),
+        "wasm (chosen by --backend); permutation arithmetic: portable (wasm32 guest)"
+    );
     assert_eq!(
         stdout(&txfx_with(&["backend"], &[("TXFX_BACKEND", "wasm")], None)),
-        "wasm (chosen by TXFX_BACKEND)"
+        "wasm (chosen by TXFX_BACKEND); permutation arithmetic: portable (wasm32 guest)"
     );
-    assert_eq!(
-        stdout(&txfx_with(&["--backend", "native", "backend"], &[("TXFX_BACKEND", "wasm")], None)),
-        "native (chosen by --backend)"
-    );
+    let forced = stdout(&txfx_with(&["--backend", "native", "backend"], &[("TXFX_BACKEND", "wasm")], None));
+    assert!(forced.starts_with("native (chosen by --backend); "), "{forced}");
 }
 
 #[test]
@@ -270,6 +276,15 @@ fn shipped_blocks_parse_and_commit() {
             assert!(generated.stdout == shipped, "{file} is not what `block generate` prints");
         }
     }
+}
+
+#[test]
+fn threads_change_nothing_but_the_speed() {
+    let all = stdout(&txfx(&["block", "root", "blocks/log-heavy-16.json"]));
+    assert_eq!(stdout(&txfx(&["--threads", "1", "block", "root", "blocks/log-heavy-16.json"])), all);
+    assert_eq!(stdout(&txfx(&["--threads", "3", "block", "root", "blocks/log-heavy-16.json"])), all);
+    let none = txfx(&["--threads", "0", "backend"]);
+    assert_eq!(none.status.code(), Some(2), "zero threads is a bad argument");
 }
 
 #[test]

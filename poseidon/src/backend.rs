@@ -7,13 +7,14 @@
 //!   every backend, through a blanket impl. They are not trait methods an implementor could
 //!   override inconsistently or a forwarding wrapper could forget.
 //! - [`AsyncHashBackend`]: the same batches for async callers, at the same grain (never one boxed
-//!   future per 2-to-1 hash), plus [`AsyncHashBackend::sync_fast_path`]: internal tree nodes are
-//!   small and frequent, so async callers hash them synchronously, as Aztec's TypeScript
-//!   reference does. Every `HashBackend` is an `AsyncHashBackend` through a blanket impl that
+//!   future per 2-to-1 hash), plus [`AsyncHashBackend::levels`]: internal tree nodes are small
+//!   and frequent, so async callers hash them synchronously, as Aztec's TypeScript reference
+//!   does. Every `HashBackend` is an `AsyncHashBackend` through a blanket impl that
 //!   hashes inline on the caller's thread, as plain as RustCrypto's `AsyncSigner` over `Signer`.
 //! - [`Offloaded`] (feature `async`): the explicit adapter for a different async policy: batches
-//!   on an [`Offload`] (a thread pool) awaited through a oneshot channel, tree levels on a
-//!   synchronous backend of the caller's choosing. The policy is a value, so a wrapper around a
+//!   on an [`Offload`] (a thread pool: the process's [`crate::pool::BackgroundPool`], or the
+//!   application's own) awaited through a oneshot channel, tree levels on a synchronous backend
+//!   of the caller's choosing. The policy is a value, so a wrapper around a
 //!   backend cannot silently drop it: it either holds an `Offloaded` or it does not.
 
 use alloc::vec::Vec;
@@ -286,9 +287,8 @@ mod asynchronous {
     use async_trait::async_trait;
 
     use super::{BackendError, HashBackend, HashJob};
-    use crate::separator::DomainSeparator;
 
-    /// The async face of a backend, at batch grain, with access to a synchronous fast path.
+    /// The async face of a backend, at batch grain, with its synchronous level backend.
     ///
     /// # Contract
     /// As [`HashBackend`]'s: results bit-identical to [`super::Sequential`], one per input, in
@@ -300,25 +300,16 @@ mod asynchronous {
         /// The backend's name.
         fn backend_name(&self) -> &'static str;
 
-        /// The synchronous backend async callers use on their own thread for small, frequent work
-        /// (tree levels), or `None` to send that work through the async methods too.
-        fn sync_fast_path(&self) -> Option<&dyn HashBackend>;
+        /// The synchronous backend async callers hash tree levels with, on their own thread, a
+        /// few pairs between yields: internal nodes are small and frequent (one permutation
+        /// each), so a round trip to a pool would cost more than the hashing.
+        fn levels(&self) -> &dyn HashBackend;
 
         /// Hashes independent jobs; `result[i]` is the hash of `jobs[i]`.
         ///
         /// # Errors
         /// [`BackendError`] if the backend fails or its worker went away.
         async fn hash_batch_async(&self, jobs: Vec<HashJob>) -> Result<Vec<Fr>, BackendError>;
-
-        /// One tree level, as [`HashBackend::hash_level`].
-        ///
-        /// # Errors
-        /// [`BackendError`] if the backend fails or its worker went away.
-        async fn hash_level_async(
-            &self,
-            separator: DomainSeparator,
-            pairs: Vec<[Fr; 2]>,
-        ) -> Result<Vec<Fr>, BackendError>;
     }
 
     /// Every synchronous backend is an async one that hashes inline, on the polling thread.
@@ -328,20 +319,12 @@ mod asynchronous {
             self.name()
         }
 
-        fn sync_fast_path(&self) -> Option<&dyn HashBackend> {
-            Some(self)
+        fn levels(&self) -> &dyn HashBackend {
+            self
         }
 
         async fn hash_batch_async(&self, jobs: Vec<HashJob>) -> Result<Vec<Fr>, BackendError> {
             self.hash_batch(&jobs)
-        }
-
-        async fn hash_level_async(
-            &self,
-            separator: DomainSeparator,
-            pairs: Vec<[Fr; 2]>,
-        ) -> Result<Vec<Fr>, BackendError> {
-            self.hash_level(separator, &pairs)
         }
     }
 }
@@ -356,7 +339,6 @@ mod offload {
     use async_trait::async_trait;
 
     use super::{AsyncHashBackend, BackendError, HashBackend, HashJob, Operation};
-    use crate::separator::DomainSeparator;
 
     /// Somewhere other than the caller's thread to run a batch: a thread pool.
     pub trait Offload: Send + Sync {
@@ -413,8 +395,9 @@ mod offload {
             &self.batches
         }
 
-        /// The backend tree levels run on.
-        pub fn levels(&self) -> &L {
+        /// The backend tree levels run on, on the caller's thread (as its concrete type; the
+        /// trait's [`AsyncHashBackend::levels`] gives it as `&dyn HashBackend`).
+        pub fn level_backend(&self) -> &L {
             &self.levels
         }
 
@@ -442,20 +425,12 @@ mod offload {
             self.batches.name()
         }
 
-        fn sync_fast_path(&self) -> Option<&dyn HashBackend> {
-            Some(&self.levels)
+        fn levels(&self) -> &dyn HashBackend {
+            &self.levels
         }
 
         async fn hash_batch_async(&self, jobs: Vec<HashJob>) -> Result<Vec<Fr>, BackendError> {
             self.run(Operation::HashBatch, move |backend| backend.hash_batch(&jobs)).await
-        }
-
-        async fn hash_level_async(
-            &self,
-            separator: DomainSeparator,
-            pairs: Vec<[Fr; 2]>,
-        ) -> Result<Vec<Fr>, BackendError> {
-            self.run(Operation::HashLevel, move |backend| backend.hash_level(separator, &pairs)).await
         }
     }
 }

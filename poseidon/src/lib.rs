@@ -9,6 +9,8 @@ mod constants;
 pub mod field;
 mod montgomery;
 pub mod permutation;
+#[cfg(feature = "async")]
+pub mod pool;
 pub mod separator;
 pub mod sponge;
 

@@ -72,10 +72,10 @@ const DIAGONAL: [Coarse; WIDTH] = [
 /// `x^5`, for `x < 3p`: below `2.35p` (`x² < 2.71p`, `x⁴ < 2.38p`; see `montgomery`'s bounds),
 /// and below `2p` for `x < 2p`.
 #[inline(always)]
-fn sbox<A: Product>(x: &Coarse) -> Coarse {
-    let x2 = A::square(x);
-    let x4 = A::square(&x2);
-    A::mul(x, &x4)
+fn sbox<A: Product>(a: A, x: &Coarse) -> Coarse {
+    let x2 = a.square(x);
+    let x4 = a.square(&x2);
+    a.mul(x, &x4)
 }
 
 /// `M_E·s` by barretenberg's addition chain (`matrix_multiplication_4x4`), rows
@@ -108,31 +108,26 @@ fn external_matrix(s: &mut Lanes) {
 /// they sat further from the S-box chain than the out-of-order window reaches: 12.22 µs per
 /// permutation against 11.85 µs interleaved (AMD EPYC, assembly products).
 #[inline(always)]
-fn partial_round<A: Product>(s: &mut Lanes, constant: &Coarse) {
+fn partial_round<A: Product>(a: A, s: &mut Lanes, constant: &Coarse) {
     let [x0, x1, x2, x3] = *s;
     let [d0, d1, d2, d3] = &DIAGONAL;
     let x = add_unreduced(&x0, constant);
-    let x2_ = A::square(&x);
-    let p1 = A::mul(&x1, d1);
-    let x4_ = A::square(&x2_);
-    let p2 = A::mul(&x2, d2);
-    let s0 = A::mul(&x, &x4_);
-    let p3 = A::mul(&x3, d3);
+    let x2_ = a.square(&x);
+    let p1 = a.mul(&x1, d1);
+    let x4_ = a.square(&x2_);
+    let p2 = a.mul(&x2, d2);
+    let s0 = a.mul(&x, &x4_);
+    let p3 = a.mul(&x3, d3);
     let sum = add(&add(&s0, &x1), &add(&x2, &x3));
-    let p0 = A::mul(&s0, d0);
+    let p0 = a.mul(&s0, d0);
     *s = [add(&p0, &sum), add(&p1, &sum), add(&p2, &sum), add(&p3, &sum)];
 }
 
 #[inline(always)]
-fn full_round<A: Product>(s: &mut Lanes, constants: &[Coarse; WIDTH]) {
+fn full_round<A: Product>(a: A, s: &mut Lanes, constants: &[Coarse; WIDTH]) {
     let [x0, x1, x2, x3] = *s;
     let [c0, c1, c2, c3] = constants;
-    *s = [
-        sbox::<A>(&add(&x0, c0)),
-        sbox::<A>(&add(&x1, c1)),
-        sbox::<A>(&add(&x2, c2)),
-        sbox::<A>(&add(&x3, c3)),
-    ];
+    *s = [sbox(a, &add(&x0, c0)), sbox(a, &add(&x1, c1)), sbox(a, &add(&x2, c2)), sbox(a, &add(&x3, c3))];
     external_matrix(s);
 }
 
@@ -141,8 +136,8 @@ fn full_round<A: Product>(s: &mut Lanes, constants: &[Coarse; WIDTH]) {
 #[inline(always)]
 pub(crate) fn permute_lanes(lanes: &mut Lanes) {
     #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-    if crate::montgomery::Adx::available() {
-        return permute_lanes_adx(lanes);
+    if let Some(adx) = crate::montgomery::Adx::detect() {
+        return permute_lanes_adx(adx, lanes);
     }
     permute_lanes_portable(lanes);
 }
@@ -153,30 +148,62 @@ pub(crate) fn permute_lanes(lanes: &mut Lanes) {
 // costs nothing measurable against the permutation.
 #[inline(never)]
 pub(crate) fn permute_lanes_portable(lanes: &mut Lanes) {
-    permute_lanes_with::<Portable>(lanes);
+    permute_lanes_with(Portable, lanes);
 }
 
-/// [`permute_lanes_with`] on the assembly products; only where `Adx::available()`.
+/// [`permute_lanes_with`] on the assembly products: only reachable with the [`Adx`] token, which
+/// only a successful CPU check gives.
+///
+/// [`Adx`]: crate::montgomery::Adx
 #[cfg(all(target_arch = "x86_64", feature = "asm"))]
 #[inline(never)]
-fn permute_lanes_adx(lanes: &mut Lanes) {
-    permute_lanes_with::<crate::montgomery::Adx>(lanes);
+fn permute_lanes_adx(adx: crate::montgomery::Adx, lanes: &mut Lanes) {
+    permute_lanes_with(adx, lanes);
 }
 
 #[inline(always)]
-fn permute_lanes_with<A: Product>(lanes: &mut Lanes) {
+fn permute_lanes_with<A: Product>(a: A, lanes: &mut Lanes) {
     let (first, rest) = RC.split_at(FULL_ROUNDS / 2);
     let (partial, last) = rest.split_at(PARTIAL_ROUNDS);
     external_matrix(lanes);
     for row in first {
-        full_round::<A>(lanes, row);
+        full_round(a, lanes, row);
     }
     for row in partial {
-        partial_round::<A>(lanes, &row[0]);
+        partial_round(a, lanes, &row[0]);
     }
     for row in last {
-        full_round::<A>(lanes, row);
+        full_round(a, lanes, row);
     }
+}
+
+/// Which Montgomery product the permutation runs on this CPU. Both give bit-identical results
+/// (tested limb for limb); only the speed differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Arithmetic {
+    /// txfx's portable branch-free Rust.
+    Portable,
+    /// The `mulx`/`adcx`/`adox` assembly product (x86-64 CPUs with BMI2 and ADX, feature `asm`).
+    Adx,
+}
+
+impl core::fmt::Display for Arithmetic {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Self::Portable => "portable",
+            Self::Adx => "adx (BMI2 + ADX assembly)",
+        })
+    }
+}
+
+/// The product [`permute`] uses on this CPU (checked at run time, once).
+pub fn arithmetic() -> Arithmetic {
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
+    if crate::montgomery::Adx::detect().is_some() {
+        return Arithmetic::Adx;
+    }
+    Arithmetic::Portable
 }
 
 /// Applies the Poseidon2 permutation to `state` in place.
@@ -291,20 +318,20 @@ mod tests {
             let mut expected = state;
             reference_permute(&mut expected);
             let mut portable = state.each_ref().map(from_fr);
-            permute_lanes_with::<Portable>(&mut portable);
+            permute_lanes_with(Portable, &mut portable);
             assert_eq!(portable.each_ref().map(to_fr), expected);
             products = 1;
             #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-            if crate::montgomery::Adx::available() {
+            if let Some(token) = crate::montgomery::Adx::detect() {
                 let mut adx = state.each_ref().map(from_fr);
-                permute_lanes_with::<crate::montgomery::Adx>(&mut adx);
+                permute_lanes_with(token, &mut adx);
                 assert_eq!(adx, portable, "coarse lanes differ, not only the values");
                 products = 2;
             }
             state = expected;
         }
         #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-        assert_eq!(products, if crate::montgomery::Adx::available() { 2 } else { 1 });
+        assert_eq!(products, if crate::montgomery::Adx::detect().is_some() { 2 } else { 1 });
         #[cfg(not(all(target_arch = "x86_64", feature = "asm")))]
         assert_eq!(products, 1);
     }

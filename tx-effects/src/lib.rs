@@ -62,7 +62,8 @@ pub fn commit_block(hasher: &dyn HashBackend, body: &Body) -> Result<BlockCommit
 }
 
 /// Commits a block through the async hasher: leaves and categories asynchronously (off the
-/// executor when the backend offloads), internal nodes through the synchronous fast path.
+/// executor when the backend offloads), internal nodes on the backend's synchronous level backend
+/// ([`AsyncHashBackend::levels`]).
 ///
 /// # Errors
 /// [`BackendError`] if the backend fails.

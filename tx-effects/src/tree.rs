@@ -19,9 +19,7 @@
 //! actually paired, and bit j of the witness `leafIndex` is its side at the j-th such pairing.
 //! Every level is one batch for the backend; zero leaves are ordinary leaves, never skipped.
 
-use txfx_poseidon::{
-    AsyncHashBackend, BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt, Operation, check_count,
-};
+use txfx_poseidon::{AsyncHashBackend, BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt};
 
 use crate::limits::MAX_TXS_PER_BLOCK;
 
@@ -111,30 +109,22 @@ impl TxEffectsTree {
         Ok(levels.finish())
     }
 
-    /// Builds the tree through the async backend: levels go through its synchronous fast path when
-    /// it has one (internal nodes are small and frequent), a few pairs between yields to the
-    /// executor, otherwise one async batch per level.
+    /// Builds the tree through the async backend: levels on its synchronous level backend
+    /// ([`AsyncHashBackend::levels`]: internal nodes are small and frequent), a few pairs between
+    /// yields to the executor.
     ///
     /// # Errors
     /// [`BackendError`] if the backend fails.
     pub async fn build_async(hasher: &dyn AsyncHashBackend, leaves: Vec<Fr>) -> Result<Self, BackendError> {
         let mut levels = Levels::new(leaves);
+        let sync = hasher.levels();
         while let Some(pairs) = levels.pending() {
-            let hashed = match hasher.sync_fast_path() {
-                Some(sync) => {
-                    // Never hold an executor thread for more than about 0.1 ms.
-                    let mut hashed = Vec::with_capacity(pairs.len());
-                    for piece in pairs.chunks(PAIRS_PER_YIELD) {
-                        hashed.extend(sync.hash_level_checked(NODE_SEPARATOR, piece)?);
-                        YieldNow(false).await;
-                    }
-                    hashed
-                }
-                None => {
-                    let results = hasher.hash_level_async(NODE_SEPARATOR, pairs.to_vec()).await?;
-                    check_count(hasher.backend_name(), Operation::HashLevel, pairs.len(), results)?
-                }
-            };
+            // Never hold an executor thread for more than about 0.1 ms.
+            let mut hashed = Vec::with_capacity(pairs.len());
+            for piece in pairs.chunks(PAIRS_PER_YIELD) {
+                hashed.extend(sync.hash_level_checked(NODE_SEPARATOR, piece)?);
+                YieldNow(false).await;
+            }
             levels.push(hashed);
         }
         Ok(levels.finish())

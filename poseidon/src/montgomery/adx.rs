@@ -10,10 +10,50 @@
 //! product; this takes about 130, and measured 17.4 against 21.4 ns per product (throughput) and
 //! 20.6 against 23.5 ns (latency) on an AMD EPYC (Zen 3), which is what moves the permutation.
 //!
-//! Callers must only reach [`mul`] when [`available`] is true: `mulx`, `adcx` and `adox` are
-//! illegal instructions on a CPU without BMI2 and ADX.
+//! `mulx`, `adcx` and `adox` are illegal instructions on a CPU without BMI2 and ADX, so the
+//! product is reached only through an [`Adx`] value, which only [`Adx::detect`] gives, after the
+//! CPU check: the precondition is a type, and this module's private [`mul`] has no other caller.
 
-use super::{Coarse, INV, P};
+use super::{Coarse, INV, P, Product, square};
+
+/// Proof that this CPU has BMI2 and ADX: the field is private to this module, so the only way to
+/// hold one is [`Adx::detect`]. Zero-sized: passing it costs nothing.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Adx {
+    _checked: (),
+}
+
+impl Adx {
+    /// The token, if this CPU has BMI2 and ADX (checked once by the standard library, then
+    /// cached; without `std`, only when the build targets both features).
+    #[inline(always)]
+    pub(crate) fn detect() -> Option<Self> {
+        available().then_some(Self { _checked: () })
+    }
+}
+
+/// The assembly product; squares stay on the portable 10-product `square` (the permutation
+/// measured level or slightly faster with it than with the assembly product of `a` and `a`).
+impl Product for Adx {
+    #[inline(always)]
+    fn mul(self, a: &Coarse, b: &Coarse) -> Coarse {
+        mul(a, b)
+    }
+    #[inline(always)]
+    fn square(self, a: &Coarse) -> Coarse {
+        square(a)
+    }
+}
+
+/// Whether `/proc/cpuinfo` lists both `bmi2` and `adx` (`None` where it cannot be read): the
+/// tests' cross-check of [`Adx::detect`].
+#[cfg(test)]
+pub(super) fn kernel_lists_bmi2_and_adx() -> Option<bool> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    let flags = info.lines().find(|line| line.starts_with("flags"))?;
+    let has = |name: &str| flags.split_whitespace().any(|flag| flag == name);
+    Some(has("bmi2") && has("adx"))
+}
 
 /// `p`'s limbs and then `INV`, read by the assembly from memory (`mulx` takes no immediate).
 #[repr(C, align(64))]
@@ -23,7 +63,7 @@ static CONSTANTS: Constants = Constants([P[0], P[1], P[2], P[3], INV]);
 
 /// Whether this CPU has BMI2 and ADX (checked once by the standard library, then cached).
 #[inline(always)]
-pub(crate) fn available() -> bool {
+fn available() -> bool {
     #[cfg(feature = "std")]
     {
         std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx")
@@ -128,12 +168,12 @@ macro_rules! reduce_row {
 }
 
 /// Montgomery product `a·b·R⁻¹`, bit-identical to the portable `mul_64` (same bounds: inputs up
-/// to `3p`, result below `a·b/R + p`). Only call it when [`available`] is true.
+/// to `3p`, result below `a·b/R + p`). Private: reached only through [`Adx`]'s `Product` impl.
 #[inline(always)]
-pub(crate) fn mul(a: &Coarse, b: &Coarse) -> Coarse {
+fn mul(a: &Coarse, b: &Coarse) -> Coarse {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
-    // SAFETY: the instructions need BMI2 (`mulx`) and ADX (`adcx`, `adox`), which every caller
-    // checked with `available()`. The block reads 32 bytes at `a` and at `b` (references to
+    // SAFETY: the instructions need BMI2 (`mulx`) and ADX (`adcx`, `adox`); the only caller is
+    // `Adx::mul`, and an `Adx` exists only after `available()` returned true. The block reads 32 bytes at `a` and at `b` (references to
     // `[u64; 4]`, so valid and aligned) and 40 at `k` (the static above), writes no memory, and
     // touches no stack (`nostack`); every register it writes is an output or a discarded output,
     // and the flags it changes are not preserved (the default without `preserves_flags`). The
