@@ -1,21 +1,20 @@
-//! The shared suite (every vector, the 18 reference cases, snapshots) against the native backend,
-//! synchronously and through its async policy (background pool, tree levels on the caller).
+//! The shared suite (every vector, the 18 reference cases, snapshots, the catalogues) against the
+//! native backend, synchronously and through its async policy (background pool, tree levels on
+//! the caller): one test per case and engine (`native::<group>::<case>`).
 
-// Test code: a failed expectation is a failed test.
-#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+use std::process::ExitCode;
 
 use txfx_backend_native::NativeBackend;
+use txfx_suite::Engine;
 
-#[test]
-fn shared_suite_native() {
+fn main() -> ExitCode {
     let native = NativeBackend::new();
-    txfx_suite::run_suite(&native, &native.asynchronous());
-}
-
-#[test]
-fn shared_suite_native_always_parallel() {
-    // Threshold 1 sends every batch through rayon: the parallel path must match the vectors too.
-    let native = NativeBackend::with_parallel_threshold(1);
-    let report = txfx_suite::run_suite(&native, &native.asynchronous());
-    assert!(report.passed > txfx_suite::runner::REFERENCE_CASES);
+    // Threshold 1 sends every batch through the helpers: the parallel path must match too.
+    let parallel = NativeBackend::with_parallel_threshold(1);
+    let pinned = NativeBackend::with_parallel_threshold(1).with_pinned_helpers();
+    txfx_suite::main(vec![
+        Engine::new("native", native, native.asynchronous()),
+        Engine::new("native-always-parallel", parallel, parallel.asynchronous()),
+        Engine::new("native-pinned", pinned, pinned.asynchronous()),
+    ])
 }

@@ -1,11 +1,20 @@
-//! The shared suite (every vector, the 18 reference cases, snapshots) against the WASM backend.
+//! The shared suite (every vector, the 18 reference cases, snapshots, the catalogues) against the
+//! WASM backend, synchronously and through its async policy (batches on the background pool):
+//! one test per case (`wasm::<group>::<case>`).
 
-// Test code: a failed expectation is a failed test.
-#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+use std::process::ExitCode;
 
-#[test]
-fn shared_suite_wasm() {
-    let wasm = txfx_backend_wasm::WasmBackend::new().expect("the embedded guest starts");
-    // Async cases through the backend's own policy: batches on the background pool.
-    txfx_suite::run_suite(&wasm, &wasm.asynchronous());
+use txfx_backend_wasm::WasmBackend;
+use txfx_suite::Engine;
+
+fn main() -> ExitCode {
+    let wasm = match WasmBackend::new() {
+        Ok(wasm) => wasm,
+        Err(error) => {
+            eprintln!("the embedded guest does not start: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let asynchronous = wasm.asynchronous();
+    txfx_suite::main(vec![Engine::new("wasm", wasm, asynchronous)])
 }

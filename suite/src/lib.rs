@@ -1,7 +1,8 @@
 //! The shared test corpus and conformance suite that every txfx backend runs (dev-only).
 //!
-//! [`vectors`] loads `testdata/`; the backend suite itself runs every vector and the 18 reference
-//! cases against one [`txfx_poseidon::HashBackend`], counts what it ran, and fails on zero.
+//! [`vectors`] loads `testdata/`; [`harness`] runs every case ([`cases::all`]: every vector, the
+//! 18 reference cases, the catalogues) against each backend as a named test of its own, counts
+//! what it ran, and fails on zero.
 
 // A malformed vector file must stop the test run loudly; this crate is never shipped.
 #![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used, clippy::indexing_slicing)]
@@ -10,12 +11,14 @@ pub mod adversarial;
 pub mod cases;
 pub mod chain;
 pub mod fuzz;
+pub mod harness;
 pub mod hostile;
 pub mod readings;
 pub mod runner;
+mod typescript;
 pub mod vectors;
 
-pub use runner::{Report, run_suite};
+pub use harness::{Engine, main};
 
 /// A root the suite trusts: it computed it from the same block, so it stands for the
 /// `txEffectsTreeRoot` of an authenticated header.

@@ -1,9 +1,11 @@
-//! The shared suite against `txfx_poseidon::Sequential`, the single-threaded reference hasher.
+//! The shared suite against `txfx_poseidon::Sequential`, the single-threaded reference hasher:
+//! one test per case (`sequential::<group>::<case>`).
 
-// Test code: a failed expectation is a failed test.
-#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+use std::process::ExitCode;
 
-#[test]
-fn shared_suite_sequential() {
-    txfx_suite::run_suite(&txfx_poseidon::Sequential, &txfx_poseidon::Sequential);
+use txfx_poseidon::Sequential;
+use txfx_suite::Engine;
+
+fn main() -> ExitCode {
+    txfx_suite::main(vec![Engine::new("sequential", Sequential, Sequential)])
 }
