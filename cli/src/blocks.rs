@@ -3,15 +3,15 @@
 
 use clap::{ArgGroup, Args, Subcommand};
 use serde_json::json;
+use txfx_documents::json::effect_to_json;
+use txfx_documents::json::witness_to_json;
 use txfx_documents::ops::{
     blob_decode, blob_encode, block_leaves, block_witnesses, body_commitment, checkpoint_decode,
     checkpoint_encode, hex_list, leaves_root, leaves_witnesses, witness_of, witnesses_json,
 };
 use txfx_documents::{TxSelector, read};
-use txfx_membership::json::witness_to_json;
 use txfx_poseidon::HashBackend;
 use txfx_poseidon::field::fr_to_hex;
-use txfx_tx_effects::json::effect_to_json;
 use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
 use txfx_tx_effects::synthetic::{Profile, effect};
 use txfx_tx_effects::{BlockNumber, commit_block};
@@ -158,7 +158,11 @@ pub fn block(backend: &dyn HashBackend, command: BlockCommand) -> Result<(), Fai
         }
         BlockCommand::Leaves { file, block_number, bare: false } => {
             let input = Input::read(&file)?;
-            print_json(&block_leaves(backend, input.doc(), block_number)?.to_json())
+            print_json(&txfx_documents::json::stored_block_to_json(&block_leaves(
+                backend,
+                input.doc(),
+                block_number,
+            )?))
         }
         BlockCommand::DecodeBlob { file } => print_json(&blob_decode(Input::read(&file)?.doc())?),
         BlockCommand::EncodeBlob { file } => {

@@ -1,11 +1,11 @@
 //! `txfx poseidon2` and `txfx effect`: hashes of field elements and of one tx effect.
 
 use clap::Subcommand;
+use txfx_documents::json::effect_to_json;
 use txfx_documents::ops::{commitment_json, effect_commitment};
 use txfx_documents::read;
 use txfx_poseidon::field::fr_to_hex;
 use txfx_poseidon::{DomainSeparator, HashBackend, HashBackendExt, State};
-use txfx_tx_effects::json::effect_to_json;
 
 use crate::args::field;
 use crate::io::{Failure, Input, emit, print_json};

@@ -199,7 +199,13 @@ pub fn category(backend: &dyn HashBackend, command: CategoryCommand) -> Result<(
             let input = Input::read(&file)?;
             let element = element.as_deref().map(|value| field("--element", value)).transpose()?;
             let query = element.map(|value| ElementQuery { value, role });
-            print_json(&category_prove(backend, input.doc(), tx(&selector)?, category, query)?.to_json())
+            print_json(&txfx_documents::json::category_proof_to_json(&category_prove(
+                backend,
+                input.doc(),
+                tx(&selector)?,
+                category,
+                query,
+            )?))
         }
         CategoryCommand::Verify { proof, witness, root, block_number, tx_hash } => {
             let proof = Input::read(&proof)?;

@@ -1,7 +1,6 @@
 //! The one error every front end reports: which document (as the front end named it) and what is
 //! wrong with it, typed, with its class ([`Classify`]) deciding the exit status or the exception.
 
-use txfx_membership::json::WitnessJsonError;
 use txfx_membership::{
     ArchiveError, BuildError, CategoryError, ChainError, HeaderError, StoredError, UnknownTx, VerifyError,
 };
@@ -9,8 +8,9 @@ use txfx_poseidon::field::{FieldError, fr_to_hex};
 use txfx_poseidon::{BackendError, Classify, ErrorClass, Fr, classify::nested};
 use txfx_tx_effects::blob::BlobError;
 use txfx_tx_effects::checkpoint::CheckpointDecodeError;
-use txfx_tx_effects::json::{JsonError, JsonInput, Malformed};
 use txfx_tx_effects::{BlockNumber, IndexOutOfBounds};
+
+use crate::json::{JsonError, JsonInput, Malformed};
 
 /// A document and the name a front end gives it in messages (a file path, an argument's name).
 #[derive(Debug, Clone, Copy)]
@@ -42,9 +42,10 @@ impl<'a> Doc<'a> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Problem {
-    /// JSON that is not the expected shape.
+    /// JSON that is not the expected shape, or whose content breaks a rule (every format's
+    /// reader reports through it; see [`JsonError`]).
     #[error(transparent)]
-    Malformed(#[from] Malformed),
+    Json(#[from] JsonError),
     /// A document with keys of two shapes, which Aztec's TypeScript would read one way or the
     /// other depending on the schema it picked.
     #[error(
@@ -69,30 +70,16 @@ pub enum Problem {
         /// The error object, as JSON.
         message: String,
     },
-    /// A field element that does not parse.
-    #[error("{what}: {source}")]
-    Field {
-        /// Which value.
-        what: String,
-        /// Why.
-        source: FieldError,
-    },
-    /// An effect, body or checkpoint JSON that is not legal.
-    #[error(transparent)]
-    Json(#[from] JsonError),
-    /// A header that does not read in the layout asked for, or cannot serve.
+    /// A header that cannot serve (a pre-AZIP-26 header asked to authenticate a tx).
     #[error(transparent)]
     Header(#[from] HeaderError),
-    /// A tx-effects witness that does not parse.
-    #[error(transparent)]
-    Witness(#[from] WitnessJsonError),
-    /// An archive witness that does not parse or does not verify.
+    /// An archive witness that does not verify.
     #[error(transparent)]
     Archive(#[from] ArchiveError),
-    /// A stored block that does not parse or hold together.
+    /// A stored block that does not hold together.
     #[error(transparent)]
     Stored(#[from] StoredError),
-    /// A category proof that does not parse or does not hold.
+    /// A category proof that does not hold.
     #[error(transparent)]
     Proof(#[from] CategoryError),
     /// Checkpoint blob fields that do not decode.
@@ -154,6 +141,19 @@ pub enum Problem {
     Backend(#[from] BackendError),
 }
 
+impl From<Malformed> for Problem {
+    fn from(error: Malformed) -> Self {
+        Self::Json(JsonError::Malformed(error))
+    }
+}
+
+impl Problem {
+    /// A field element at `path` that does not parse.
+    pub fn field(path: impl Into<String>, source: FieldError) -> Self {
+        Self::Json(JsonError::Field { path: path.into(), source })
+    }
+}
+
 impl From<BuildError> for Problem {
     fn from(error: BuildError) -> Self {
         match error {
@@ -175,11 +175,39 @@ pub struct DocumentError {
     pub problem: Box<Problem>,
 }
 
-impl<P: Into<Problem>> From<P> for DocumentError {
-    fn from(problem: P) -> Self {
-        Self { document: None, problem: Box::new(problem.into()) }
+impl From<Problem> for DocumentError {
+    fn from(problem: Problem) -> Self {
+        Self { document: None, problem: Box::new(problem) }
     }
 }
+
+/// Every error a [`Problem`] wraps is a document error of no one document.
+macro_rules! document_error_from {
+    ($($source:ty),* $(,)?) => {$(
+        impl From<$source> for DocumentError {
+            fn from(error: $source) -> Self {
+                Problem::from(error).into()
+            }
+        }
+    )*};
+}
+
+document_error_from!(
+    JsonError,
+    Malformed,
+    HeaderError,
+    ArchiveError,
+    StoredError,
+    CategoryError,
+    CheckpointDecodeError,
+    BlobError,
+    IndexOutOfBounds,
+    UnknownTx,
+    VerifyError,
+    ChainError,
+    BuildError,
+    BackendError,
+);
 
 impl DocumentError {
     /// The link of the chain a refuted check broke (`header`, `archive`, `witness`, `tx`,
@@ -193,7 +221,7 @@ impl DocumentError {
             Problem::Chain(error) => error.link().map_or("chain", |link| link.name()),
             Problem::Archive(_) => "archive",
             Problem::Proof(CategoryError::Leaf(_)) | Problem::Verify(_) => "tx",
-            Problem::Proof(_) => "category",
+            Problem::Proof(_) | Problem::Json(JsonError::Proof(_)) => "category",
             Problem::Header(_) | Problem::BodyNotInHeader { .. } => "header",
             Problem::Contradicts { link, .. } => link,
             _ => "document",
@@ -204,14 +232,12 @@ impl DocumentError {
 impl Classify for Problem {
     fn kind(&self) -> String {
         match self {
-            Self::Malformed(_) => "Malformed".into(),
+            // A JSON error's kind is its own: `Malformed`, `Field/...`, `Invalid/...`.
+            Self::Json(source) => source.kind(),
             Self::Ambiguous { .. } => "Ambiguous".into(),
             Self::NoResult => "NoResult".into(),
             Self::NodeError { .. } => "NodeError".into(),
-            Self::Field { source, .. } => nested("Field", source),
-            Self::Json(source) => nested("Json", source),
             Self::Header(source) => nested("Header", source),
-            Self::Witness(source) => nested("Witness", source),
             Self::Archive(source) => nested("Archive", source),
             Self::Stored(source) => nested("Stored", source),
             Self::Proof(source) => nested("Proof", source),
@@ -231,16 +257,12 @@ impl Classify for Problem {
 
     fn class(&self) -> ErrorClass {
         match self {
-            Self::Malformed(_)
-            | Self::Ambiguous { .. }
-            | Self::NoResult
-            | Self::NodeError { .. }
-            | Self::Conflict(_) => ErrorClass::Malformed,
+            Self::Ambiguous { .. } | Self::NoResult | Self::NodeError { .. } | Self::Conflict(_) => {
+                ErrorClass::Malformed
+            }
             Self::TooMuch { .. } => ErrorClass::OutOfRange,
-            Self::Field { source, .. } => source.class(),
             Self::Json(source) => source.class(),
             Self::Header(source) => source.class(),
-            Self::Witness(source) => source.class(),
             Self::Archive(source) => source.class(),
             Self::Stored(source) => source.class(),
             Self::Proof(source) => source.class(),

@@ -1,6 +1,8 @@
 #![doc = include_str!("../README.md")]
 
+mod classify;
 pub mod error;
+pub mod json;
 pub mod ops;
 pub mod read;
 pub mod verdict;

@@ -3,7 +3,6 @@
 //! so the three cannot drift.
 
 use serde_json::{Value, json};
-use txfx_membership::json::witness_to_json;
 use txfx_membership::{
     BlockWitnesses, CategoryProof, ChainSubject, ElementQuery, ProtocolVersion, StoredBlock,
     TrustedArchiveRoot, TrustedRoot, TxClaim, TxEffectMembershipWitness, prove_category, verify_block_hash,
@@ -15,12 +14,12 @@ use txfx_tx_effects::blob::{decode_block_blob, encode_block_blob, encode_tx_blob
 use txfx_tx_effects::checkpoint::{
     Checkpoint, MAX_CHECKPOINT_BLOB_FIELDS, decode_checkpoint, encode_checkpoint, pad_to_blobs,
 };
-use txfx_tx_effects::json::{body_to_json, checkpoint_to_json};
 use txfx_tx_effects::{
     BlockCommitment, BlockNumber, Category, TxEffectCommitment, commit_block, commit_effect, tree_root,
 };
 
 use crate::error::{Doc, DocumentError, Problem};
+use crate::json::{body_to_json, checkpoint_to_json, witness_to_json};
 use crate::read::{self, BodyDocument, EffectDocument, InBlock, LeavesDocument};
 use crate::verdict::Verdict;
 
@@ -40,7 +39,7 @@ impl std::str::FromStr for TxSelector {
         if text.starts_with("0x") {
             return parse_fr_hex(text)
                 .map(Self::Hash)
-                .map_err(|source| Problem::Field { what: format!("tx {text:?}"), source }.into());
+                .map_err(|source| Problem::field(format!("tx {text:?}"), source).into());
         }
         match text.parse::<usize>() {
             Ok(index) if text.bytes().all(|b| b.is_ascii_digit()) => Ok(Self::Index(index)),

@@ -24,21 +24,22 @@
 //! whose header commits to a tx-effects root (AZIP-26) must have a body with that root.
 
 use serde_json::Value;
-use txfx_membership::json::{WITNESS_KEYS, witness_from_input};
 use txfx_membership::{
     ArchiveWitness, BlockHeader, CategoryProof, ProtocolVersion, StoredBlock, TreeSnapshot,
     TxEffectMembershipWitness,
 };
 use txfx_poseidon::field::parse_fr_hex;
 use txfx_poseidon::{Fr, HashBackend};
-use txfx_tx_effects::json::wire::{JsonKind, JsonObject, lenient_u64};
-use txfx_tx_effects::json::{
-    JsonInput, Malformed, body_from_input, checkpoint_from_input, effect_from_input,
-};
 use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
 use txfx_tx_effects::{BlockNumber, Body, TxEffect, commit_block};
 
 use crate::error::{Doc, DocumentError, Problem};
+use crate::json::wire::{JsonInput, JsonKind, JsonObject, Malformed, lenient_u64};
+use crate::json::{
+    ParsedCheckpoint, SnapshotJson, archive_witness_from_json, archive_witness_from_text, body_from_json,
+    category_proof_from_json, checkpoint_from_json, effect_from_json, header_from_json,
+    stored_block_from_json, witness_from_json,
+};
 
 /// One shape a document may have, and the keys that tell it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,7 +95,7 @@ pub const BLOCK_HEADER: Shape = Shape {
 };
 
 /// The node's tx-effects membership witness.
-pub const WITNESS: Shape = Shape { name: "a tx-effects witness", keys: &WITNESS_KEYS };
+pub const WITNESS: Shape = Shape { name: "a tx-effects witness", keys: &crate::json::witness::WITNESS_KEYS };
 
 /// txfx's stored block.
 pub const STORED_BLOCK: Shape =
@@ -180,7 +181,7 @@ fn number(object: &JsonObject<'_>, key: &str) -> Result<u64, Malformed> {
 
 fn hex(object: &JsonObject<'_>, key: &str) -> Result<Fr, Problem> {
     let text: String = object.parse(key)?;
-    parse_fr_hex(&text).map_err(|source| Problem::Field { what: key.to_owned(), source })
+    parse_fr_hex(&text).map_err(|source| Problem::field(key, source))
 }
 
 /// Reads an effect document (module docs).
@@ -204,18 +205,11 @@ fn effect_problem(input: JsonInput<'_>) -> Result<EffectDocument, Problem> {
                 tx_index_in_block: number(&object, "txIndexInBlock")?,
             };
             let data = object.get("data").ok_or_else(|| Malformed::new("missing key \"data\""))?;
-            let effect = effect_from_input(data).map_err(|error| Problem::Json(within(error, "data")))?;
+            let effect = effect_from_json(data).map_err(|error| error.within("data"))?;
             return Ok(EffectDocument { effect, in_block: Some(in_block) });
         }
     }
-    Ok(EffectDocument { effect: effect_from_input(input)?, in_block: None })
-}
-
-fn within(error: txfx_tx_effects::json::JsonError, key: &str) -> txfx_tx_effects::json::JsonError {
-    match error {
-        txfx_tx_effects::json::JsonError::Malformed(malformed) => malformed.within(key).into(),
-        other => other,
-    }
+    Ok(EffectDocument { effect: effect_from_json(input)?, in_block: None })
 }
 
 /// What an `L2Block` says beside its body.
@@ -265,23 +259,18 @@ fn l2_block(
         Some(layout) => layout,
         None => own_layout(header_input)?,
     };
-    let header = BlockHeader::from_input(header_input, layout).map_err(|error| match error {
-        txfx_membership::HeaderError::Malformed(malformed) => {
-            Problem::Header(malformed.within("header").into())
-        }
-        other => Problem::Header(other),
-    })?;
+    let header = header_from_json(header_input, layout).map_err(|error| error.within("header"))?;
     // TypeScript's L2Block holds a Body: `{"txEffects": [...]}`, never a bare array.
     let body_input = part("body")?;
     if body_input.kind() != JsonKind::Object {
         return Err(Malformed::at("body", "an L2Block's body is {\"txEffects\": [...]}").into());
     }
-    let body = body_from_input(body_input).map_err(|error| Problem::Json(within(error, "body")))?;
-    let archive: TreeSnapshot = object.parse("archive")?;
+    let body = body_from_json(body_input).map_err(|error| error.within("body"))?;
+    let archive: SnapshotJson = object.parse("archive")?;
     Ok((
         L2BlockParts {
             header,
-            archive,
+            archive: TreeSnapshot::from(archive),
             checkpoint_number: number(object, "checkpointNumber")?,
             index_within_checkpoint: number(object, "indexWithinCheckpoint")?,
         },
@@ -320,7 +309,7 @@ fn body_problem(hasher: &dyn HashBackend, input: JsonInput<'_>) -> Result<BodyDo
             return Ok(BodyDocument { body, block: Some(block) });
         }
     }
-    Ok(BodyDocument { body: body_from_input(input)?, block: None })
+    Ok(BodyDocument { body: body_from_json(input)?, block: None })
 }
 
 /// A header document: the header, and the body beside it when the document is an `L2Block`.
@@ -358,7 +347,7 @@ fn header_problem(
         check_block_body(hasher, &block.header, &body)?;
         return Ok(HeaderDocument { header: block.header, from_l2_block: true });
     }
-    Ok(HeaderDocument { header: BlockHeader::from_input(input, layout)?, from_l2_block: false })
+    Ok(HeaderDocument { header: header_from_json(input, layout)?, from_l2_block: false })
 }
 
 /// Reads a tx-effects witness (the node's JSON, or its JSON-RPC response).
@@ -367,7 +356,7 @@ fn header_problem(
 /// [`DocumentError`] naming the document and what is wrong.
 pub fn witness(doc: Doc<'_>) -> Result<TxEffectMembershipWitness, DocumentError> {
     let read = || -> Result<TxEffectMembershipWitness, Problem> {
-        Ok(witness_from_input(unwrap_rpc(doc.input, &[WITNESS])?)?)
+        Ok(witness_from_json(unwrap_rpc(doc.input, &[WITNESS])?)?)
     };
     read().map_err(|problem| doc.error(problem))
 }
@@ -377,11 +366,15 @@ pub fn witness(doc: Doc<'_>) -> Result<TxEffectMembershipWitness, DocumentError>
 /// # Errors
 /// [`DocumentError`] naming the document and what is wrong.
 pub fn archive_witness(doc: Doc<'_>) -> Result<ArchiveWitness, DocumentError> {
-    let result = match doc.input {
-        JsonInput::Text(text) => ArchiveWitness::from_json(text),
-        input => ArchiveWitness::from_input(input),
+    let read = || -> Result<ArchiveWitness, Problem> {
+        if let JsonInput::Text(text) = doc.input
+            && let Some(bare) = archive_witness_from_text(text)
+        {
+            return Ok(bare?);
+        }
+        Ok(archive_witness_from_json(unwrap_rpc(doc.input, &[])?)?)
     };
-    result.map_err(|error| doc.error(Problem::Archive(error)))
+    read().map_err(|problem| doc.error(problem))
 }
 
 /// Reads a category proof.
@@ -389,7 +382,7 @@ pub fn archive_witness(doc: Doc<'_>) -> Result<ArchiveWitness, DocumentError> {
 /// # Errors
 /// [`DocumentError`] naming the document and what is wrong.
 pub fn category_proof(doc: Doc<'_>) -> Result<CategoryProof, DocumentError> {
-    CategoryProof::from_input(doc.input).map_err(|error| doc.error(Problem::Proof(error)))
+    category_proof_from_json(doc.input).map_err(|error| doc.error(error))
 }
 
 /// Leaves as the tree commands take them.
@@ -409,7 +402,7 @@ pub fn leaves(doc: Doc<'_>) -> Result<LeavesDocument, DocumentError> {
     let read = || -> Result<LeavesDocument, Problem> {
         match doc.input.kind() {
             JsonKind::Array => Ok(LeavesDocument::Bare(fields(doc.input, MAX_TXS_PER_BLOCK)?)),
-            _ => Ok(LeavesDocument::Stored(StoredBlock::from_input(doc.input)?)),
+            _ => Ok(LeavesDocument::Stored(stored_block_from_json(doc.input)?)),
         }
     };
     read().map_err(|problem| doc.error(problem))
@@ -427,7 +420,7 @@ pub fn fields(input: JsonInput<'_>, max: usize) -> Result<Vec<Fr>, Problem> {
         .map(|(index, item)| {
             let text: String = item.parse().map_err(|e: Malformed| e.within(&format!("[{index}]")))?;
             txfx_poseidon::field::parse_fr_json(&text)
-                .map_err(|source| Problem::Field { what: format!("[{index}]"), source })
+                .map_err(|source| Problem::field(format!("[{index}]"), source))
         })
         .collect()
 }
@@ -444,6 +437,6 @@ pub fn blob_fields(doc: Doc<'_>, max: usize) -> Result<Vec<Fr>, DocumentError> {
 ///
 /// # Errors
 /// [`DocumentError`] naming the document and what is wrong.
-pub fn checkpoint(doc: Doc<'_>) -> Result<txfx_tx_effects::json::ParsedCheckpoint, DocumentError> {
-    checkpoint_from_input(doc.input).map_err(|error| doc.error(Problem::Json(error)))
+pub fn checkpoint(doc: Doc<'_>) -> Result<ParsedCheckpoint, DocumentError> {
+    checkpoint_from_json(doc.input).map_err(|error| doc.error(error))
 }

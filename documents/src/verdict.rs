@@ -184,7 +184,7 @@ impl Verdict {
             ("pathLength", self.path_length.map(|length| json!(length))),
             ("category", self.category.map(|category| json!(category.name()))),
             ("categoryHash", hex(&self.category_hash)),
-            ("element", self.element.as_ref().map(ProvenElement::to_json)),
+            ("element", self.element.as_ref().map(crate::json::proof::element_to_json)),
         ] {
             if let Some(value) = value {
                 put(key, value);

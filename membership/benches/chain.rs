@@ -8,15 +8,15 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use txfx_backend_native::NativeBackend;
+use txfx_documents::Doc;
+use txfx_documents::json::{body_from_json, header_from_json, witness_from_json, witness_to_json};
+use txfx_documents::read::archive_witness;
 use txfx_membership::archive::archive_root_from_path;
-use txfx_membership::json::witness_from_json;
 use txfx_membership::{
-    ArchiveWitness, BlockHeader, BlockWitnesses, ChainSubject, ProtocolVersion, TrustedArchiveRoot, TxClaim,
-    verify_chain, verify_tx,
+    BlockWitnesses, ChainSubject, ProtocolVersion, TrustedArchiveRoot, TxClaim, verify_chain, verify_tx,
 };
 use txfx_poseidon::field::parse_fr_hex;
 use txfx_poseidon::{HashBackend, Sequential};
-use txfx_tx_effects::json::body_from_json;
 
 const HEADER: &str = include_str!("../../testdata/chain/header-3.json");
 const ARCHIVE_WITNESS: &str = include_str!("../../testdata/chain/archive-witness-3.json");
@@ -24,15 +24,14 @@ const ARCHIVE_ROOT: &str = include_str!("../../testdata/chain/archive-root.txt")
 const BODY: &str = include_str!("../../testdata/blocks/three-fixtures.json");
 
 fn chain(c: &mut Criterion) {
-    let header = BlockHeader::from_json(HEADER, ProtocolVersion::Azip26).expect("header");
-    let archive = ArchiveWitness::from_json(ARCHIVE_WITNESS).expect("archive witness");
+    let header = header_from_json(HEADER, ProtocolVersion::Azip26).expect("header");
+    let archive = archive_witness(Doc::text("archive witness", ARCHIVE_WITNESS)).expect("archive witness");
     let root = TrustedArchiveRoot::from_trusted_source(parse_fr_hex(ARCHIVE_ROOT.trim()).expect("root"));
     let body = body_from_json(BODY).expect("body");
     let witness =
         BlockWitnesses::from_body(&Sequential, &body, 3.into()).expect("commit").witness(1).expect("tx 1");
     // The node's JSON round trip, as a client receives the witness.
-    let witness =
-        witness_from_json(&txfx_membership::json::witness_to_json(&witness).to_string()).expect("JSON");
+    let witness = witness_from_json(&witness_to_json(&witness).to_string()).expect("JSON");
     let claim = TxClaim { tx_hash: body.tx_effects[1].tx_hash, categories_hash: None };
     let native = NativeBackend::new();
     let backends: [(&str, &dyn HashBackend); 2] = [("sequential", &Sequential), ("native", &native)];

@@ -4,19 +4,13 @@
 //! Internal nodes are `poseidon2_hash([left, right])` (no separator), the empty leaf is 0, and
 //! leaf 0 is the genesis header's hash: a one-leaf archive has the root [`GENESIS_ARCHIVE_ROOT`].
 //!
-//! The node's `getBlockHashMembershipWitness` prints a witness as a base64 string of the
-//! serialized `MembershipWitness`: the leaf index as 32 big-endian bytes, then 30 siblings of 32
-//! bytes, leaf level first. [`ArchiveWitness::from_json`] reads that string, the whole JSON-RPC
-//! response around it, or `{"leafIndex", "siblingPath": [..]}`.
+//! The node's `getBlockHashMembershipWitness` serializes a witness as `MembershipWitness` does:
+//! the leaf index as 32 big-endian bytes, then 30 siblings of 32 bytes, leaf level first
+//! ([`ArchiveWitness::from_bytes`]); the base64 and JSON around those bytes are `txfx-documents`'.
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
-use serde_json::Value;
-use txfx_poseidon::field::{FieldError, fr_from_be_slice, fr_to_be_bytes, fr_to_hex, parse_fr_hex};
+use txfx_poseidon::field::{FieldError, fr_from_be_slice, fr_to_be_bytes, fr_to_hex};
 use txfx_poseidon::{BackendError, Fr, HashBackend, HashBackendExt, HashJob};
 use txfx_tx_effects::BlockNumber;
-use txfx_tx_effects::json::Malformed;
-use txfx_tx_effects::json::wire::{JsonInput, JsonKind, lenient_u64};
 
 /// The archive tree's height (`ARCHIVE_HEIGHT`).
 pub const ARCHIVE_HEIGHT: usize = 30;
@@ -76,15 +70,6 @@ pub struct BlockInArchive {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ArchiveError {
-    /// JSON that is not one of the witness's shapes.
-    #[error("malformed archive witness: {0}")]
-    Malformed(#[from] Malformed),
-    /// A witness string that is not base64.
-    #[error("the archive witness is not base64: {reason}")]
-    NotBase64 {
-        /// What the decoder said.
-        reason: String,
-    },
     /// Serialized bytes of another length than a witness of height 30 has.
     #[error("{bytes} bytes, a serialized archive witness of height {ARCHIVE_HEIGHT} has {WITNESS_BYTES}")]
     WrongByteLength {
@@ -102,15 +87,6 @@ pub enum ArchiveError {
         /// Why.
         source: FieldError,
     },
-    /// The node answered the JSON-RPC call with an error.
-    #[error("the node answered with an error: {message}")]
-    NodeError {
-        /// The error object, as JSON.
-        message: String,
-    },
-    /// The node answered without a witness: it does not know that block hash.
-    #[error("the JSON-RPC response has no result: the node knows no block with that hash")]
-    NoWitness,
     /// A path of another length than [`ARCHIVE_HEIGHT`].
     #[error("archive path has {length} siblings, the archive tree has height {ARCHIVE_HEIGHT}")]
     WrongPathLength {
@@ -153,9 +129,6 @@ pub enum ArchiveError {
     Backend(#[from] BackendError),
 }
 
-/// The most base64 characters a witness takes.
-const MAX_BASE64: usize = WITNESS_BYTES.div_ceil(3) * 4;
-
 impl ArchiveWitness {
     /// Reads the serialized form (32-byte big-endian index, then 30 × 32-byte siblings).
     ///
@@ -191,121 +164,6 @@ impl ArchiveWitness {
             out.extend_from_slice(&fr_to_be_bytes(sibling));
         }
         out
-    }
-
-    /// The witness as the node prints it: a JSON string of base64.
-    pub fn to_json(&self) -> Value {
-        Value::String(STANDARD.encode(self.to_bytes()))
-    }
-
-    fn from_base64(text: &str) -> Result<Self, ArchiveError> {
-        // Refuse before decoding anything longer than a witness.
-        if text.len() > MAX_BASE64 {
-            return Err(ArchiveError::WrongByteLength { bytes: text.len() / 4 * 3 });
-        }
-        let bytes = STANDARD.decode(text).map_err(|e| ArchiveError::NotBase64 { reason: e.to_string() })?;
-        Self::from_bytes(&bytes)
-    }
-
-    /// Reads what the node prints: the base64 JSON string, the JSON-RPC response around it
-    /// (`{"jsonrpc", "id", "result": "<base64>"}`), a bare base64 text (as `jq -r .result`
-    /// prints it), or txfx's `{"leafIndex", "siblingPath": ["0x..", ...]}`.
-    ///
-    /// # Errors
-    /// [`ArchiveError::NoWitness`] for a response without a result, and the other variants for
-    /// anything that is not a witness.
-    pub fn from_json(text: &str) -> Result<Self, ArchiveError> {
-        let trimmed = text.trim();
-        // Bare base64 is the one non-JSON form: only its alphabet, never a JSON value's first
-        // character, so the two readings cannot overlap.
-        let base64_only =
-            !trimmed.is_empty() && trimmed.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b));
-        if base64_only
-            && !matches!(trimmed, "true" | "false" | "null")
-            && !trimmed.bytes().all(|b| b.is_ascii_digit())
-        {
-            return Self::from_base64(trimmed);
-        }
-        Self::from_input(JsonInput::Text(trimmed))
-    }
-
-    /// [`ArchiveWitness::from_json`] for an already parsed value.
-    ///
-    /// # Errors
-    /// As [`ArchiveWitness::from_json`].
-    pub fn from_value(value: &Value) -> Result<Self, ArchiveError> {
-        Self::from_input(JsonInput::Value(value))
-    }
-
-    /// [`ArchiveWitness::from_json`] for a JSON document (not bare base64). The JSON-RPC
-    /// response and txfx's own `{"leafIndex", "siblingPath"}` share no key; a document with keys
-    /// of both is refused, as is any key txfx's own shape does not have.
-    ///
-    /// # Errors
-    /// As [`ArchiveWitness::from_json`].
-    pub fn from_input(input: JsonInput<'_>) -> Result<Self, ArchiveError> {
-        const RPC: [&str; 4] = ["jsonrpc", "id", "result", "error"];
-        const OWN: [&str; 2] = ["leafIndex", "siblingPath"];
-        match input.kind() {
-            JsonKind::String => Self::from_base64(&input.parse::<String>()?),
-            JsonKind::Object => {
-                let object = input.object()?;
-                let (rpc, own) = (object.present(&RPC), object.present(&OWN));
-                if !rpc.is_empty() && !own.is_empty() {
-                    return Err(Malformed::new(format!(
-                        "keys of a JSON-RPC response ({}) and of a witness ({}) at once",
-                        rpc.join(", "),
-                        own.join(", ")
-                    ))
-                    .into());
-                }
-                if !rpc.is_empty() {
-                    object.only(&RPC)?;
-                    if let Some(error) = object.get("error") {
-                        let error: Value = error.parse()?;
-                        return Err(ArchiveError::NodeError { message: error.to_string() });
-                    }
-                    return match object.get("result") {
-                        None => Err(ArchiveError::NoWitness),
-                        Some(result) if result.parse::<Value>()? == Value::Null => {
-                            Err(ArchiveError::NoWitness)
-                        }
-                        Some(result) => Self::from_input(result).map_err(|error| match error {
-                            ArchiveError::Malformed(error) => ArchiveError::Malformed(error.within("result")),
-                            other => other,
-                        }),
-                    };
-                }
-                object.only(&OWN)?;
-                #[derive(serde::Deserialize)]
-                struct Index(#[serde(deserialize_with = "lenient_u64::deserialize")] u64);
-                let Index(leaf_index) = object.parse("leafIndex")?;
-                let path = object
-                    .get("siblingPath")
-                    .ok_or_else(|| Malformed::new("missing key \"siblingPath\""))?
-                    // One past the height, so that a longer path is named by its length.
-                    .array(ARCHIVE_HEIGHT + 1)
-                    .map_err(|error| error.within("siblingPath"))?;
-                if path.len() > ARCHIVE_HEIGHT {
-                    return Err(ArchiveError::WrongPathLength { length: path.len() });
-                }
-                let sibling_path = path
-                    .into_iter()
-                    .enumerate()
-                    .map(|(index, sibling)| {
-                        let text: String = sibling
-                            .parse()
-                            .map_err(|e: Malformed| e.within("siblingPath").within(&format!("[{index}]")))?;
-                        parse_fr_hex(&text).map_err(|source| ArchiveError::BadSibling { index, source })
-                    })
-                    .collect::<Result<_, ArchiveError>>()?;
-                Ok(Self { leaf_index, sibling_path })
-            }
-            _ => Err(Malformed::new(
-                "expected base64, a JSON-RPC response or {\"leafIndex\", \"siblingPath\"}",
-            )
-            .into()),
-        }
     }
 }
 

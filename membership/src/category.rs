@@ -16,27 +16,14 @@
 //!    from the marker, the fee and the seven hashes, then the leaf;
 //! 5. verifies the leaf against a tx-effects witness and a trusted root.
 //!
-//! JSON (txfx's own format: every level strict, an unknown key is refused):
-//!
-//! ```json
-//! {"txHash":"0x..","txStartMarker":"0x..","transactionFee":"0x..","categoryHashes":["0x..", 7 of them],
-//!  "category":"publicLogs","preimage":["0x..", ...],
-//!  "element":{"role":"publicLogField","log":0,"field":2,"value":"0x.."}}
-//! ```
-//! (`element` only at element level; `category` is the TypeScript name of the category; the
-//! element's place keys follow its role: `index` for note hashes, nullifiers and messages, `write`
-//! for a write's slot or value, `log` and `field` for a log field, `log` for a public log's
-//! address, `field` for a contract-class-log field, none for its address.)
+//! A proof's JSON is `txfx-documents`' (`json::category_proof_from_json`), which reads the marker
+//! and checks it before it reads the preimage.
 
-use serde::Serialize;
-use serde_json::{Map, Value, json};
-use txfx_poseidon::field::{fr_to_hex, parse_fr_json};
+use txfx_poseidon::field::fr_to_hex;
 use txfx_poseidon::{BackendError, Fr, HashBackend};
 use txfx_tx_effects::blob::{TxBlobError, TxStartMarker};
-use txfx_tx_effects::category::{CategorySection, ElementPlace, ElementRole, PlaceShape};
+use txfx_tx_effects::category::{CategorySection, ElementPlace, ElementRole};
 use txfx_tx_effects::commitment::categories_hash;
-use txfx_tx_effects::json::Malformed;
-use txfx_tx_effects::json::wire::JsonInput;
 use txfx_tx_effects::limits::NUM_TX_EFFECT_CATEGORIES;
 use txfx_tx_effects::{Category, TxEffect, commit_effect};
 
@@ -100,9 +87,6 @@ pub struct ElementQuery {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CategoryError {
-    /// The proof's JSON is not a proof.
-    #[error("malformed category proof: {0}")]
-    Malformed(#[from] Malformed),
     /// The marker is not a tx start marker.
     #[error("txStartMarker is not a tx start marker: {}", fr_to_hex(.value))]
     NotAMarker {
@@ -240,165 +224,4 @@ pub fn verify_category_proof(
     let claim = TxClaim { tx_hash: proof.tx_hash, categories_hash: Some(categories_hash) };
     let tx = verify_tx(hasher, claim, witness, root)?;
     Ok(CategoryMembership { tx, category: proof.category, category_hash, element: proof.element })
-}
-
-/// The JSON keys of an element's place, by the shape of its role.
-fn place_keys(shape: PlaceShape) -> &'static [&'static str] {
-    match shape {
-        PlaceShape::Index => &["index"],
-        PlaceShape::Write => &["write"],
-        PlaceShape::LogField => &["log", "field"],
-        PlaceShape::Log => &["log"],
-        PlaceShape::Field => &["field"],
-        PlaceShape::Only => &[],
-    }
-}
-
-impl ProvenElement {
-    /// The element as JSON: its role, its place's keys, its value.
-    pub fn to_json(&self) -> Value {
-        let mut out = Map::new();
-        out.insert("role".to_owned(), json!(self.place.role.name()));
-        for key in place_keys(self.place.role.shape()) {
-            let index = if matches!(*key, "field") { self.place.field } else { self.place.item };
-            out.insert((*key).to_owned(), json!(index));
-        }
-        out.insert("value".to_owned(), json!(fr_to_hex(&self.value)));
-        Value::Object(out)
-    }
-
-    /// Reads an element: exactly its role's keys.
-    ///
-    /// # Errors
-    /// [`Malformed`] for an unknown role, a missing or unknown key, or a bad value.
-    pub fn from_input(input: JsonInput<'_>) -> Result<Self, Malformed> {
-        let object = input.object()?;
-        let role: String = object.parse("role")?;
-        let role: ElementRole = role
-            .parse()
-            .map_err(|e: txfx_tx_effects::category::UnknownRole| Malformed::at("role", e.to_string()))?;
-        let keys = place_keys(role.shape());
-        let mut known = vec!["role", "value"];
-        known.extend_from_slice(keys);
-        object.only(&known)?;
-        // The item is named by `index`, `write` or `log`; a log field also by `field`.
-        let item = match keys.iter().find(|key| **key != "field") {
-            Some(key) => object.parse::<usize>(key)?,
-            None => 0,
-        };
-        let field = if keys.contains(&"field") { object.parse::<usize>("field")? } else { 0 };
-        let value: String = object.parse("value")?;
-        let value = parse_fr_json(&value).map_err(|e| Malformed::at("value", e.to_string()))?;
-        Ok(Self { place: ElementPlace { role, item, field }, value })
-    }
-}
-
-/// The proof's keys, all required but `element`.
-const PROOF_KEYS: [&str; 7] =
-    ["txHash", "txStartMarker", "transactionFee", "categoryHashes", "category", "preimage", "element"];
-
-/// A field element under `key` (`0x`-hex or decimal, as TypeScript's `Fr` schema reads it).
-fn field(object: &txfx_tx_effects::json::wire::JsonObject<'_>, key: &str) -> Result<Fr, Malformed> {
-    let text: String = object.parse(key)?;
-    parse_fr_json(&text).map_err(|e| Malformed::at(key, format!("{text:?}: {e}")))
-}
-
-/// Field elements, at most `max` of them, read no further.
-fn fields(input: JsonInput<'_>, max: usize) -> Result<Vec<Fr>, Malformed> {
-    input
-        .array(max)?
-        .into_iter()
-        .enumerate()
-        .map(|(index, item)| {
-            let text: String = item.parse().map_err(|e: Malformed| e.within(&format!("[{index}]")))?;
-            parse_fr_json(&text).map_err(|e| Malformed::at(format!("[{index}]"), format!("{text:?}: {e}")))
-        })
-        .collect()
-}
-
-impl CategoryProof {
-    /// The proof as JSON (module docs).
-    pub fn to_json(&self) -> Value {
-        #[derive(Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct ProofOut<'a> {
-            tx_hash: String,
-            tx_start_marker: String,
-            transaction_fee: String,
-            category_hashes: Vec<String>,
-            category: &'a str,
-            preimage: Vec<String>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            element: Option<Value>,
-        }
-        let out = ProofOut {
-            tx_hash: fr_to_hex(&self.tx_hash),
-            tx_start_marker: fr_to_hex(&self.tx_start_marker),
-            transaction_fee: fr_to_hex(&self.transaction_fee),
-            category_hashes: self.category_hashes.iter().map(fr_to_hex).collect(),
-            category: self.category.name(),
-            preimage: self.preimage.iter().map(fr_to_hex).collect(),
-            element: self.element.as_ref().map(ProvenElement::to_json),
-        };
-        #[allow(
-            clippy::expect_used,
-            reason = "an internal invariant: a failure must be loud, never JSON null"
-        )]
-        serde_json::to_value(out).expect("invariant: a proof always converts to JSON")
-    }
-
-    /// Parses a proof.
-    ///
-    /// # Errors
-    /// [`CategoryError::Malformed`] for JSON that is not a proof (an unknown key, an unknown
-    /// category, not seven category hashes), [`CategoryError::NotAMarker`] or
-    /// [`CategoryError::Section`] for a marker no tx has (checked before the preimage is read),
-    /// or a preimage longer than the marker's counts give.
-    pub fn from_json(text: &str) -> Result<Self, CategoryError> {
-        Self::from_input(JsonInput::Text(text))
-    }
-
-    /// [`CategoryProof::from_json`] for a proof given as text or as a parsed value.
-    ///
-    /// # Errors
-    /// As [`CategoryProof::from_json`].
-    pub fn from_input(input: JsonInput<'_>) -> Result<Self, CategoryError> {
-        let object = input.object()?;
-        object.only(&PROOF_KEYS)?;
-        let category: String = object.parse("category")?;
-        let category: Category = category
-            .parse()
-            .map_err(|e: txfx_tx_effects::model::UnknownCategory| Malformed::at("category", e.to_string()))?;
-        let tx_start_marker = field(&object, "txStartMarker")?;
-        // Bounds before work: the marker fixes the section's length, so the preimage is read no
-        // further than it, and a marker no tx can have stops everything here.
-        let marker = TxStartMarker::decode(&tx_start_marker)
-            .map_err(|_| CategoryError::NotAMarker { value: tx_start_marker })?;
-        marker
-            .check_limits()
-            .map_err(|limit| CategoryError::Section { category, source: TxBlobError::Limit(limit) })?;
-        let hashes =
-            object.get("categoryHashes").ok_or_else(|| Malformed::new("missing key \"categoryHashes\""))?;
-        let hashes = fields(hashes, NUM_TX_EFFECT_CATEGORIES).map_err(|e| e.within("categoryHashes"))?;
-        let category_hashes: [Fr; NUM_TX_EFFECT_CATEGORIES] =
-            hashes.try_into().map_err(|hashes: Vec<Fr>| {
-                Malformed::at("categoryHashes", format!("{} category hashes, a tx has 7", hashes.len()))
-            })?;
-        let expected = CategorySection::length(category, &marker);
-        let preimage = object.get("preimage").ok_or_else(|| Malformed::new("missing key \"preimage\""))?;
-        let preimage = fields(preimage, expected).map_err(|e| e.within("preimage"))?;
-        let element = object
-            .get("element")
-            .map(|element| ProvenElement::from_input(element).map_err(|e| e.within("element")))
-            .transpose()?;
-        Ok(Self {
-            tx_hash: field(&object, "txHash")?,
-            tx_start_marker,
-            transaction_fee: field(&object, "transactionFee")?,
-            category_hashes,
-            category,
-            preimage,
-            element,
-        })
-    }
 }

@@ -6,7 +6,6 @@ use crate::archive::ArchiveError;
 use crate::category::CategoryError;
 use crate::chain::ChainError;
 use crate::header::{HeaderError, UnknownProtocolVersion};
-use crate::json::WitnessJsonError;
 use crate::stored::StoredError;
 use crate::witness::{BuildError, UnknownTx, VerifyError};
 
@@ -58,32 +57,9 @@ impl Classify for UnknownTx {
     }
 }
 
-impl Classify for WitnessJsonError {
-    fn kind(&self) -> String {
-        String::from(match self {
-            Self::Malformed(_) => "Malformed",
-            Self::MissingKey { .. } => "MissingKey",
-            Self::UnknownKey { .. } => "UnknownKey",
-            Self::BadValue { .. } => "BadValue",
-            Self::BadField { .. } => "BadField",
-            Self::BadSiblingPath { .. } => "BadSiblingPath",
-        })
-    }
-
-    fn class(&self) -> ErrorClass {
-        match self {
-            Self::BadField { source, .. } => source.class(),
-            _ => ErrorClass::Malformed,
-        }
-    }
-}
-
 impl Classify for HeaderError {
     fn kind(&self) -> String {
         String::from(match self {
-            Self::Malformed(_) => "Malformed",
-            Self::UnexpectedTxEffectsTreeRoot => "UnexpectedTxEffectsTreeRoot",
-            Self::MissingTxEffectsTreeRoot => "MissingTxEffectsTreeRoot",
             Self::PreAzip26 => "PreAzip26",
         })
     }
@@ -91,7 +67,6 @@ impl Classify for HeaderError {
     fn class(&self) -> ErrorClass {
         match self {
             Self::PreAzip26 => ErrorClass::Refuted,
-            _ => ErrorClass::Malformed,
         }
     }
 }
@@ -109,13 +84,9 @@ impl Classify for UnknownProtocolVersion {
 impl Classify for ArchiveError {
     fn kind(&self) -> String {
         match self {
-            Self::Malformed(_) => "Malformed".into(),
-            Self::NotBase64 { .. } => "NotBase64".into(),
             Self::WrongByteLength { .. } => "WrongByteLength".into(),
             Self::IndexTooLarge => "IndexTooLarge".into(),
             Self::BadSibling { .. } => "BadSibling".into(),
-            Self::NodeError { .. } => "NodeError".into(),
-            Self::NoWitness => "NoWitness".into(),
             Self::WrongPathLength { .. } => "WrongPathLength".into(),
             Self::IndexBeyondTree { .. } => "IndexBeyondTree".into(),
             Self::WrongIndex { .. } => "WrongIndex".into(),
@@ -129,13 +100,9 @@ impl Classify for ArchiveError {
     fn class(&self) -> ErrorClass {
         match self {
             Self::BadSibling { source, .. } => source.class(),
-            Self::Malformed(_)
-            | Self::NotBase64 { .. }
-            | Self::WrongByteLength { .. }
-            | Self::IndexTooLarge
-            | Self::NodeError { .. }
-            | Self::NoWitness
-            | Self::WrongPathLength { .. } => ErrorClass::Malformed,
+            Self::WrongByteLength { .. } | Self::IndexTooLarge | Self::WrongPathLength { .. } => {
+                ErrorClass::Malformed
+            }
             Self::TooManyLeaves { .. } => ErrorClass::OutOfRange,
             Self::IndexBeyondTree { .. }
             | Self::WrongIndex { .. }
@@ -149,7 +116,6 @@ impl Classify for ArchiveError {
 impl Classify for CategoryError {
     fn kind(&self) -> String {
         match self {
-            Self::Malformed(_) => "Malformed".into(),
             Self::NotAMarker { .. } => "NotAMarker".into(),
             Self::Section { source, .. } => nested("Section", source),
             Self::CategoryHashMismatch { .. } => "CategoryHashMismatch".into(),
@@ -163,7 +129,7 @@ impl Classify for CategoryError {
 
     fn class(&self) -> ErrorClass {
         match self {
-            Self::Malformed(_) | Self::RoleOfAnotherCategory { .. } => ErrorClass::Malformed,
+            Self::RoleOfAnotherCategory { .. } => ErrorClass::Malformed,
             Self::NotInCategory { .. } => ErrorClass::OutOfRange,
             Self::Leaf(source) => source.class(),
             Self::Backend(_) => ErrorClass::Backend,
@@ -175,7 +141,6 @@ impl Classify for CategoryError {
 impl Classify for StoredError {
     fn kind(&self) -> String {
         match self {
-            Self::Malformed(_) => "Malformed".into(),
             Self::LeafMismatch { .. } => "LeafMismatch".into(),
             Self::RootMismatch { .. } => "RootMismatch".into(),
             Self::TooManyTxs { .. } => "TooManyTxs".into(),

@@ -8,24 +8,15 @@
 //! feePerDaGas, feePerL2Gas, totalFees, totalManaUsed: 23 fields under AZIP-26, 22 before it
 //! (Aztec 4.1.2, what deployed nodes run).
 //!
-//! The layout is a [`ProtocolVersion`], and a caller passing a header says which one it expects:
-//! JSON of the other layout (a `txEffectsTreeRoot` key present or missing) is refused with a typed
-//! error, never read as the other. Only an AZIP-26 header commits to a tx-effects tree, so only it
-//! can authenticate a tx-effects witness ([`BlockHeader::tx_effects_tree_root`]).
-//!
-//! JSON: the `header` object of an `L2Block` as the node prints it (numbers for block number and
-//! leaf indices, decimal strings for timestamp and gas fees, 0x-hex fields, a 20-byte coinbase);
-//! unknown keys (such as the `"_cachedHash":{}` of a header already hashed) are ignored, as
-//! TypeScript's `BlockHeader.schema` ignores them. A whole `L2Block` is not a header: telling the
-//! two apart, and checking an `L2Block`'s body against its header, is `txfx-documents`' job.
+//! The layout is a [`ProtocolVersion`], and whoever reads a header names the one it expects
+//! (`txfx-documents` refuses a header of the other layout, never reads it as the other). Only an
+//! AZIP-26 header commits to a tx-effects tree, so only it can authenticate a tx-effects witness
+//! ([`BlockHeader::tx_effects_tree_root`]). A header's JSON, as a node prints it, is
+//! `txfx-documents`' (`json::header_from_json`).
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use txfx_poseidon::field::{bits, serde_hex};
+use txfx_poseidon::field::bits;
 use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt};
 use txfx_tx_effects::BlockNumber;
-use txfx_tx_effects::json::Malformed;
-use txfx_tx_effects::json::wire::{JsonInput, decimal_string, lenient_u64, lenient_u128};
 
 /// Which layout and rules apply to a block. There is no default: whoever reads or hashes a header
 /// names the layout it expects.
@@ -83,53 +74,41 @@ impl std::fmt::Display for ProtocolVersion {
 }
 
 /// A tree's root and its next free leaf index (TypeScript's `AppendOnlyTreeSnapshot`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct TreeSnapshot {
     /// The root.
-    #[serde(with = "serde_hex")]
     pub root: Fr,
     /// The next free leaf index: 32 bits, as TypeScript's schema (`UInt32`) reads it.
     pub next_available_leaf_index: u32,
 }
 
-/// The block's global variables, in the node's JSON shape (`globalVariables`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// The block's global variables (`globalVariables`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct GlobalVariables {
     /// The L1 chain id.
-    #[serde(with = "serde_hex")]
     pub chain_id: Fr,
     /// The rollup version.
-    #[serde(with = "serde_hex")]
     pub version: Fr,
     /// The block number.
     pub block_number: BlockNumber,
     /// The slot number.
-    #[serde(with = "serde_hex")]
     pub slot_number: Fr,
-    /// Seconds (a decimal string in JSON).
-    #[serde(deserialize_with = "lenient_u64::deserialize", serialize_with = "decimal_string")]
+    /// Seconds.
     pub timestamp: u64,
     /// An Ethereum address, 20 bytes.
-    #[serde(with = "eth_address")]
     pub coinbase: [u8; 20],
     /// An Aztec address.
-    #[serde(with = "serde_hex")]
     pub fee_recipient: Fr,
     /// The gas fees.
     pub gas_fees: GasFees,
 }
 
-/// Fees per unit of gas (decimal strings in JSON).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// Fees per unit of gas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct GasFees {
     /// Fee per unit of DA gas.
-    #[serde(deserialize_with = "lenient_u128::deserialize", serialize_with = "decimal_string")]
     pub fee_per_da_gas: u128,
     /// Fee per unit of L2 gas.
-    #[serde(deserialize_with = "lenient_u128::deserialize", serialize_with = "decimal_string")]
     pub fee_per_l2_gas: u128,
 }
 
@@ -162,15 +141,6 @@ pub struct BlockHeader {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum HeaderError {
-    /// Not JSON, or not a header.
-    #[error("malformed header JSON: {0}")]
-    Malformed(#[from] Malformed),
-    /// A pre-AZIP-26 layout was asked for, and the header has `txEffectsTreeRoot`.
-    #[error("the header has txEffectsTreeRoot, which the pre-AZIP-26 layout does not")]
-    UnexpectedTxEffectsTreeRoot,
-    /// The AZIP-26 layout was asked for, and the header has no `txEffectsTreeRoot`.
-    #[error("the header has no txEffectsTreeRoot: it is pre-AZIP-26 (say so to read it)")]
-    MissingTxEffectsTreeRoot,
     /// A pre-AZIP-26 header commits to no tx-effects tree, so it authenticates no tx-effects
     /// witness.
     #[error(
@@ -235,7 +205,7 @@ impl BlockHeader {
             g.slot_number,
             Fr::from(g.timestamp),
         ]);
-        fields.push(eth_address::to_field(&g.coinbase));
+        fields.push(address_field(&g.coinbase));
         fields.extend([
             g.fee_recipient,
             Fr::from(g.gas_fees.fee_per_da_gas),
@@ -252,148 +222,15 @@ impl BlockHeader {
     pub fn hash(&self, hasher: &dyn HashBackend) -> Result<Fr, BackendError> {
         hasher.hash_with_separator(&self.to_fields(), DomainSeparator::BLOCK_HEADER_HASH)
     }
-
-    /// Parses a header as the node prints it, in the layout `version` says.
-    ///
-    /// # Errors
-    /// [`HeaderError::Malformed`] for JSON that is not a header, [`HeaderError::MissingTxEffectsTreeRoot`]
-    /// or [`HeaderError::UnexpectedTxEffectsTreeRoot`] for the other layout.
-    pub fn from_json(text: &str, version: ProtocolVersion) -> Result<Self, HeaderError> {
-        Self::from_input(JsonInput::Text(text), version)
-    }
-
-    /// [`BlockHeader::from_json`] for an already parsed value.
-    ///
-    /// # Errors
-    /// As [`BlockHeader::from_json`].
-    pub fn from_value(value: &Value, version: ProtocolVersion) -> Result<Self, HeaderError> {
-        Self::from_input(JsonInput::Value(value), version)
-    }
-
-    /// [`BlockHeader::from_json`] for a header given as text or as a parsed value.
-    ///
-    /// # Errors
-    /// As [`BlockHeader::from_json`].
-    pub fn from_input(input: JsonInput<'_>, version: ProtocolVersion) -> Result<Self, HeaderError> {
-        let json: HeaderJson = input.parse()?;
-        match (version, json.tx_effects_tree_root.is_some()) {
-            (ProtocolVersion::PreAzip26, true) => return Err(HeaderError::UnexpectedTxEffectsTreeRoot),
-            (ProtocolVersion::Azip26, false) => return Err(HeaderError::MissingTxEffectsTreeRoot),
-            _ => {}
-        }
-        Ok(json.into())
-    }
-
-    /// The header as the node prints it (`txEffectsTreeRoot` right after `spongeBlobHash` in the
-    /// AZIP-26 layout).
-    #[allow(clippy::expect_used, reason = "an internal invariant: a failure must be loud, never JSON null")]
-    pub fn to_json(&self) -> Value {
-        serde_json::to_value(HeaderJson::from(*self)).expect("invariant: a header always converts to JSON")
-    }
 }
 
-/// A 20-byte Ethereum address as `0x` + exactly 40 hex digits.
-mod eth_address {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<[u8; 20], D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        let digits = text.strip_prefix("0x").unwrap_or(&text);
-        let bad =
-            || serde::de::Error::custom(format!("{text:?} is not a 20-byte address (0x + 40 hex digits)"));
-        // Every character a hex digit, checked first: `u8::from_str_radix` alone would take "+f".
-        if digits.len() != 40 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(bad());
-        }
-        let mut out = [0u8; 20];
-        for (byte, pair) in out.iter_mut().zip(digits.as_bytes().chunks_exact(2)) {
-            let pair = std::str::from_utf8(pair).map_err(|_| bad())?;
-            *byte = u8::from_str_radix(pair, 16).map_err(|_| bad())?;
-        }
-        Ok(out)
-    }
-
-    /// The address as a field element: its 160 bits, big-endian, packed as 32 + 64 + 64 bits.
-    pub(super) fn to_field(address: &[u8; 20]) -> super::Fr {
-        let word = |bytes: &[u8]| bytes.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
-        let (high, rest) = address.split_at(4);
-        let (middle, low) = rest.split_at(8);
-        #[allow(clippy::expect_used, reason = "an internal invariant: 160 bits always pack")]
-        super::bits::pack(&[(word(high), 32), (word(middle), 64), (word(low), 64)])
-            .expect("invariant: 20 bytes fit 160 bits")
-    }
-
-    pub(super) fn serialize<S: Serializer>(value: &[u8; 20], serializer: S) -> Result<S::Ok, S::Error> {
-        let hex: String = value.iter().map(|b| format!("{b:02x}")).collect();
-        serializer.serialize_str(&format!("0x{hex}"))
-    }
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct HeaderJson {
-    last_archive: TreeSnapshot,
-    state: StateJson,
-    #[serde(with = "serde_hex")]
-    sponge_blob_hash: Fr,
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "serde_hex::option")]
-    tx_effects_tree_root: Option<Fr>,
-    global_variables: GlobalVariables,
-    #[serde(with = "serde_hex")]
-    total_fees: Fr,
-    #[serde(with = "serde_hex")]
-    total_mana_used: Fr,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct StateJson {
-    l1_to_l2_message_tree: TreeSnapshot,
-    partial: PartialStateJson,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct PartialStateJson {
-    note_hash_tree: TreeSnapshot,
-    nullifier_tree: TreeSnapshot,
-    public_data_tree: TreeSnapshot,
-}
-
-impl From<HeaderJson> for BlockHeader {
-    fn from(json: HeaderJson) -> Self {
-        Self {
-            last_archive: json.last_archive,
-            l1_to_l2_message_tree: json.state.l1_to_l2_message_tree,
-            note_hash_tree: json.state.partial.note_hash_tree,
-            nullifier_tree: json.state.partial.nullifier_tree,
-            public_data_tree: json.state.partial.public_data_tree,
-            sponge_blob_hash: json.sponge_blob_hash,
-            tx_effects_tree_root: json.tx_effects_tree_root,
-            global_variables: json.global_variables,
-            total_fees: json.total_fees,
-            total_mana_used: json.total_mana_used,
-        }
-    }
-}
-
-impl From<BlockHeader> for HeaderJson {
-    fn from(header: BlockHeader) -> Self {
-        Self {
-            last_archive: header.last_archive,
-            state: StateJson {
-                l1_to_l2_message_tree: header.l1_to_l2_message_tree,
-                partial: PartialStateJson {
-                    note_hash_tree: header.note_hash_tree,
-                    nullifier_tree: header.nullifier_tree,
-                    public_data_tree: header.public_data_tree,
-                },
-            },
-            sponge_blob_hash: header.sponge_blob_hash,
-            tx_effects_tree_root: header.tx_effects_tree_root,
-            global_variables: header.global_variables,
-            total_fees: header.total_fees,
-            total_mana_used: header.total_mana_used,
-        }
-    }
+/// A 20-byte Ethereum address as a field element: its 160 bits, big-endian, packed as
+/// 32 + 64 + 64 bits.
+fn address_field(address: &[u8; 20]) -> Fr {
+    let word = |bytes: &[u8]| bytes.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
+    let (high, rest) = address.split_at(4);
+    let (middle, low) = rest.split_at(8);
+    #[allow(clippy::expect_used, reason = "an internal invariant: 160 bits always pack")]
+    bits::pack(&[(word(high), 32), (word(middle), 64), (word(low), 64)])
+        .expect("invariant: 20 bytes fit 160 bits")
 }

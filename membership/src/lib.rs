@@ -2,7 +2,7 @@
 
 /// txfx-poseidon, re-exported: field codec (`field::fr_to_hex`, `field::parse_fr_hex`), `Fr`, backends.
 pub use txfx_poseidon;
-/// txfx-tx-effects, re-exported: the model, JSON, blob encoding and commitment.
+/// txfx-tx-effects, re-exported: the model, blob encoding and commitment.
 pub use txfx_tx_effects;
 
 pub mod archive;
@@ -10,7 +10,6 @@ pub mod category;
 pub mod chain;
 mod classify;
 pub mod header;
-pub mod json;
 pub mod stored;
 pub mod witness;
 

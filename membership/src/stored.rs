@@ -12,63 +12,41 @@
 //! `categoriesHash`, so a verifier must get it elsewhere (verify by `--leaf`, or give
 //! `--categories-hash`), and look-up by tx hash is impossible.
 //!
-//! JSON (`txfx block leaves` prints it, `txfx tree witness` reads it; txfx's own format, so
-//! every level is strict: an unknown key is refused):
-//!
-//! ```json
-//! {"blockNumber":7,"txEffectsTreeRoot":"0x..","txs":[{"txHash":"0x..","categoriesHash":"0x..","leaf":"0x.."}]}
-//! ```
+//! Its JSON (`txfx block leaves` prints it, `txfx tree witness` reads it) is `txfx-documents`'.
 
-use serde::{Deserialize, Serialize};
-use txfx_poseidon::field::{fr_to_hex, serde_hex};
+use txfx_poseidon::field::fr_to_hex;
 use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt};
-use txfx_tx_effects::json::Malformed;
-use txfx_tx_effects::json::wire::{JsonInput, deserialize_at_most};
 use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
 use txfx_tx_effects::{BlockCommitment, BlockNumber, Body, TxEffectsTree, commit_block};
 
 use crate::witness::BlockWitnesses;
 
 /// One tx of a stored block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StoredTx {
     /// The tx hash.
-    #[serde(with = "serde_hex")]
     pub tx_hash: Fr,
     /// Its categories hash.
-    #[serde(with = "serde_hex")]
     pub categories_hash: Fr,
     /// Its leaf, `H_leaf(txHash, categoriesHash)`.
-    #[serde(with = "serde_hex")]
     pub leaf: Fr,
 }
 
 /// A stored block (module docs).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredBlock {
     /// The block number.
     pub block_number: BlockNumber,
     /// The block's `txEffectsTreeRoot`.
-    #[serde(with = "serde_hex")]
     pub tx_effects_tree_root: Fr,
-    /// The txs, in block order (at most `MAX_TXS_PER_BLOCK`, read no further).
-    #[serde(deserialize_with = "stored_txs")]
+    /// The txs, in block order.
     pub txs: Vec<StoredTx>,
-}
-
-fn stored_txs<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<StoredTx>, D::Error> {
-    deserialize_at_most(deserializer, MAX_TXS_PER_BLOCK)
 }
 
 /// A stored block that does not hold together.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum StoredError {
-    /// JSON that is not a stored block.
-    #[error("malformed stored block: {0}")]
-    Malformed(#[from] Malformed),
     /// A tx's leaf is not `H_leaf(txHash, categoriesHash)`.
     #[error("tx {tx}: stored leaf {} is not H_leaf(txHash, categoriesHash) = {}", fr_to_hex(.stored), fr_to_hex(.computed))]
     LeafMismatch {
@@ -142,28 +120,6 @@ impl StoredBlock {
     /// The leaves, in block order.
     pub fn leaves(&self) -> Vec<Fr> {
         self.txs.iter().map(|tx| tx.leaf).collect()
-    }
-
-    /// The stored form as JSON (module docs).
-    #[allow(clippy::expect_used, reason = "an internal invariant: a failure must be loud, never JSON null")]
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).expect("invariant: a stored block always converts to JSON")
-    }
-
-    /// Parses the stored form.
-    ///
-    /// # Errors
-    /// [`StoredError::Malformed`] for JSON that is not a stored block, an unknown key included.
-    pub fn from_json(text: &str) -> Result<Self, StoredError> {
-        Self::from_input(JsonInput::Text(text))
-    }
-
-    /// [`StoredBlock::from_json`] for a stored block given as text or as a parsed value.
-    ///
-    /// # Errors
-    /// As [`StoredBlock::from_json`].
-    pub fn from_input(input: JsonInput<'_>) -> Result<Self, StoredError> {
-        Ok(input.parse()?)
     }
 }
 

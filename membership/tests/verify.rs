@@ -1,10 +1,9 @@
 //! Verification: every witness of blocks of 1..=40 txs verifies, every single tampering is caught
-//! with the right error, and malformed witnesses are refused before hashing; witness JSON errors.
+//! with the right error, and malformed witnesses are refused before hashing.
 
 // Test code: a failed expectation is a failed test.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
-use txfx_membership::json::{WitnessJsonError, sibling_path_to_bytes, witness_from_json, witness_to_json};
 use txfx_membership::{
     BlockWitnesses, TrustedRoot, TxClaim, TxEffectMembershipWitness, UnknownTx, VerifyError,
     build_witness_from_leaves, verify_effect, verify_leaf, verify_tx,
@@ -155,96 +154,4 @@ fn verification_from_effects() {
         empty.witness(0).unwrap_err().to_string(),
         "tx index 0 is out of bounds for a block with 0 txs"
     );
-}
-
-fn witness_json(path_bytes: &[u8]) -> String {
-    use base64::Engine;
-    format!(
-        r#"{{"blockNumber":7,"root":"0x01","leafIndex":"1","siblingPath":"{}"}}"#,
-        base64::engine::general_purpose::STANDARD.encode(path_bytes)
-    )
-}
-
-#[test]
-fn witness_json_round_trips_in_both_forms() {
-    let w = build_witness_from_leaves(&Sequential, leaves(5), 3, BlockNumber::new(12)).unwrap();
-    assert!(w.categories_hash.is_none());
-    let json = witness_to_json(&w);
-    assert!(json.get("categoriesHash").is_none(), "AZIP-26 form has no categoriesHash");
-    assert_eq!(witness_from_json(&json.to_string()).unwrap(), w);
-    let with = TxEffectMembershipWitness { categories_hash: Some(Fr::from(77u64)), ..w.clone() };
-    let json = witness_to_json(&with);
-    let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["blockNumber", "root", "categoriesHash", "leafIndex", "siblingPath"]);
-    assert_eq!(witness_from_json(&json.to_string()).unwrap(), with);
-    // leafIndex as a number, blockNumber as a numeric string, the path as a Buffer object.
-    let bytes = sibling_path_to_bytes(&w.sibling_path);
-    let alternative = serde_json::json!({
-        "blockNumber": "12", "root": json["root"], "leafIndex": 3, "siblingPath": {"type": "Buffer", "data": bytes},
-    });
-    assert_eq!(witness_from_json(&alternative.to_string()).unwrap(), w);
-}
-
-#[test]
-fn witness_json_errors_say_what_is_wrong() {
-    let element = [0u8; 32];
-    let mut two = vec![0, 0, 0, 2];
-    two.extend(element);
-    two.extend(element);
-    assert_eq!(witness_from_json(&witness_json(&two)).unwrap().sibling_path.len(), 2);
-
-    let short = &two[..two.len() - 1];
-    assert!(matches!(witness_from_json(&witness_json(short)), Err(WitnessJsonError::BadSiblingPath { .. })));
-    let mut overlong = vec![0, 0, 0, 129];
-    overlong.extend(std::iter::repeat_n(0u8, 129 * 32));
-    let error = witness_from_json(&witness_json(&overlong)).unwrap_err();
-    assert!(error.to_string().contains("base64 characters") || error.to_string().contains("129"), "{error}");
-    let lying = [0xff, 0xff, 0xff, 0xff];
-    assert!(matches!(witness_from_json(&witness_json(&lying)), Err(WitnessJsonError::BadSiblingPath { .. })));
-    assert!(matches!(
-        witness_from_json(&witness_json(&[0, 0])),
-        Err(WitnessJsonError::BadSiblingPath { .. })
-    ));
-    let mut not_canonical = vec![0, 0, 0, 1];
-    not_canonical.extend([0xffu8; 32]);
-    assert!(matches!(
-        witness_from_json(&witness_json(&not_canonical)),
-        Err(WitnessJsonError::BadField { ref key, .. }) if key == "siblingPath[0]"
-    ));
-
-    let ok = serde_json::from_str::<serde_json::Value>(&witness_json(&[0, 0, 0, 0])).unwrap();
-    let with = |key: &str, value: serde_json::Value| {
-        let mut v = ok.clone();
-        v[key] = value;
-        witness_from_json(&v.to_string()).unwrap_err()
-    };
-    assert!(matches!(with("extra", 1.into()), WitnessJsonError::UnknownKey { .. }));
-    assert!(matches!(
-        with("blockNumber", (1u64 << 53).into()),
-        WitnessJsonError::BadValue { key: "blockNumber", .. }
-    ));
-    assert!(matches!(
-        with("blockNumber", (1u64 << 32).into()),
-        WitnessJsonError::BadValue { key: "blockNumber", .. }
-    ));
-    assert!(matches!(
-        with("blockNumber", (-1).into()),
-        WitnessJsonError::BadValue { key: "blockNumber", .. }
-    ));
-    assert!(matches!(with("leafIndex", "-1".into()), WitnessJsonError::BadValue { key: "leafIndex", .. }));
-    assert!(matches!(with("leafIndex", "99999999999999999999999".into()), WitnessJsonError::BadValue { .. }));
-    assert!(matches!(with("root", "12".into()), WitnessJsonError::BadField { .. }));
-    assert!(matches!(
-        with("siblingPath", "!!!".into()),
-        WitnessJsonError::BadValue { key: "siblingPath", .. }
-    ));
-    assert!(matches!(with("siblingPath", 5.into()), WitnessJsonError::BadValue { key: "siblingPath", .. }));
-    let mut missing = ok.clone();
-    missing.as_object_mut().unwrap().remove("root");
-    assert_eq!(
-        witness_from_json(&missing.to_string()).unwrap_err(),
-        WitnessJsonError::MissingKey { key: "root" }
-    );
-    assert!(matches!(witness_from_json("[1,2]"), Err(WitnessJsonError::Malformed { .. })));
-    assert!(matches!(witness_from_json("{"), Err(WitnessJsonError::Malformed { .. })));
 }

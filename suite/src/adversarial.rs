@@ -5,13 +5,13 @@
 //! backend; `cli/tests/adversarial.rs` runs the same cases through the `txfx` binary.
 
 use serde_json::{Map, Value};
+use txfx_documents::json::witness_to_json;
 use txfx_documents::ops::{
     ArchiveSubject, Expected, Subject, TxSelector, block_leaves, block_witnesses, body_commitment,
     category_prove, checkpoint_decode, header_hash, leaves_root, verify_archive, verify_tx_chain,
     verify_witness, witness_of,
 };
 use txfx_documents::{Doc, DocumentError, Problem};
-use txfx_membership::json::witness_to_json;
 use txfx_membership::{ElementQuery, ProtocolVersion};
 use txfx_poseidon::field::{fr_to_hex, parse_fr_hex};
 use txfx_poseidon::{Classify, ErrorClass, Fr};
@@ -85,7 +85,7 @@ pub fn document(spec: &Value) -> String {
 
 fn field(text: &Value) -> Result<Fr, DocumentError> {
     let text = text.as_str().expect("a field element");
-    parse_fr_hex(text).map_err(|source| Problem::Field { what: text.to_owned(), source }.into())
+    parse_fr_hex(text).map_err(|source| Problem::field(text, source).into())
 }
 
 fn optional_field(value: Option<&Value>) -> Result<Option<Fr>, DocumentError> {
@@ -182,7 +182,9 @@ fn run(b: &Backend<'_>, operation: &str, inputs: &Value) -> Result<Value, Docume
             let tx: TxSelector = inputs["tx"].as_str().expect("tx").parse()?;
             Ok(witness_to_json(&witness_of(&witnesses, tx)?))
         }
-        "block-leaves" => Ok(block_leaves(h, doc("body"), None)?.to_json()),
+        "block-leaves" => {
+            Ok(txfx_documents::json::stored_block_to_json(&block_leaves(h, doc("body"), None)?))
+        }
         "category-prove" => {
             let tx: TxSelector = inputs["tx"].as_str().expect("tx").parse()?;
             let category = inputs["category"].as_str().expect("category").parse().expect("a category");
@@ -195,7 +197,13 @@ fn run(b: &Backend<'_>, operation: &str, inputs: &Value) -> Result<Value, Docume
                 }),
                 None => None,
             };
-            Ok(category_prove(h, doc("body"), tx, category, query)?.to_json())
+            Ok(txfx_documents::json::category_proof_to_json(&category_prove(
+                h,
+                doc("body"),
+                tx,
+                category,
+                query,
+            )?))
         }
         "header-hash" => {
             let layout: ProtocolVersion =

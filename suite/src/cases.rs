@@ -6,7 +6,8 @@ use std::sync::Mutex;
 
 use crate::trusted;
 use futures::executor::block_on;
-use txfx_membership::json::{witness_from_json, witness_to_json};
+use txfx_documents::json::{body_from_json, body_to_json, effect_from_json};
+use txfx_documents::json::{witness_from_json, witness_to_json};
 use txfx_membership::{
     BlockWitnesses, StoredBlock, StoredTx, TxClaim, TxEffectMembershipWitness, UnknownTx, VerifyError,
     build_witness, compute_root, verify_leaf, verify_tx,
@@ -17,7 +18,6 @@ use txfx_tx_effects::BlockNumber;
 use txfx_tx_effects::blob::{
     TxStartMarker, decode_block_blob, decode_tx_blob, encode_block_blob, encode_tx_blob,
 };
-use txfx_tx_effects::json::{body_from_json, body_to_json, effect_from_json};
 use txfx_tx_effects::synthetic::{Profile, block};
 use txfx_tx_effects::tree::TxEffectsTree;
 use txfx_tx_effects::{
@@ -390,8 +390,10 @@ fn stored_cases() -> Vec<Case> {
                     let stored =
                         StoredBlock::from_body(b.hasher, &body, BlockNumber::new(11)).expect("commit");
                     assert_eq!(stored.txs.len(), n);
-                    let reread =
-                        StoredBlock::from_json(&stored.to_json().to_string()).expect("its JSON reads");
+                    let reread = txfx_documents::json::stored_block_from_json(
+                        &txfx_documents::json::stored_block_to_json(&stored).to_string(),
+                    )
+                    .expect("its JSON reads");
                     assert_eq!(reread, stored, "JSON round trip");
                     let served = BlockWitnesses::from_stored(b.hasher, &reread).expect("a genuine store");
                     let direct =

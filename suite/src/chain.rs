@@ -51,9 +51,9 @@ fn ts_chain() -> Chain {
     let chain = json("chain/chain.json");
     let blocks = array(&chain, "/blocks");
     let three = blocks.iter().find(|b| uint(at(b, "/number")) == 3).expect("block 3");
-    let header =
-        BlockHeader::from_value(at(three, "/header"), ProtocolVersion::Azip26).expect("block 3's header");
-    let witness = ArchiveWitness::from_json(&read_testdata("chain/archive-witness-3.json"))
+    let header = txfx_documents::json::header_from_json(at(three, "/header"), ProtocolVersion::Azip26)
+        .expect("block 3's header");
+    let witness = crate::archive_witness_text(&read_testdata("chain/archive-witness-3.json"))
         .expect("the node's answer reads");
     let mut leaves = vec![fr(at(&chain, "/genesisBlockHeaderHash"))];
     leaves.extend(blocks.iter().map(|b| fr(at(b, "/hash"))));
@@ -85,22 +85,26 @@ pub fn chain_cases() -> Vec<Case> {
                     let name = text(at(record, "/name"));
                     let printed = text(at(record, "/json"));
                     cached += usize::from(printed.contains("_cachedHash"));
-                    let header = BlockHeader::from_json(&printed, ProtocolVersion::PreAzip26)
+                    let header = txfx_documents::json::header_from_json(&printed, ProtocolVersion::PreAzip26)
                         .unwrap_or_else(|e| panic!("{name}: {e}"));
                     assert_eq!(header.to_fields(), frs(at(record, "/fields")), "{name}: fields");
                     assert_eq!(header.hash(b.hasher).expect("hash"), fr(at(record, "/hash")), "{name}: hash");
                     let mut expected: Value = serde_json::from_str(&printed).expect("JSON");
                     expected.as_object_mut().map(|o| o.remove("_cachedHash"));
-                    assert_eq!(header.to_json(), expected, "{name}: printed back");
                     assert_eq!(
-                        BlockHeader::from_json(&printed, ProtocolVersion::Azip26),
-                        Err(HeaderError::MissingTxEffectsTreeRoot),
+                        txfx_documents::json::header_to_json(&header),
+                        expected,
+                        "{name}: printed back"
+                    );
+                    assert_eq!(
+                        txfx_documents::json::header_from_json(&printed, ProtocolVersion::Azip26),
+                        Err(txfx_documents::json::JsonError::Layout { expected: ProtocolVersion::Azip26 }),
                         "{name}"
                     );
                     assert_eq!(header.tx_effects_tree_root(), Err(HeaderError::PreAzip26));
                     let post = text(at(record, "/azip26/json"));
-                    let header =
-                        BlockHeader::from_json(&post, ProtocolVersion::Azip26).expect("AZIP-26 form");
+                    let header = txfx_documents::json::header_from_json(&post, ProtocolVersion::Azip26)
+                        .expect("AZIP-26 form");
                     assert_eq!(header.to_fields(), frs(at(record, "/azip26/fields")), "{name}: 23 fields");
                     assert_eq!(
                         header.hash(b.hasher).expect("hash"),
@@ -109,18 +113,23 @@ pub fn chain_cases() -> Vec<Case> {
                     );
                     let mut expected: Value = serde_json::from_str(&post).expect("JSON");
                     expected.as_object_mut().map(|o| o.remove("_cachedHash"));
-                    assert_eq!(header.to_json(), expected, "{name}: printed back");
                     assert_eq!(
-                        BlockHeader::from_json(&post, ProtocolVersion::PreAzip26),
-                        Err(HeaderError::UnexpectedTxEffectsTreeRoot)
+                        txfx_documents::json::header_to_json(&header),
+                        expected,
+                        "{name}: printed back"
+                    );
+                    assert_eq!(
+                        txfx_documents::json::header_from_json(&post, ProtocolVersion::PreAzip26),
+                        Err(txfx_documents::json::JsonError::Layout { expected: ProtocolVersion::PreAzip26 })
                     );
                 }
                 assert_eq!(cached, 1, "one header carries the node's \"_cachedHash\":{{}}");
                 // A whole L2Block, as getBlock returns it: its header is read.
                 let block = text(at(&fixtures, "/l2Block/json"));
                 let object: Value = serde_json::from_str(&block).expect("JSON");
-                let header = BlockHeader::from_value(&object["header"], ProtocolVersion::PreAzip26)
-                    .expect("L2Block's header");
+                let header =
+                    txfx_documents::json::header_from_json(&object["header"], ProtocolVersion::PreAzip26)
+                        .expect("L2Block's header");
                 assert_eq!(
                     header.hash(b.hasher).expect("hash"),
                     fr(at(&fixtures, "/l2Block/hash")),
@@ -160,14 +169,15 @@ pub fn chain_cases() -> Vec<Case> {
             assert_eq!(archive_root(b.hasher, &chain.leaves).expect("root"), chain.root.get());
             for record in array(&chain_json, "/blocks") {
                 let number = uint(at(record, "/number"));
-                let from_node = ArchiveWitness::from_json(&at(record, "/archiveWitness/base64").to_string())
-                    .expect("base64 reads");
+                let from_node =
+                    crate::archive_witness_text(&at(record, "/archiveWitness/base64").to_string())
+                        .expect("base64 reads");
                 assert_eq!(from_node.sibling_path, frs(at(record, "/archiveWitness/siblingPath")));
                 let built =
                     archive_witness(b.hasher, &chain.leaves, number as usize).expect("build").expect("in");
                 assert_eq!(built, from_node, "block {number}: txfx builds TypeScript's path");
                 assert_eq!(
-                    built.to_json(),
+                    txfx_documents::json::archive_witness_to_json(&built),
                     *at(record, "/archiveWitness/base64"),
                     "printed as the node does"
                 );
@@ -410,7 +420,8 @@ pub fn chain_cases() -> Vec<Case> {
                     .iter()
                     .map(|category| {
                         let proof = prove_category(b.hasher, &effect, *category, None).expect("prove");
-                        serde_json::to_string_pretty(&proof.to_json()).expect("JSON")
+                        serde_json::to_string_pretty(&txfx_documents::json::category_proof_to_json(&proof))
+                            .expect("JSON")
                     })
                     .collect();
                 insta::assert_snapshot!("category_proofs_small_fixture", proofs.join("\n"));
@@ -418,7 +429,7 @@ pub fn chain_cases() -> Vec<Case> {
                 let witness = archive_witness(b.hasher, &[genesis], 0).expect("build").expect("leaf 0");
                 let view = format!(
                     "{}\n{}",
-                    witness.to_json(),
+                    txfx_documents::json::archive_witness_to_json(&witness),
                     witness
                         .sibling_path
                         .iter()
@@ -430,22 +441,16 @@ pub fn chain_cases() -> Vec<Case> {
             },
         ),
         Case::new(g, "archive witnesses: malformed node answers are refused", |_| {
-            assert_eq!(
-                ArchiveWitness::from_json(r#"{"jsonrpc":"2.0","id":1}"#),
-                Err(txfx_membership::ArchiveError::NoWitness)
-            );
-            assert_eq!(
-                ArchiveWitness::from_json(r#"{"jsonrpc":"2.0","id":1,"result":null}"#),
-                Err(txfx_membership::ArchiveError::NoWitness)
-            );
             for (bad, kind) in [
-                (r#""AAAA""#, "WrongByteLength"),
+                (r#"{"jsonrpc":"2.0","id":1}"#, "NoResult"),
+                (r#"{"jsonrpc":"2.0","id":1,"result":null}"#, "NoResult"),
+                (r#""AAAA""#, "ArchiveWitness/WrongByteLength"),
                 (r#""***""#, "NotBase64"),
                 ("[1,2]", "Malformed"),
                 (r#"{"jsonrpc":"2.0","id":1,"error":{"code":-1}}"#, "NodeError"),
                 ("not json", "Malformed"),
             ] {
-                let error = ArchiveWitness::from_json(bad).expect_err(bad);
+                let error = crate::archive_witness_text(bad).expect_err(bad);
                 assert_eq!(txfx_poseidon::Classify::kind(&error), kind, "{bad}: {error}");
             }
         }),

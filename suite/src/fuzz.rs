@@ -12,11 +12,14 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::trusted;
+use txfx_documents::json::{
+    body_from_json, body_to_json, checkpoint_from_json, checkpoint_to_json, effect_from_json, effect_to_json,
+};
+use txfx_documents::json::{witness_from_json, witness_to_json};
 use txfx_membership::archive::ARCHIVE_HEIGHT;
-use txfx_membership::json::{witness_from_json, witness_to_json};
 use txfx_membership::{
-    ArchiveWitness, BlockHeader, BlockWitnesses, CategoryProof, ElementQuery, ProtocolVersion, StoredBlock,
-    TxEffectMembershipWitness, prove_category, verify_category_proof, verify_leaf,
+    BlockWitnesses, ElementQuery, ProtocolVersion, StoredBlock, TxEffectMembershipWitness, prove_category,
+    verify_category_proof, verify_leaf,
 };
 use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex, parse_fr};
 use txfx_poseidon::{Fr, Sequential};
@@ -24,9 +27,6 @@ use txfx_tx_effects::BlockNumber;
 use txfx_tx_effects::blob::{decode_block_blob, encode_block_blob};
 use txfx_tx_effects::category::CategorySection;
 use txfx_tx_effects::checkpoint::{decode_checkpoint, encode_checkpoint};
-use txfx_tx_effects::json::{
-    body_from_json, body_to_json, checkpoint_from_json, checkpoint_to_json, effect_from_json, effect_to_json,
-};
 
 use crate::vectors::{read_testdata, testdata_dir};
 
@@ -143,7 +143,9 @@ pub fn checkpoint_json(bytes: &[u8]) -> Result<Outcome, String> {
 /// Stored leaves: an accepted stored block serves witnesses that verify against its root, and
 /// the rebuilt stored form is itself.
 pub fn stored_leaves(bytes: &[u8]) -> Result<Outcome, String> {
-    let Some(Ok(stored)) = text(bytes).map(StoredBlock::from_json) else { return Ok(Outcome::Rejected) };
+    let Some(Ok(stored)) = text(bytes).map(txfx_documents::json::stored_block_from_json) else {
+        return Ok(Outcome::Rejected);
+    };
     let Ok(block) = BlockWitnesses::from_stored(&Sequential, &stored) else { return Ok(Outcome::Rejected) };
     for (index, tx) in stored.txs.iter().enumerate() {
         let witness = block.witness(index).map_err(|e| e.to_string())?;
@@ -162,8 +164,15 @@ pub fn header_json(bytes: &[u8]) -> Result<Outcome, String> {
     let Some(text) = text(bytes) else { return Ok(Outcome::Rejected) };
     let mut outcome = Outcome::Rejected;
     for version in [ProtocolVersion::Azip26, ProtocolVersion::PreAzip26] {
-        let Ok(header) = BlockHeader::from_json(text, version) else { continue };
-        if BlockHeader::from_json(&header.to_json().to_string(), version).as_ref().ok() != Some(&header) {
+        let Ok(header) = txfx_documents::json::header_from_json(text, version) else { continue };
+        if txfx_documents::json::header_from_json(
+            &txfx_documents::json::header_to_json(&header).to_string(),
+            version,
+        )
+        .as_ref()
+        .ok()
+            != Some(&header)
+        {
             return Err("header JSON round trip changed the header".into());
         }
         if header.to_fields().len() != version.header_fields() {
@@ -176,9 +185,14 @@ pub fn header_json(bytes: &[u8]) -> Result<Outcome, String> {
 
 /// Archive witnesses as the node prints them: an accepted one re-serializes to itself.
 pub fn archive_witness(bytes: &[u8]) -> Result<Outcome, String> {
-    let Some(Ok(witness)) = text(bytes).map(ArchiveWitness::from_json) else { return Ok(Outcome::Rejected) };
+    let Some(Ok(witness)) = text(bytes).map(crate::archive_witness_text) else {
+        return Ok(Outcome::Rejected);
+    };
     if witness.sibling_path.len() == ARCHIVE_HEIGHT
-        && ArchiveWitness::from_json(&witness.to_json().to_string()).as_ref().ok() != Some(&witness)
+        && crate::archive_witness_text(&txfx_documents::json::archive_witness_to_json(&witness).to_string())
+            .as_ref()
+            .ok()
+            != Some(&witness)
     {
         return Err("archive witness round trip changed it".into());
     }
@@ -189,8 +203,16 @@ pub fn archive_witness(bytes: &[u8]) -> Result<Outcome, String> {
 /// small fixture's witness must be the genuine proof of one of its categories, naming at element
 /// level a value that is at that place, in that role, in the genuine category.
 pub fn category_proof(bytes: &[u8]) -> Result<Outcome, String> {
-    let Some(Ok(proof)) = text(bytes).map(CategoryProof::from_json) else { return Ok(Outcome::Rejected) };
-    if CategoryProof::from_json(&proof.to_json().to_string()).as_ref().ok() != Some(&proof) {
+    let Some(Ok(proof)) = text(bytes).map(txfx_documents::json::category_proof_from_json) else {
+        return Ok(Outcome::Rejected);
+    };
+    if txfx_documents::json::category_proof_from_json(
+        &txfx_documents::json::category_proof_to_json(&proof).to_string(),
+    )
+    .as_ref()
+    .ok()
+        != Some(&proof)
+    {
         return Err("category proof round trip changed it".into());
     }
     let (witness, root) = crate::hostile::small_fixture_witness();
@@ -359,7 +381,10 @@ fn fixture_small_proofs() -> Vec<Vec<u8>> {
             proofs.extend(prove_category(&Sequential, &effect, category, Some(query)).ok());
         }
     }
-    proofs.into_iter().map(|proof| proof.to_json().to_string().into_bytes()).collect()
+    proofs
+        .into_iter()
+        .map(|proof| txfx_documents::json::category_proof_to_json(&proof).to_string().into_bytes())
+        .collect()
 }
 
 /// Every target by name, with its seed corpus.
@@ -448,7 +473,7 @@ pub fn targets() -> Vec<(&'static str, Target, Vec<Vec<u8>>)> {
         body_from_json(&read_testdata("blocks/three-fixtures.json"))
             .ok()
             .and_then(|body| StoredBlock::from_body(&Sequential, &body, BlockNumber::new(7)).ok())
-            .map(|stored| stored.to_json().to_string().into_bytes())
+            .map(|stored| txfx_documents::json::stored_block_to_json(&stored).to_string().into_bytes())
             .unwrap_or_default(),
     ];
     stored_seeds.extend(catalogue_inputs("stored-leaves"));

@@ -11,17 +11,17 @@ use futures::executor::block_on;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::Value;
-use txfx_membership::json::witness_from_json;
+use txfx_documents::json::witness_from_json;
+use txfx_documents::json::{body_from_json, checkpoint_from_json, effect_from_json};
 use txfx_membership::{
-    ArchiveWitness, BlockHeader, BlockWitnesses, CategoryProof, ProtocolVersion, StoredBlock, TxClaim,
-    TxEffectMembershipWitness, verify_category_proof, verify_effect, verify_leaf, verify_tx,
+    BlockWitnesses, ProtocolVersion, TxClaim, TxEffectMembershipWitness, verify_category_proof,
+    verify_effect, verify_leaf, verify_tx,
 };
 use txfx_poseidon::field::{parse_fr, parse_fr_hex};
 use txfx_poseidon::{AsyncHashBackend, Classify, Fr, HashBackend, HashJob, Sequential};
 use txfx_tx_effects::BlockNumber;
 use txfx_tx_effects::blob::decode_block_blob;
 use txfx_tx_effects::checkpoint::decode_checkpoint;
-use txfx_tx_effects::json::{body_from_json, checkpoint_from_json, effect_from_json};
 use txfx_tx_effects::synthetic::{Profile, block};
 use txfx_tx_effects::{commit_block, commit_block_async};
 
@@ -74,17 +74,17 @@ fn run_bad_input(hasher: &dyn HashBackend, entry: &Value) -> Result<String, Stri
             refused(decode_checkpoint(&fields))
         }
         "checkpoint-json" => refused(checkpoint_from_json(&text)),
-        "stored-leaves" => match StoredBlock::from_json(&text) {
+        "stored-leaves" => match txfx_documents::json::stored_block_from_json(&text) {
             Err(error) => Ok(error.kind()),
             Ok(stored) => refused(BlockWitnesses::from_stored(hasher, &stored).map(|w| w.root())),
         },
         "header-json" => {
             let layout: ProtocolVersion =
                 entry["layout"].as_str().expect("a layout").parse().expect("a layout");
-            refused(BlockHeader::from_json(&text, layout))
+            refused(txfx_documents::json::header_from_json(&text, layout))
         }
-        "archive-witness" => refused(ArchiveWitness::from_json(&text)),
-        "category-proof" => match CategoryProof::from_json(&text) {
+        "archive-witness" => refused(crate::archive_witness_text(&text)),
+        "category-proof" => match txfx_documents::json::category_proof_from_json(&text) {
             Err(error) => Ok(error.kind()),
             Ok(proof) => {
                 let (witness, root) = small_fixture_witness();

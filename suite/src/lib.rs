@@ -20,6 +20,17 @@ pub mod vectors;
 
 pub use harness::{Engine, main};
 
+/// An archive witness given as text: bare base64, the node's base64 JSON string, its JSON-RPC
+/// response, or txfx's `{"leafIndex", "siblingPath"}`, read as `txfx-documents` reads it.
+///
+/// # Errors
+/// The document's error.
+pub fn archive_witness_text(
+    text: &str,
+) -> Result<txfx_membership::ArchiveWitness, txfx_documents::DocumentError> {
+    txfx_documents::read::archive_witness(txfx_documents::Doc::text("archive witness", text))
+}
+
 /// A root the suite trusts: it computed it from the same block, so it stands for the
 /// `txEffectsTreeRoot` of an authenticated header.
 pub fn trusted(root: txfx_poseidon::Fr) -> txfx_membership::TrustedRoot {

@@ -1,11 +1,11 @@
 //! What Aztec's TypeScript 4.1.2 prints and encodes (`testdata/typescript/`), as suite cases:
 //! txfx reads it, prints it back byte for byte, and encodes the blob fields TypeScript encodes.
 
-use txfx_tx_effects::blob::{decode_block_blob, decode_tx_blob, encode_block_blob, encode_tx_blob};
-use txfx_tx_effects::checkpoint::{decode_checkpoint, encode_checkpoint, pad_to_blobs};
-use txfx_tx_effects::json::{
+use txfx_documents::json::{
     body_from_json, body_to_json, checkpoint_from_json, checkpoint_to_json, effect_from_json,
 };
+use txfx_tx_effects::blob::{decode_block_blob, decode_tx_blob, encode_block_blob, encode_tx_blob};
+use txfx_tx_effects::checkpoint::{decode_checkpoint, encode_checkpoint, pad_to_blobs};
 use txfx_tx_effects::{TxEffect, commit_block, commit_effect};
 
 use crate::cases::body_root;
@@ -39,7 +39,7 @@ pub(crate) fn typescript_cases() -> Vec<Case> {
                     let effect =
                         effect_from_json(json).unwrap_or_else(|e| panic!("{name}: txfx refused it: {e}"));
                     assert_eq!(
-                        txfx_tx_effects::json::effect_to_json(&effect).to_string(),
+                        txfx_documents::json::effect_to_json(&effect).to_string(),
                         json,
                         "{name}: printed back"
                     );

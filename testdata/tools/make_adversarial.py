@@ -209,10 +209,10 @@ case("7", "an L2Block as the header, its body genuine", "verify-tx",
 # 8. txfx's own formats refuse unknown keys.
 case("8", "a category proof with an extra elements key", "category-verify",
      {"proof": (dict(nullifier_proof, elements=[{"role": "nullifier", "index": 0, "value": h(0x99)}])),
-      "witness": witness3, "root": three["root"]}, refused("malformed", "Proof/Malformed"))
+      "witness": witness3, "root": three["root"]}, refused("malformed", "Malformed"))
 stored = {"blockNumber": 3, "txEffectsTreeRoot": three["root"], "txs": [
     {"txHash": f["tx_hash"], "categoriesHash": f["categories_hash"], "leaf": f["leaf"]} for f in (empty_fx, small_fx, max_fx)]}
-case("8", "stored leaves with an extra key", "tree-root", {"leaves": dict(stored, verified=True)}, refused("malformed", "Stored/Malformed"))
+case("8", "stored leaves with an extra key", "tree-root", {"leaves": dict(stored, verified=True)}, refused("malformed", "Malformed"))
 
 # Work bounds: refused from what the input claims, before the work.
 case("bounds", "a category proof whose marker claims 65535 nullifiers", "category-verify",
@@ -235,20 +235,20 @@ case("hardening", "--categories-hash other than the witness's", "witness-verify"
      refused("refuted", "Verify/CategoriesHashMismatch", link="tx"))
 case("hardening", "a header whose coinbase has a plus sign", "header-hash",
      {"header": ref("chain/header-3.json", ("set", "/globalVariables/coinbase", "0x+f" + header3["globalVariables"]["coinbase"][4:])), "protocol": "azip-26"},
-     refused("malformed", "Header/Malformed", message="coinbase"))
+     refused("malformed", "Malformed", message="coinbase"))
 case("hardening", "an archive witness index past the height-30 tree", "archive-verify",
      {"root": archive_root, "blockHash": block3["hash"], "witness": {"leafIndex": 2 ** 30 + 3, "siblingPath": block3["archiveWitness"]["siblingPath"]}, "expected": {"blockNumber": 3}},
      refused("refuted", "Archive/IndexBeyondTree", link="archive", message="beyond the archive tree"))
 case("hardening", "an archive witness that is neither JSON nor base64", "archive-verify",
-     {"root": archive_root, "blockHash": block3["hash"], "witness": {"$text": "{\"result\": AAAA"}}, refused("malformed", "Archive/Malformed", message="line 1"))
+     {"root": archive_root, "blockHash": block3["hash"], "witness": {"$text": "{\"result\": AAAA"}}, refused("malformed", "Malformed", message="line 1"))
 case("hardening", "a root in decimal", "witness-verify",
      {"witness": witness3, "root": str(int(three["root"], 16)), "subject": {"txHash": small_fx["tx_hash"]}},
      refused("malformed", "Field/MissingHexPrefix", message="missing 0x"))
 case("hardening", "a witness block number above 2^32", "witness-verify",
      {"witness": dict(witness3, blockNumber=2 ** 53), "root": three["root"], "subject": {"txHash": small_fx["tx_hash"]}},
-     refused("malformed", "Witness/BadValue", message="blockNumber"))
+     refused("malformed", "Malformed", message="blockNumber"))
 case("hardening", "a stored block's error names the stored block", "tree-root",
-     {"leaves": dict(stored, txs="none")}, refused("malformed", "Stored/Malformed", message="stored block"))
+     {"leaves": dict(stored, txs="none")}, refused("malformed", "Malformed", message="stored block"))
 
 os.makedirs(os.path.join(root, "adversarial"), exist_ok=True)
 with open(os.path.join(root, "adversarial", "catalogue.json"), "w") as f:

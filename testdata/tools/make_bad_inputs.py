@@ -103,23 +103,23 @@ def path(n_declared, n_actual, element=b"\x00" * 32):
     return base64.b64encode(n_declared.to_bytes(4, "big") + element * n_actual).decode()
 for name, text, err in [
     ("not an object", "[1]", "Malformed"), ("truncated JSON", "{\"root\":", "Malformed"),
-    ("unknown key", w(lambda x: x.__setitem__("txHash", "0x01")), "UnknownKey"),
-    ("missing root", w(lambda x: x.pop("root")), "MissingKey"),
-    ("missing siblingPath", w(lambda x: x.pop("siblingPath")), "MissingKey"),
-    ("root >= p", w(lambda x: x.__setitem__("root", P)), "BadField"),
-    ("categoriesHash not hex", w(lambda x: x.__setitem__("categoriesHash", "12")), "BadField"),
-    ("blockNumber 2^53", w(lambda x: x.__setitem__("blockNumber", 2 ** 53)), "BadValue"),
-    ("blockNumber negative", w(lambda x: x.__setitem__("blockNumber", -1)), "BadValue"),
-    ("leafIndex not a number", w(lambda x: x.__setitem__("leafIndex", "one")), "BadValue"),
-    ("leafIndex over 64 bits", w(lambda x: x.__setitem__("leafIndex", "18446744073709551616")), "BadValue"),
-    ("siblingPath not base64", w(lambda x: x.__setitem__("siblingPath", "***")), "BadValue"),
-    ("siblingPath prefix over 128", w(lambda x: x.__setitem__("siblingPath", path(129, 0))), "BadSiblingPath"),
-    ("siblingPath prefix 2^32-1", w(lambda x: x.__setitem__("siblingPath", path(2 ** 32 - 1, 1))), "BadSiblingPath"),
-    ("siblingPath shorter than prefix", w(lambda x: x.__setitem__("siblingPath", path(2, 1))), "BadSiblingPath"),
-    ("siblingPath longer than prefix", w(lambda x: x.__setitem__("siblingPath", path(1, 2))), "BadSiblingPath"),
-    ("siblingPath without prefix", w(lambda x: x.__setitem__("siblingPath", "AAA=")), "BadSiblingPath"),
-    ("siblingPath element >= p", w(lambda x: x.__setitem__("siblingPath", path(1, 1, b"\xff" * 32))), "BadField"),
-    ("siblingPath Buffer with bad byte", w(lambda x: x.__setitem__("siblingPath", {"type": "Buffer", "data": [0, 0, 0, 256]})), "BadValue"),
+    ("unknown key", w(lambda x: x.__setitem__("txHash", "0x01")), "Malformed"),
+    ("missing root", w(lambda x: x.pop("root")), "Malformed"),
+    ("missing siblingPath", w(lambda x: x.pop("siblingPath")), "Malformed"),
+    ("root >= p", w(lambda x: x.__setitem__("root", P)), "Field/NotCanonical"),
+    ("categoriesHash not hex", w(lambda x: x.__setitem__("categoriesHash", "12")), "Field/MissingHexPrefix"),
+    ("blockNumber 2^53", w(lambda x: x.__setitem__("blockNumber", 2 ** 53)), "Malformed"),
+    ("blockNumber negative", w(lambda x: x.__setitem__("blockNumber", -1)), "Malformed"),
+    ("leafIndex not a number", w(lambda x: x.__setitem__("leafIndex", "one")), "Malformed"),
+    ("leafIndex over 64 bits", w(lambda x: x.__setitem__("leafIndex", "18446744073709551616")), "Malformed"),
+    ("siblingPath not base64", w(lambda x: x.__setitem__("siblingPath", "***")), "NotBase64"),
+    ("siblingPath prefix over 128", w(lambda x: x.__setitem__("siblingPath", path(129, 0))), "SiblingPath/TooLong"),
+    ("siblingPath prefix 2^32-1", w(lambda x: x.__setitem__("siblingPath", path(2 ** 32 - 1, 1))), "SiblingPath/TooLong"),
+    ("siblingPath shorter than prefix", w(lambda x: x.__setitem__("siblingPath", path(2, 1))), "SiblingPath/Length"),
+    ("siblingPath longer than prefix", w(lambda x: x.__setitem__("siblingPath", path(1, 2))), "SiblingPath/Length"),
+    ("siblingPath without prefix", w(lambda x: x.__setitem__("siblingPath", "AAA=")), "SiblingPath/NoPrefix"),
+    ("siblingPath element >= p", w(lambda x: x.__setitem__("siblingPath", path(1, 1, b"\xff" * 32))), "Field/NotCanonical"),
+    ("siblingPath Buffer with bad byte", w(lambda x: x.__setitem__("siblingPath", {"type": "Buffer", "data": [0, 0, 0, 256]})), "Malformed"),
 ]:
     case("witness json: " + name, "witness-json", err, input=text)
 
@@ -231,8 +231,8 @@ def hj(mut):
     x = copy.deepcopy(hdr); mut(x); return json.dumps(x)
 def gv(k, v): return lambda x: x["globalVariables"].__setitem__(k, v)
 for name, text, layout, err in [
-    ("no txEffectsTreeRoot, AZIP-26 asked", hj(lambda x: x.pop("txEffectsTreeRoot")), "azip-26", "MissingTxEffectsTreeRoot"),
-    ("txEffectsTreeRoot, pre-AZIP-26 asked", hj(lambda x: None), "pre-azip-26", "UnexpectedTxEffectsTreeRoot"),
+    ("no txEffectsTreeRoot, AZIP-26 asked", hj(lambda x: x.pop("txEffectsTreeRoot")), "azip-26", "Layout"),
+    ("txEffectsTreeRoot, pre-AZIP-26 asked", hj(lambda x: None), "pre-azip-26", "Layout"),
     ("not JSON", "{\"lastArchive\":", "azip-26", "Malformed"),
     ("no globalVariables", hj(lambda x: x.pop("globalVariables")), "azip-26", "Malformed"),
     ("blockNumber as a hex string", hj(gv("blockNumber", "0x3")), "azip-26", "Malformed"),
@@ -256,19 +256,19 @@ w3 = next(b for b in chain["blocks"] if b["number"] == 3)["archiveWitness"]
 raw = base64.b64decode(w3["base64"])
 def b64(bs): return base64.b64encode(bs).decode()
 for name, text, err in [
-    ("JSON-RPC response without result", json.dumps({"jsonrpc": "2.0", "id": 1}), "NoWitness"),
-    ("JSON-RPC result null", json.dumps({"jsonrpc": "2.0", "id": 1, "result": None}), "NoWitness"),
+    ("JSON-RPC response without result", json.dumps({"jsonrpc": "2.0", "id": 1}), "NoResult"),
+    ("JSON-RPC result null", json.dumps({"jsonrpc": "2.0", "id": 1, "result": None}), "NoResult"),
     ("JSON-RPC error", json.dumps({"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "x"}}), "NodeError"),
     ("not base64", json.dumps("***"), "NotBase64"),
     ("not JSON and not base64", "{\"result\": ", "Malformed"),
-    ("one sibling short", json.dumps(b64(raw[:-32])), "WrongByteLength"),
-    ("one sibling more", json.dumps(b64(raw + raw[-32:])), "WrongByteLength"),
-    ("a byte short", json.dumps(b64(raw[:-1])), "WrongByteLength"),
-    ("leaf index over 64 bits", json.dumps(b64(b"\x01" + raw[1:])), "IndexTooLarge"),
-    ("sibling >= p", json.dumps(b64(raw[:32] + b"\xff" * 32 + raw[64:])), "BadSibling"),
+    ("one sibling short", json.dumps(b64(raw[:-32])), "ArchiveWitness/WrongByteLength"),
+    ("one sibling more", json.dumps(b64(raw + raw[-32:])), "ArchiveWitness/WrongByteLength"),
+    ("a byte short", json.dumps(b64(raw[:-1])), "ArchiveWitness/WrongByteLength"),
+    ("leaf index over 64 bits", json.dumps(b64(b"\x01" + raw[1:])), "ArchiveWitness/IndexTooLarge"),
+    ("sibling >= p", json.dumps(b64(raw[:32] + b"\xff" * 32 + raw[64:])), "ArchiveWitness/BadSibling"),
     ("keys of a response and of a witness", json.dumps({"jsonrpc": "2.0", "id": 1, "result": w3["base64"], "leafIndex": 3}), "Malformed"),
     ("a number", "42", "Malformed"),
-    ("path of 31 as fields", json.dumps({"leafIndex": 3, "siblingPath": w3["siblingPath"] + [h(1)]}), "WrongPathLength"),
+    ("path of 31 as fields", json.dumps({"leafIndex": 3, "siblingPath": w3["siblingPath"] + [h(1)]}), "ArchiveWitness/WrongPathLength"),
 ]:
     case("archive witness: " + name, "archive-witness", err, input=text)
 
@@ -290,11 +290,11 @@ for name, text, err in [
     # The marker fixes the section's length: the preimage is read no further than it.
     ("preimage longer than the marker's count", pj(lambda x: x["preimage"].append(h(7))), "Malformed"),
     ("preimage shorter than the marker's count", pj(lambda x: x.__setitem__("preimage", [])), "Section/RanOut"),
-    ("marker not a marker", pj(lambda x: x.__setitem__("txStartMarker", h(7))), "NotAMarker"),
+    ("marker not a marker", pj(lambda x: x.__setitem__("txStartMarker", h(7))), "Proof/NotAMarker"),
     # Counts no tx can have are refused from the marker alone, before the preimage is read.
-    ("marker claims 65535 nullifiers", pj(lambda x: x.__setitem__("txStartMarker", marker(nf=65535, n=65538))), "Section/Limit"),
-    ("marker claims a contract-class log of 3024 fields", pj(lambda x: x.update(category="contractClassLogs", txStartMarker=marker(ccl=3024, n=3028))), "Section/Limit"),
-    ("marker claims a public-log payload near 2^32", pp(lambda x: x.__setitem__("txStartMarker", marker(publen=2 ** 32 - 2, n=2 ** 32 - 1))), "Section/Limit"),
+    ("marker claims 65535 nullifiers", pj(lambda x: x.__setitem__("txStartMarker", marker(nf=65535, n=65538))), "Proof/Section/Limit"),
+    ("marker claims a contract-class log of 3024 fields", pj(lambda x: x.update(category="contractClassLogs", txStartMarker=marker(ccl=3024, n=3028))), "Proof/Section/Limit"),
+    ("marker claims a public-log payload near 2^32", pp(lambda x: x.__setitem__("txStartMarker", marker(publen=2 ** 32 - 2, n=2 ** 32 - 1))), "Proof/Section/Limit"),
     ("another nullifier", pj(lambda x: x.__setitem__("preimage", [h(0x16)])), "CategoryHashMismatch"),
     # txfx's own format is strict: a key it would not read is refused, never skipped.
     ("an unknown key", pj(lambda x: x.__setitem__("elements", [{"role": "nullifier", "index": 0, "value": x["preimage"][0]}])), "Malformed"),

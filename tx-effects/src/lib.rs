@@ -8,8 +8,6 @@ pub mod category;
 pub mod checkpoint;
 mod classify;
 pub mod commitment;
-#[cfg(feature = "serde")]
-pub mod json;
 pub mod limits;
 pub mod model;
 #[cfg(feature = "synthetic")]

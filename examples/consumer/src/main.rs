@@ -7,7 +7,7 @@ use txfx_membership::txfx_tx_effects::{BlockNumber, Body, TxEffect, TxEffectFiel
 use txfx_membership::{BlockWitnesses, TrustedRoot, TxClaim, verify_tx};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    // A block of 16 txs with one nullifier each (in practice: `body_from_json` on a node's JSON).
+    // A block of 16 txs with one nullifier each (in practice: `txfx_documents::json::body_from_json`).
     let effects = (1..=16u64)
         .map(|i| {
             let fields = TxEffectFields {

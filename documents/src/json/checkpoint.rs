@@ -23,10 +23,12 @@ use serde_json::{Value, json};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::{fr_to_hex, serde_hex};
 
-use super::wire::{JsonInput, lenient_u64};
-use super::{BodyJson, BodyOut, JsonError, TxEffectOut, body_from_effects, to_value};
-use crate::checkpoint::{BlockEndState, Checkpoint, CheckpointBlock, MAX_CHECKPOINT_BLOB_FIELDS};
-use crate::model::BlockNumber;
+use txfx_tx_effects::BlockNumber;
+use txfx_tx_effects::checkpoint::{BlockEndState, Checkpoint, CheckpointBlock, MAX_CHECKPOINT_BLOB_FIELDS};
+
+use super::JsonError;
+use super::effect::{BodyJson, BodyOut, TxEffectOut, body_from_effects, to_value};
+use super::wire::{JsonInput, block_number, lenient_u64};
 
 /// txfx's own format, so every level is strict: a key txfx would not read is refused, never
 /// skipped (it could look checked).
@@ -46,6 +48,7 @@ fn blocks<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Block
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct BlockJson {
+    #[serde(deserialize_with = "block_number::deserialize")]
     block_number: BlockNumber,
     #[serde(deserialize_with = "lenient_u64::deserialize")]
     timestamp: u64,
@@ -99,15 +102,11 @@ pub struct ParsedCheckpoint {
 /// [`JsonError::Malformed`] for bad JSON, [`JsonError::InBlock`] for a bad body or a given
 /// `numTxs` / `indexWithinCheckpoint` that disagrees, [`JsonError::Checkpoint`] for a checkpoint
 /// that cannot be encoded, [`JsonError::Disagrees`] for a `numBlobFields` that disagrees.
-pub fn checkpoint_from_json(text: &str) -> Result<ParsedCheckpoint, JsonError> {
-    checkpoint_from_input(JsonInput::Text(text))
+pub fn checkpoint_from_json<'a>(input: impl Into<JsonInput<'a>>) -> Result<ParsedCheckpoint, JsonError> {
+    read_checkpoint(input.into()).map_err(|error| error.expecting("a decoded checkpoint"))
 }
 
-/// [`checkpoint_from_json`] on a document given as text or as a parsed value.
-///
-/// # Errors
-/// As [`checkpoint_from_json`].
-pub fn checkpoint_from_input(input: JsonInput<'_>) -> Result<ParsedCheckpoint, JsonError> {
+fn read_checkpoint(input: JsonInput<'_>) -> Result<ParsedCheckpoint, JsonError> {
     let json: CheckpointJson = input.parse()?;
     let mut blocks = Vec::with_capacity(json.blocks.len());
     let mut claimed_roots = Vec::with_capacity(json.blocks.len());
@@ -177,7 +176,7 @@ pub fn checkpoint_to_json(checkpoint: &Checkpoint, tx_effects_tree_roots: Option
             .collect();
         let mut out = serde_json::Map::new();
         let mut put = |key: &str, value: Value| out.insert(key.to_owned(), value);
-        put("blockNumber", json!(block.block_number));
+        put("blockNumber", json!(block.block_number.get()));
         put("timestamp", json!(block.timestamp.to_string()));
         put("numTxs", json!(block.body.len()));
         put("indexWithinCheckpoint", json!(index));

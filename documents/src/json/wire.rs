@@ -3,9 +3,8 @@
 //! one error for JSON that is not the expected shape, numbers that TypeScript prints as decimal
 //! strings, and lists read no further than a cap.
 //!
-//! Every reader in txfx (tx effects and bodies here, headers, witnesses, proofs and node results
-//! further up) reads through [`JsonInput`], so a document reads the same whether a command line
-//! gave its text or a JavaScript caller its parsed object.
+//! Every reader in txfx reads through [`JsonInput`], so a document reads the same whether a
+//! command line gave its text or a JavaScript caller its parsed object.
 
 use std::borrow::Cow;
 
@@ -16,8 +15,10 @@ use serde_json::value::RawValue;
 
 /// A document that is not the JSON this reader expects: what is wrong, and where.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}{message}{}", location(.path), position(*.line, *.column))]
+#[error("{}{}{message}{}", .expected.map(|what| format!("not {what}: ")).unwrap_or_default(), location(.path), position(*.line, *.column))]
 pub struct Malformed {
+    /// What the document was read as (`a stored block`, `a tx-effects witness`), when known.
+    pub expected: Option<&'static str>,
     /// The JSON path of the value at fault (`txEffects[2].nullifiers[0]`); empty for the whole
     /// document.
     pub path: String,
@@ -28,6 +29,16 @@ pub struct Malformed {
     pub column: usize,
     /// What is wrong.
     pub message: String,
+}
+
+/// `path` inside `key` of an enclosing object (or element `key` of an enclosing array, given as
+/// `[i]`): `key`, `key[i]` or `key.path`.
+pub(crate) fn join_path(key: &str, path: &str) -> String {
+    match (path.is_empty(), path.starts_with('[')) {
+        (true, _) => key.to_owned(),
+        (false, true) => format!("{key}{path}"),
+        (false, false) => format!("{key}.{path}"),
+    }
 }
 
 fn location(path: &str) -> String {
@@ -41,23 +52,27 @@ fn position(line: usize, column: usize) -> String {
 impl Malformed {
     /// A fault of the whole document.
     pub fn new(message: impl Into<String>) -> Self {
-        Self { path: String::new(), line: 0, column: 0, message: message.into() }
+        Self { expected: None, path: String::new(), line: 0, column: 0, message: message.into() }
     }
 
     /// A fault at `path`.
     pub fn at(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Self { path: path.into(), line: 0, column: 0, message: message.into() }
+        Self { expected: None, path: path.into(), line: 0, column: 0, message: message.into() }
+    }
+
+    /// The same fault, in a document read as `what` (the outermost reader's name wins: the
+    /// document the caller gave).
+    #[must_use]
+    pub fn expecting(mut self, what: &'static str) -> Self {
+        self.expected = Some(what);
+        self
     }
 
     /// The same fault, inside the value of `key` of an enclosing object (or element `key` of an
     /// enclosing array, given as `[i]`).
     #[must_use]
     pub fn within(mut self, key: &str) -> Self {
-        self.path = match (self.path.is_empty(), self.path.starts_with('[')) {
-            (true, _) => key.to_owned(),
-            (false, true) => format!("{key}{}", self.path),
-            (false, false) => format!("{key}.{}", self.path),
-        };
+        self.path = join_path(key, &self.path);
         self
     }
 
@@ -69,7 +84,7 @@ impl Malformed {
             _ => message,
         };
         let path = if path == "." { String::new() } else { path };
-        Self { path, line: error.line(), column: error.column(), message }
+        Self { expected: None, path, line: error.line(), column: error.column(), message }
     }
 }
 
@@ -80,6 +95,24 @@ pub enum JsonInput<'a> {
     Text(&'a str),
     /// A parsed value.
     Value(&'a Value),
+}
+
+impl<'a> From<&'a str> for JsonInput<'a> {
+    fn from(text: &'a str) -> Self {
+        Self::Text(text)
+    }
+}
+
+impl<'a> From<&'a String> for JsonInput<'a> {
+    fn from(text: &'a String) -> Self {
+        Self::Text(text)
+    }
+}
+
+impl<'a> From<&'a Value> for JsonInput<'a> {
+    fn from(value: &'a Value) -> Self {
+        Self::Value(value)
+    }
 }
 
 /// What kind of JSON value a document is, for choosing among shapes.
@@ -390,15 +423,6 @@ pub mod lenient_u64 {
         let value = deserializer.deserialize_any(DECIMAL)?;
         u64::try_from(value).map_err(|_| serde::de::Error::custom(format!("{value} does not fit 64 bits")))
     }
-
-    /// Reads a string of decimal digits that fits 64 bits.
-    ///
-    /// # Errors
-    /// A message saying why not.
-    pub fn parse(text: &str) -> Result<u64, String> {
-        let value = DECIMAL.parse(text)?;
-        u64::try_from(value).map_err(|_| format!("{value} does not fit 64 bits"))
-    }
 }
 
 /// A u128 (a fee) as TypeScript prints a bigint (a decimal string) or as a JSON number.
@@ -411,6 +435,30 @@ pub mod lenient_u128 {
     /// Anything else, with a message saying why.
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u128, D::Error> {
         deserializer.deserialize_any(Decimal { max: u128::MAX, bits: 128 })
+    }
+}
+
+/// A block number as TypeScript prints it (a JSON number) and reads it (a number or a string of
+/// decimal digits, below 2^32).
+pub mod block_number {
+    use serde::{Deserializer, Serializer};
+    use txfx_tx_effects::BlockNumber;
+
+    /// Prints a JSON number.
+    ///
+    /// # Errors
+    /// Whatever the serializer reports.
+    pub fn serialize<S: Serializer>(value: &BlockNumber, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u32(value.get())
+    }
+
+    /// Reads a number or a decimal string below 2^32.
+    ///
+    /// # Errors
+    /// Anything else.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<BlockNumber, D::Error> {
+        let value = super::lenient_u64::deserialize(deserializer)?;
+        BlockNumber::try_from(value).map_err(serde::de::Error::custom)
     }
 }
 
@@ -451,14 +499,14 @@ mod tests {
 
     #[test]
     fn lenient_numbers_take_only_decimal_digits() {
-        assert_eq!(lenient_u64::parse("42"), Ok(42));
-        for bad in ["", "-1", "+1", " 1", "0x10", "1e3", "1.0", "18446744073709551616"] {
-            assert!(lenient_u64::parse(bad).is_err(), "{bad:?}");
-        }
         let read = |text: &str| {
             let mut de = serde_json::Deserializer::from_str(text);
             lenient_u64::deserialize(&mut de).map_err(|e| e.to_string())
         };
+        assert_eq!(read("\"42\""), Ok(42));
+        for bad in ["", "-1", "+1", " 1", "0x10", "1e3", "1.0", "18446744073709551616"] {
+            assert!(read(&format!("{bad:?}")).is_err(), "{bad:?}");
+        }
         assert_eq!(read("42"), Ok(42));
         assert_eq!(read("\"18446744073709551615\""), Ok(u64::MAX));
         assert!(read("-1").unwrap_err().contains("-1 is negative"));

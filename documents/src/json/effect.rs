@@ -27,74 +27,26 @@
 //!
 //! A private log's fields past its `emittedLength` may be nonzero, as TypeScript's schema allows.
 //! They are not part of the blob encoding (TypeScript's drops them) and so not of the commitment;
-//! txfx keeps them in [`PrivateLog::padding`] only so that printing gives back what was read, and
+//! txfx keeps them in `PrivateLog::padding` only so that printing gives back what was read, and
 //! a verifier refuses an effect that carries them (`txfx-membership`).
-//!
-//! These readers take one shape each. A document that may be one of several (a `getTxEffect`
-//! result around an effect, an `L2Block` around a body) is told apart, and refused when it could
-//! be read two ways, by `txfx-documents`, which calls these readers for the shape it finds.
 //!
 //! Printing gives TypeScript's exact shape: every key, private logs padded to 16 fields,
 //! contract-class logs nested and padded to 3023. A body prints as `{"txEffects":[...]}` (a bare
 //! JSON array of effects is read too).
-//!
-//! With the `serde` feature (default) [`TxEffect`] and [`Body`] implement `Serialize` and
-//! `Deserialize` in these shapes; the functions here add errors that name the tx.
-
-mod checkpoint;
-
-pub mod wire;
-
-pub use checkpoint::{ParsedCheckpoint, checkpoint_from_input, checkpoint_from_json, checkpoint_to_json};
-pub use wire::{JsonInput, Malformed};
 
 use serde::{Deserialize, Serialize};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::serde_hex;
-
-use crate::limits::{CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, MAX_TXS_PER_BLOCK, PRIVATE_LOG_SIZE_IN_FIELDS};
-use crate::model::{
-    BlockNumber, Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode,
-    TxEffect, TxEffectError, TxEffectFields,
+use txfx_tx_effects::limits::{
+    CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, MAX_TXS_PER_BLOCK, PRIVATE_LOG_SIZE_IN_FIELDS,
+};
+use txfx_tx_effects::{
+    Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode, TxEffect,
+    TxEffectError, TxEffectFields,
 };
 
-/// JSON that does not describe a legal tx effect or body.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum JsonError {
-    /// Not JSON, or not the expected shape (a missing key, a bad hex string, a value `>= p`).
-    #[error("malformed JSON: {0}")]
-    Malformed(#[from] Malformed),
-    /// Well-formed, but an effect breaks a protocol rule.
-    #[error("{}{source}", tx.map(|tx| format!("tx {tx}: ")).unwrap_or_default())]
-    Invalid {
-        /// The effect's position in the body; `None` for a single effect.
-        tx: Option<usize>,
-        /// The rule broken.
-        source: TxEffectError,
-    },
-    /// Inside block `block` of a checkpoint.
-    #[error("block {block}: {source}")]
-    InBlock {
-        /// The block's index within the checkpoint.
-        block: usize,
-        /// What is wrong there.
-        source: Box<JsonError>,
-    },
-    /// A value the input gives disagrees with the one derived from the rest of it.
-    #[error("{what} is {given}, but the data gives {actual}")]
-    Disagrees {
-        /// The key (TypeScript's name).
-        what: &'static str,
-        /// The value given.
-        given: u64,
-        /// The value derived.
-        actual: u64,
-    },
-    /// Well-formed, but not an encodable checkpoint.
-    #[error(transparent)]
-    Checkpoint(#[from] crate::checkpoint::CheckpointError),
-}
+use super::JsonError;
+use super::wire::{self, JsonInput};
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -195,7 +147,7 @@ mod tx_hash {
 /// The printed form of one effect: every key, in TypeScript's order.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct TxEffectOut {
+pub(super) struct TxEffectOut {
     revert_code: u64,
     #[serde(with = "serde_hex")]
     tx_hash: Fr,
@@ -216,7 +168,7 @@ struct TxEffectOut {
 /// The read form of one effect: TypeScript's `TxEffect.schema`, every key required.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct TxEffectJson {
+pub(super) struct TxEffectJson {
     revert_code: u64,
     #[serde(deserialize_with = "tx_hash::deserialize")]
     tx_hash: Fr,
@@ -236,16 +188,16 @@ struct TxEffectJson {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct BodyOut {
-    tx_effects: Vec<TxEffectOut>,
+pub(super) struct BodyOut {
+    pub(super) tx_effects: Vec<TxEffectOut>,
 }
 
 /// The read form of a body: TypeScript's `Body.schema`, `{"txEffects": [...]}`.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct BodyJson {
+pub(super) struct BodyJson {
     #[serde(deserialize_with = "effects")]
-    tx_effects: Vec<TxEffectJson>,
+    pub(super) tx_effects: Vec<TxEffectJson>,
 }
 
 /// At most [`MAX_TXS_PER_BLOCK`] effects, read no further.
@@ -399,37 +351,7 @@ impl From<&TxEffect> for TxEffectOut {
     }
 }
 
-/// `TxEffect` serializes as TypeScript's JSON (module docs).
-impl Serialize for TxEffect {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        TxEffectOut::from(self).serialize(serializer)
-    }
-}
-
-/// `TxEffect` deserializes from TypeScript's JSON, with every protocol rule checked.
-impl<'de> Deserialize<'de> for TxEffect {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        TxEffectJson::deserialize(deserializer)?.into_effect().map_err(serde::de::Error::custom)
-    }
-}
-
-/// `Body` serializes as `{"txEffects": [...]}`, the shape TypeScript's `Body` schema takes.
-impl Serialize for Body {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        BodyOut { tx_effects: self.tx_effects.iter().map(TxEffectOut::from).collect() }.serialize(serializer)
-    }
-}
-
-/// `Body` deserializes from `{"txEffects": [...]}` (use [`body_from_json`] to also take a bare
-/// array and get errors that name the tx).
-impl<'de> Deserialize<'de> for Body {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let json = BodyJson::deserialize(deserializer)?;
-        body_from_effects(json.tx_effects).map_err(serde::de::Error::custom)
-    }
-}
-
-fn body_from_effects(effects: Vec<TxEffectJson>) -> Result<Body, JsonError> {
+pub(super) fn body_from_effects(effects: Vec<TxEffectJson>) -> Result<Body, JsonError> {
     let tx_effects = effects
         .into_iter()
         .enumerate()
@@ -443,17 +365,25 @@ fn body_from_effects(effects: Vec<TxEffectJson>) -> Result<Body, JsonError> {
 /// # Errors
 /// [`JsonError::Malformed`] for JSON that is not an effect, [`JsonError::Invalid`] for a rule
 /// broken.
-pub fn effect_from_input(input: JsonInput<'_>) -> Result<TxEffect, JsonError> {
-    let json: TxEffectJson = input.parse()?;
-    json.into_effect().map_err(|source| JsonError::Invalid { tx: None, source })
+///
+/// # Example
+/// ```
+/// use txfx_documents::json::{effect_from_json, effect_to_json};
+/// let text = r#"{"revertCode":0,"txHash":"0x0000000000000000000000000000000000000000000000000000000000000001",
+///   "transactionFee":"0x2a","noteHashes":[],"nullifiers":["0x05"],"l2ToL1Msgs":[],"publicDataWrites":[],
+///   "privateLogs":[],"publicLogs":[],"contractClassLogs":[]}"#;
+/// let effect = effect_from_json(text)?;
+/// assert_eq!(effect.nullifiers.len(), 1);
+/// assert_eq!(effect_from_json(&effect_to_json(&effect))?, effect);
+/// # Ok::<(), txfx_documents::json::JsonError>(())
+/// ```
+pub fn effect_from_json<'a>(input: impl Into<JsonInput<'a>>) -> Result<TxEffect, JsonError> {
+    read_effect(input.into()).map_err(|error| error.expecting("a tx effect"))
 }
 
-/// [`effect_from_input`] on JSON text.
-///
-/// # Errors
-/// As [`effect_from_input`].
-pub fn effect_from_json(text: &str) -> Result<TxEffect, JsonError> {
-    effect_from_input(JsonInput::Text(text))
+fn read_effect(input: JsonInput<'_>) -> Result<TxEffect, JsonError> {
+    let json: TxEffectJson = input.parse()?;
+    json.into_effect().map_err(|source| JsonError::Invalid { tx: None, source })
 }
 
 /// One effect as a JSON value (TypeScript's shape).
@@ -464,7 +394,7 @@ pub fn effect_to_json(effect: &TxEffect) -> serde_json::Value {
 /// A value of one of this module's wire types, which hold only strings, numbers, arrays and
 /// string-keyed objects: serde_json cannot fail on them.
 #[allow(clippy::expect_used, reason = "an internal invariant: a failure must be loud, never JSON null")]
-fn to_value(wire: impl Serialize) -> serde_json::Value {
+pub(super) fn to_value(wire: impl Serialize) -> serde_json::Value {
     serde_json::to_value(wire).expect("invariant: the wire types always convert to JSON")
 }
 
@@ -473,7 +403,11 @@ fn to_value(wire: impl Serialize) -> serde_json::Value {
 ///
 /// # Errors
 /// [`JsonError`] naming the first bad tx.
-pub fn body_from_input(input: JsonInput<'_>) -> Result<Body, JsonError> {
+pub fn body_from_json<'a>(input: impl Into<JsonInput<'a>>) -> Result<Body, JsonError> {
+    read_body(input.into()).map_err(|error| error.expecting("a body"))
+}
+
+fn read_body(input: JsonInput<'_>) -> Result<Body, JsonError> {
     let effects = match input.kind() {
         wire::JsonKind::Array => input.parse::<Effects>()?.0,
         _ => input.parse::<BodyJson>()?.tx_effects,
@@ -490,31 +424,7 @@ impl<'de> Deserialize<'de> for Effects {
     }
 }
 
-/// [`body_from_input`] on JSON text.
-///
-/// # Errors
-/// As [`body_from_input`].
-pub fn body_from_json(text: &str) -> Result<Body, JsonError> {
-    body_from_input(JsonInput::Text(text))
-}
-
 /// A body as a JSON value: `{"txEffects": [...]}`, the shape TypeScript's `Body` schema takes.
 pub fn body_to_json(body: &Body) -> serde_json::Value {
     to_value(BodyOut { tx_effects: body.tx_effects.iter().map(TxEffectOut::from).collect() })
-}
-
-/// `BlockNumber` prints as a JSON number.
-impl Serialize for BlockNumber {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_u32(self.get())
-    }
-}
-
-/// `BlockNumber` reads a JSON number or a string of decimal digits (TypeScript's
-/// `BlockNumberSchema` takes strings too), below 2^32.
-impl<'de> Deserialize<'de> for BlockNumber {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = wire::lenient_u64::deserialize(deserializer)?;
-        Self::try_from(value).map_err(serde::de::Error::custom)
-    }
 }

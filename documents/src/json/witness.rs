@@ -1,0 +1,169 @@
+//! The tx-effects witness JSON of Aztec's node API, `aztec_getTxEffectMembershipWitness`
+//! (docs/spec.md §8.3).
+//!
+//! ```json
+//! {"blockNumber":7,"root":"0x..","categoriesHash":"0x..","leafIndex":"3","siblingPath":"AAAAAi0M..."}
+//! ```
+//!
+//! - `blockNumber`: a JSON number (a numeric string is accepted), below 2^32.
+//! - `root`, `categoriesHash`: `0x` + 64 hex digits; `categoriesHash` is absent in the AZIP-26 form.
+//! - `leafIndex`: a decimal string (TypeScript prints the bigint so); a number is accepted.
+//! - `siblingPath`: base64 of `uint32_be(n) ‖ n × 32-byte big-endian elements`, n at most 128;
+//!   `{"type":"Buffer","data":[...]}` is accepted too. The length prefix must match the bytes
+//!   exactly, and each element must be canonical.
+//!
+//! A witness is what txfx verifies, so an unknown key is refused: a key a reader would skip could
+//! look checked.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Value, json};
+use txfx_membership::TxEffectMembershipWitness;
+use txfx_poseidon::Fr;
+use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex, parse_fr_hex};
+use txfx_tx_effects::BlockNumber;
+
+use super::wire::{JsonInput, JsonKind, JsonObject, Malformed, lenient_u64};
+use super::{JsonError, SiblingPathError};
+
+/// The most siblings a serialized path may declare (`MAX_SIBLING_PATH_LENGTH` in foundation).
+pub const MAX_SIBLING_PATH_LENGTH: usize = 128;
+
+/// The most base64 characters a serialized path of [`MAX_SIBLING_PATH_LENGTH`] takes.
+pub(super) const MAX_SIBLING_PATH_BASE64: usize = (4 + 32 * MAX_SIBLING_PATH_LENGTH).div_ceil(3) * 4;
+
+/// The keys of a witness.
+pub(crate) const WITNESS_KEYS: [&str; 5] =
+    ["blockNumber", "root", "categoriesHash", "leafIndex", "siblingPath"];
+
+/// The serialized sibling path: `uint32_be(n)` then the elements.
+fn sibling_path_to_bytes(path: &[Fr]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(4 + 32 * path.len());
+    bytes.extend_from_slice(&(path.len() as u32).to_be_bytes());
+    for element in path {
+        bytes.extend_from_slice(&fr_to_be_bytes(element));
+    }
+    bytes
+}
+
+/// Reads a serialized sibling path.
+fn sibling_path_from_bytes(bytes: &[u8]) -> Result<Vec<Fr>, JsonError> {
+    let (prefix, elements) =
+        bytes.split_first_chunk::<4>().ok_or(SiblingPathError::NoPrefix { bytes: bytes.len() })?;
+    let declared = u32::from_be_bytes(*prefix) as usize;
+    if declared > MAX_SIBLING_PATH_LENGTH {
+        return Err(SiblingPathError::TooLong { declared }.into());
+    }
+    if elements.len() != 32 * declared {
+        return Err(SiblingPathError::Length { declared, bytes: elements.len() }.into());
+    }
+    elements
+        .chunks_exact(32)
+        .enumerate()
+        .map(|(i, chunk)| {
+            fr_from_be_slice(chunk)
+                .map_err(|source| JsonError::Field { path: format!("siblingPath[{i}]"), source })
+        })
+        .collect()
+}
+
+/// The witness as the node API's JSON.
+pub fn witness_to_json(witness: &TxEffectMembershipWitness) -> Value {
+    let mut out = json!({
+        "blockNumber": witness.block_number.get(),
+        "root": fr_to_hex(&witness.root),
+    });
+    if let (Some(hash), Value::Object(map)) = (&witness.categories_hash, &mut out) {
+        map.insert("categoriesHash".to_owned(), json!(fr_to_hex(hash)));
+    }
+    if let Value::Object(map) = &mut out {
+        map.insert("leafIndex".to_owned(), json!(witness.leaf_index.to_string()));
+        map.insert(
+            "siblingPath".to_owned(),
+            json!(STANDARD.encode(sibling_path_to_bytes(&witness.sibling_path))),
+        );
+    }
+    out
+}
+
+/// A `0x`-hex field element under `key`, if present.
+fn field(object: &JsonObject<'_>, key: &'static str) -> Result<Option<Fr>, JsonError> {
+    let Some(value) = object.get(key) else { return Ok(None) };
+    let text: String = value.parse().map_err(|error: Malformed| error.within(key))?;
+    parse_fr_hex(&text).map(Some).map_err(|source| JsonError::Field { path: key.to_owned(), source })
+}
+
+/// An unsigned integer under `key`: a JSON number or a string of decimal digits.
+fn unsigned(object: &JsonObject<'_>, key: &'static str) -> Result<u64, Malformed> {
+    #[derive(serde::Deserialize)]
+    struct Unsigned(#[serde(deserialize_with = "lenient_u64::deserialize")] u64);
+    object.parse::<Unsigned>(key).map(|Unsigned(value)| value)
+}
+
+/// The bytes of a serialized sibling path: base64, or a Node `Buffer` as JSON.
+fn sibling_path_bytes(value: JsonInput<'_>) -> Result<Vec<u8>, JsonError> {
+    let bad = |message: &str| Malformed::at("siblingPath", message);
+    match value.kind() {
+        JsonKind::String => {
+            let text: String = value.parse().map_err(|error: Malformed| error.within("siblingPath"))?;
+            // Refuse before decoding anything longer than the largest legal path.
+            if text.len() > MAX_SIBLING_PATH_BASE64 {
+                return Err(SiblingPathError::TooManyCharacters { characters: text.len() }.into());
+            }
+            STANDARD.decode(text).map_err(|_| JsonError::NotBase64 { path: "siblingPath" })
+        }
+        JsonKind::Object => {
+            let buffer = value.object().map_err(|error| error.within("siblingPath"))?;
+            if buffer.only(&["type", "data"]).is_err()
+                || buffer.parse::<String>("type").ok().as_deref() != Some("Buffer")
+            {
+                return Err(bad("an object path must be {\"type\":\"Buffer\",\"data\":[...]}").into());
+            }
+            let data = buffer
+                .get("data")
+                .ok_or_else(|| bad("no data array"))?
+                .array(4 + 32 * MAX_SIBLING_PATH_LENGTH)
+                .map_err(|error| error.within("data").within("siblingPath"))?;
+            let bytes = data.into_iter().map(|byte| byte.parse::<u8>().ok()).collect::<Option<Vec<u8>>>();
+            Ok(bytes.ok_or_else(|| bad("data must be bytes 0..=255"))?)
+        }
+        _ => Err(bad("expected base64 or a Buffer object").into()),
+    }
+}
+
+/// Reads node-API witness JSON (with or without `categoriesHash`).
+///
+/// # Errors
+/// [`JsonError`] saying which key is wrong and why.
+///
+/// # Example
+/// ```
+/// use txfx_documents::json::{witness_from_json, witness_to_json};
+/// let text = r#"{"blockNumber":7,"root":"0x01","leafIndex":"0","siblingPath":"AAAAAA=="}"#;
+/// let witness = witness_from_json(text)?;
+/// assert_eq!(witness.sibling_path.len(), 0);
+/// assert_eq!(witness_from_json(&witness_to_json(&witness))?, witness);
+/// # Ok::<(), txfx_documents::json::JsonError>(())
+/// ```
+pub fn witness_from_json<'a>(
+    input: impl Into<JsonInput<'a>>,
+) -> Result<TxEffectMembershipWitness, JsonError> {
+    read_witness(input.into()).map_err(|error| error.expecting("a tx-effects witness"))
+}
+
+fn read_witness(input: JsonInput<'_>) -> Result<TxEffectMembershipWitness, JsonError> {
+    let object = input.object()?;
+    object.only(&WITNESS_KEYS)?;
+    let block_number = unsigned(&object, "blockNumber")?;
+    let block_number = BlockNumber::try_from(block_number)
+        .map_err(|error| Malformed::at("blockNumber", error.to_string()))?;
+    let root = field(&object, "root")?.ok_or_else(|| Malformed::new("missing key \"root\""))?;
+    let path = object.get("siblingPath").ok_or_else(|| Malformed::new("missing key \"siblingPath\""))?;
+    Ok(TxEffectMembershipWitness {
+        block_number,
+        root,
+        categories_hash: field(&object, "categoriesHash")?,
+        leaf_index: unsigned(&object, "leafIndex")?,
+        sibling_path: sibling_path_from_bytes(&sibling_path_bytes(path)?)?,
+    })
+}
