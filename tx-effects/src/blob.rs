@@ -201,7 +201,7 @@ impl TxStartMarker {
     }
 
     /// The blob fields its counts imply, marker included: the sum over the layout's sections.
-    pub fn implied_blob_fields(&self) -> usize {
+    pub(crate) fn implied_blob_fields(&self) -> usize {
         TX_BLOB_LAYOUT.iter().map(|section| section.len(self)).sum()
     }
 

@@ -68,7 +68,7 @@ pub enum PlaceShape {
 
 impl ElementRole {
     /// Every role, in category order.
-    pub const ALL: [Self; 10] = [
+    pub(crate) const ALL: [Self; 10] = [
         Self::NoteHash,
         Self::Nullifier,
         Self::L2ToL1Msg,
@@ -114,7 +114,7 @@ impl ElementRole {
 
     /// Whether the role is data a tx emits (searched by default), rather than a key or an
     /// address that locates data (searched only when named).
-    pub fn is_data(self) -> bool {
+    pub(crate) fn is_data(self) -> bool {
         !matches!(
             self,
             Self::PublicDataWriteLeafSlot
@@ -244,11 +244,6 @@ impl CategorySection {
     /// The category.
     pub fn category(&self) -> Category {
         self.category
-    }
-
-    /// The tx start marker framing the section.
-    pub fn marker(&self) -> TxStartMarker {
-        self.marker
     }
 
     /// The section's fields, exactly as the tx's blob data holds them.

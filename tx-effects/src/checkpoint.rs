@@ -25,9 +25,9 @@ use crate::blob::{TxBlobError, decode_tx_blob, encode_block_blob};
 use crate::model::{BlockNumber, Body};
 
 /// The prefix of a block-end marker (Noir `constants.nr`, `@aztec/constants` 4.1.2).
-pub const BLOCK_END_PREFIX: u32 = 3_951_939_007;
+pub(crate) const BLOCK_END_PREFIX: u32 = 3_951_939_007;
 /// The prefix of a checkpoint-end marker (Noir `constants.nr`, `@aztec/constants` 4.1.2).
-pub const CHECKPOINT_END_PREFIX: u32 = 2_355_328_067;
+pub(crate) const CHECKPOINT_END_PREFIX: u32 = 2_355_328_067;
 /// Fields of one EIP-4844 blob.
 pub const FIELDS_PER_BLOB: usize = 4096;
 /// The most blobs one checkpoint may fill.
@@ -35,13 +35,13 @@ pub const BLOBS_PER_CHECKPOINT: usize = 6;
 /// The most blob fields a checkpoint may have, zero tail included: what six blobs hold.
 pub const MAX_CHECKPOINT_BLOB_FIELDS: usize = FIELDS_PER_BLOB * BLOBS_PER_CHECKPOINT;
 /// Block-end fields of the first block of a checkpoint (it also carries l1ToL2MessageRoot).
-pub const NUM_FIRST_BLOCK_END_BLOB_FIELDS: usize = 7;
+pub(crate) const NUM_FIRST_BLOCK_END_BLOB_FIELDS: usize = 7;
 /// Block-end fields of every later block.
-pub const NUM_BLOCK_END_BLOB_FIELDS: usize = 6;
+pub(crate) const NUM_BLOCK_END_BLOB_FIELDS: usize = 6;
 
 /// The bit widths of the state field, most significant first: the heights of the l1-to-l2
 /// message, note-hash, nullifier and public-data trees, then 48 bits of mana.
-pub const STATE_FIELD_BITS: [u32; 5] = [36, 42, 42, 40, 48];
+pub(crate) const STATE_FIELD_BITS: [u32; 5] = [36, 42, 42, 40, 48];
 
 /// The block-end state field: the trees' next free leaf indices and the mana the block used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -212,11 +212,6 @@ impl Checkpoint {
     /// The blocks, in order (`indexWithinCheckpoint` is the position).
     pub fn blocks(&self) -> &[CheckpointBlock] {
         &self.blocks
-    }
-
-    /// The blocks, by value.
-    pub fn into_blocks(self) -> Vec<CheckpointBlock> {
-        self.blocks
     }
 
     /// The checkpoint-end marker's `numBlobFields`: every field of the encoding, the marker

@@ -312,7 +312,7 @@ pub fn commit_effect(
 ///
 /// # Errors
 /// [`BackendError`] if the backend fails.
-pub fn commit_effects(
+pub(crate) fn commit_effects(
     hasher: &dyn HashBackend,
     effects: &[TxEffect],
 ) -> Result<Vec<TxEffectCommitment>, BackendError> {

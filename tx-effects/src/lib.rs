@@ -14,7 +14,7 @@ pub mod model;
 pub mod synthetic;
 pub mod tree;
 
-pub use commitment::{TxEffectCommitment, commit_effect, commit_effects, commit_effects_async, compute_leaf};
+pub use commitment::{TxEffectCommitment, commit_effect, commit_effects_async, compute_leaf};
 pub use model::{
     BlockNumber, Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode,
     TxEffect, TxEffectError, TxEffectFields,
@@ -54,7 +54,7 @@ impl BlockCommitment {
 /// # Errors
 /// [`BackendError`] if the backend fails.
 pub fn commit_block(hasher: &dyn HashBackend, body: &Body) -> Result<BlockCommitment, BackendError> {
-    let txs = commit_effects(hasher, &body.tx_effects)?;
+    let txs = commitment::commit_effects(hasher, &body.tx_effects)?;
     let tree = TxEffectsTree::build(hasher, txs.iter().map(|tx| tx.leaf).collect())?;
     Ok(BlockCommitment { txs, tree })
 }

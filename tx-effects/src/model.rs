@@ -31,9 +31,6 @@ pub enum RevertCode {
 }
 
 impl RevertCode {
-    /// Every code, in numeric order.
-    pub const ALL: [Self; 4] = [Self::Ok, Self::AppLogicReverted, Self::TeardownReverted, Self::BothReverted];
-
     /// The code as stored in the marker and hashed.
     pub fn code(self) -> u8 {
         match self {

@@ -24,7 +24,7 @@ use txfx_poseidon::{AsyncHashBackend, BackendError, DomainSeparator, Fr, HashBac
 use crate::limits::MAX_TXS_PER_BLOCK;
 
 /// The separator of internal nodes.
-pub const NODE_SEPARATOR: DomainSeparator = DomainSeparator::TX_EFFECTS_TREE;
+pub(crate) const NODE_SEPARATOR: DomainSeparator = DomainSeparator::TX_EFFECTS_TREE;
 
 /// Pairs an async build hashes on the executor thread between two yields: about 0.1 ms of work.
 const PAIRS_PER_YIELD: usize = 8;
@@ -151,7 +151,7 @@ impl TxEffectsTree {
     }
 
     /// The deepest leaf's level: `ceil(log2 n)`.
-    pub fn depth(&self) -> usize {
+    pub(crate) fn depth(&self) -> usize {
         self.levels.len().saturating_sub(1)
     }
 

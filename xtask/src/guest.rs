@@ -113,3 +113,21 @@ pub fn run_guest(check: bool) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    /// The committed module's record names the sources it was built from, so a change to them
+    /// (txfx-poseidon, the guest, a manifest, the lock file) needs `cargo xtask wasm-guest`: caught
+    /// here, in seconds, rather than by CI's rebuild.
+    #[test]
+    fn the_guest_record_names_the_current_sources() {
+        let recorded = std::fs::read_to_string(crate::root().join(super::RECORD)).expect("the record");
+        let current = super::sources_hash().expect("the sources hash");
+        assert_eq!(
+            recorded.trim(),
+            current,
+            "{} is stale: run `cargo xtask wasm-guest` (and commit the module and its record)",
+            super::MODULE
+        );
+    }
+}
