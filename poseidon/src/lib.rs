@@ -12,6 +12,11 @@ pub mod permutation;
 #[cfg(feature = "async")]
 pub mod pool;
 pub mod separator;
+/// The rules txfx implements, summarized from Aztec's sources (the repository's `docs/spec.md`,
+/// shipped with this crate so that every crate's docs can cite it by section): `§12.4` in any
+/// txfx crate's docs is a section of this page.
+#[doc = include_str!("../spec.md")]
+pub mod spec {}
 pub mod sponge;
 
 pub use ark_bn254::Fr;

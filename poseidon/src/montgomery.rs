@@ -91,6 +91,7 @@ const fn double(a: [u64; 4]) -> [u64; 4] {
 
 /// `acc + a·b + carry` as (low, high) limbs; cannot overflow 128 bits. (`u64::carrying_mul_add`
 /// compiles to the same code but is not `const`, and [`mul`] also builds constants.)
+#[cfg(any(test, not(target_arch = "wasm32")))]
 #[inline(always)]
 const fn mac(acc: u64, a: u64, b: u64, carry: u64) -> (u64, u64) {
     let wide = acc as u128 + (a as u128) * (b as u128) + carry as u128;

@@ -1,14 +1,15 @@
 //! The shared suite as ordinary named tests: one test per case and engine, run in parallel by
 //! libtest-mimic, selected with `cargo test`'s own filter.
 //!
-//! A backend's `tests/suite.rs` (`harness = false`) hands [`main`] its engines; every case of
+//! Each of this crate's engine tests (`tests/sequential.rs`, `native.rs`, `wasm.rs`,
+//! `selected.rs`; `harness = false`) hands [`main`] its engines; every case of
 //! [`crate::cases::all`] becomes the test `<engine>::<group>::<case>`:
 //!
 //! ```text
-//! cargo test -p txfx-backend-native --test suite                       # every case, every engine
-//! cargo test -p txfx-backend-native --test suite -- "tree vectors"     # the cases named so
-//! cargo test -p txfx-backend-native --test suite -- --list             # what there is
-//! cargo test --workspace "native::Membership::"                        # one group, one engine
+//! cargo test -p txfx-suite --test native                       # every case, the native engines
+//! cargo test -p txfx-suite --test native -- "tree vectors"     # the cases named so
+//! cargo test -p txfx-suite --test native -- --list             # what there is
+//! cargo test --workspace "native::Membership::"                # one group, one engine
 //! ```
 //!
 //! A run over the whole suite (no filter) fails if it ran no case or not all 18 reference cases

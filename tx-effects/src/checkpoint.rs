@@ -59,7 +59,7 @@ pub struct BlockEndState {
 }
 
 impl BlockEndState {
-    /// The names of the values, in [`STATE_FIELD_BITS`] order, as TypeScript spells them.
+    /// The names of the values, in the block-end encoding's order, as TypeScript spells them.
     pub const NAMES: [&'static str; 5] = [
         "l1ToL2MessageNextAvailableLeafIndex",
         "noteHashNextAvailableLeafIndex",
@@ -68,7 +68,7 @@ impl BlockEndState {
         "totalManaUsed",
     ];
 
-    /// The values in [`STATE_FIELD_BITS`] order.
+    /// The values, in the order of [`BlockEndState::NAMES`].
     pub fn values(&self) -> [u64; 5] {
         [
             self.l1_to_l2_message_next_available_leaf_index,
@@ -79,7 +79,7 @@ impl BlockEndState {
         ]
     }
 
-    /// The state from values in [`STATE_FIELD_BITS`] order (unchecked; [`Checkpoint::new`] checks).
+    /// The state from values in the order of [`BlockEndState::NAMES`] (unchecked; [`Checkpoint::new`] checks).
     pub fn from_values(values: [u64; 5]) -> Self {
         let [l1, note, nullifier, public_data, mana] = values;
         Self {

@@ -11,10 +11,7 @@
 //! then category 6, then the categories hashes, then the leaves. Each batch is one call to the
 //! backend, which may spread it over threads; the sync and async APIs share this plan.
 
-use txfx_poseidon::{
-    AsyncHashBackend, BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt, HashJob, Operation,
-    check_count,
-};
+use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt, HashJob};
 
 use crate::blob::{Section, TxStartMarker};
 use crate::limits::{CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, NUM_TX_EFFECT_CATEGORIES};
@@ -325,14 +322,15 @@ pub(crate) fn commit_effects(
     Ok(plan.finish())
 }
 
-/// [`commit_effects`] through the async backend: every batch goes through
-/// [`AsyncHashBackend::hash_batch_async`], so a backend that offloads keeps long hashes (a
+#[cfg(feature = "async")]
+/// Commits several effects through the async backend: every batch goes through
+/// [`txfx_poseidon::AsyncHashBackend::hash_batch_async`], so a backend that offloads keeps long hashes (a
 /// contract-class log is 1008 permutations) off the caller's executor thread.
 ///
 /// # Errors
 /// [`BackendError`] if the backend fails.
 pub async fn commit_effects_async(
-    hasher: &dyn AsyncHashBackend,
+    hasher: &dyn txfx_poseidon::AsyncHashBackend,
     effects: &[TxEffect],
 ) -> Result<Vec<TxEffectCommitment>, BackendError> {
     let mut plan = CommitPlan::new(effects);
@@ -342,9 +340,9 @@ pub async fn commit_effects_async(
             Vec::new()
         } else {
             let expected = jobs.len();
-            check_count(
+            txfx_poseidon::check_count(
                 hasher.backend_name(),
-                Operation::HashBatch,
+                txfx_poseidon::Operation::HashBatch,
                 expected,
                 hasher.hash_batch_async(jobs).await?,
             )?

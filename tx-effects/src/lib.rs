@@ -14,14 +14,18 @@ pub mod model;
 pub mod synthetic;
 pub mod tree;
 
-pub use commitment::{TxEffectCommitment, commit_effect, commit_effects_async, compute_leaf};
+#[cfg(feature = "async")]
+pub use commitment::commit_effects_async;
+pub use commitment::{TxEffectCommitment, commit_effect, compute_leaf};
 pub use model::{
     BlockNumber, Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode,
     TxEffect, TxEffectError, TxEffectFields,
 };
 pub use tree::{IndexOutOfBounds, PathError, TreePath, TxEffectsTree, tree_root};
 
-use txfx_poseidon::{AsyncHashBackend, BackendError, Fr, HashBackend};
+#[cfg(feature = "async")]
+use txfx_poseidon::AsyncHashBackend;
+use txfx_poseidon::{BackendError, Fr, HashBackend};
 
 /// A block's commitment: every tx's commitment and the tree over their leaves.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -59,6 +63,7 @@ pub fn commit_block(hasher: &dyn HashBackend, body: &Body) -> Result<BlockCommit
     Ok(BlockCommitment { txs, tree })
 }
 
+#[cfg(feature = "async")]
 /// Commits a block through the async hasher: leaves and categories asynchronously (off the
 /// executor when the backend offloads), internal nodes on the backend's synchronous level backend
 /// ([`AsyncHashBackend::levels`]).

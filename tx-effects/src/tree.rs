@@ -19,7 +19,7 @@
 //! actually paired, and bit j of the witness `leafIndex` is its side at the j-th such pairing.
 //! Every level is one batch for the backend; zero leaves are ordinary leaves, never skipped.
 
-use txfx_poseidon::{AsyncHashBackend, BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt};
+use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt};
 
 use crate::limits::MAX_TXS_PER_BLOCK;
 
@@ -27,6 +27,7 @@ use crate::limits::MAX_TXS_PER_BLOCK;
 pub(crate) const NODE_SEPARATOR: DomainSeparator = DomainSeparator::TX_EFFECTS_TREE;
 
 /// Pairs an async build hashes on the executor thread between two yields: about 0.1 ms of work.
+#[cfg(feature = "async")]
 const PAIRS_PER_YIELD: usize = 8;
 
 /// A tx index outside the block.
@@ -109,13 +110,17 @@ impl TxEffectsTree {
         Ok(levels.finish())
     }
 
+    #[cfg(feature = "async")]
     /// Builds the tree through the async backend: levels on its synchronous level backend
-    /// ([`AsyncHashBackend::levels`]: internal nodes are small and frequent), a few pairs between
+    /// ([`txfx_poseidon::AsyncHashBackend::levels`]: internal nodes are small and frequent), a few pairs between
     /// yields to the executor.
     ///
     /// # Errors
     /// [`BackendError`] if the backend fails.
-    pub async fn build_async(hasher: &dyn AsyncHashBackend, leaves: Vec<Fr>) -> Result<Self, BackendError> {
+    pub async fn build_async(
+        hasher: &dyn txfx_poseidon::AsyncHashBackend,
+        leaves: Vec<Fr>,
+    ) -> Result<Self, BackendError> {
         let mut levels = Levels::new(leaves);
         let sync = hasher.levels();
         while let Some(pairs) = levels.pending() {
@@ -178,9 +183,11 @@ impl TxEffectsTree {
     }
 }
 
+#[cfg(feature = "async")]
 /// A future that is pending once (waking itself) and then ready: a runtime-agnostic yield.
 struct YieldNow(bool);
 
+#[cfg(feature = "async")]
 impl std::future::Future for YieldNow {
     type Output = ();
     fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {

@@ -58,6 +58,36 @@ mod tests {
         }
     }
 
+    /// A library crate takes its txfx dependencies without their default features and forwards
+    /// `asm` (and `async` where the crate has async code): a dependency's defaults would be on for
+    /// every user above it, with no way to turn them off.
+    #[test]
+    fn library_crates_forward_features_to_their_dependents() {
+        let metadata = metadata();
+        let packages = metadata["packages"].as_array().expect("packages");
+        for name in crate::LIBRARY_CRATES {
+            let package = packages.iter().find(|p| p["name"] == name).expect("a library crate");
+            let features = package["features"].as_object().expect("features");
+            for dependency in package["dependencies"].as_array().expect("dependencies") {
+                let dep = dependency["name"].as_str().expect("name");
+                if dep.starts_with("txfx-") && dependency["kind"].is_null() {
+                    assert_eq!(
+                        dependency["uses_default_features"], false,
+                        "{name} takes {dep} with its default features: dependents of {name} could not turn them off"
+                    );
+                }
+            }
+            // Every crate whose hashing can use the assembly product lets its users turn it off.
+            if name != "txfx-backend-wasm" {
+                let asm = features.get("asm").and_then(|f| f.as_array());
+                assert!(
+                    asm.is_some_and(|f| f.iter().any(|f| f.as_str().is_some_and(|f| f.ends_with("/asm")))),
+                    "{name} has no `asm` feature forwarding the assembly products"
+                );
+            }
+        }
+    }
+
     fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
         for entry in std::fs::read_dir(dir).expect("readable") {
             let path = entry.expect("entry").path();
