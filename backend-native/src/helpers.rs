@@ -2,13 +2,12 @@
 //! Linux): where [`share`](crate::share::share)'s helper jobs run when the application asks for
 //! them, on a helper thread bound to a CPU other than the caller's.
 //!
-//! Why an application might ask, rather than use rayon's pool (the default): after an idle gap every rayon worker sleeps, and the kernel wakes the one
-//! rayon picks on the CPU of the thread that woke it, the caller's, which is busy hashing. The
-//! woken worker then waits behind the caller until the scheduler moves it: a job start measured
-//! bimodal on this machine kind, 30–40 µs or 400–470 µs, and a 64-leaf tree after 300 ms idle
-//! took 0.84–0.88 ms against 0.40–0.42 ms hot, almost the time of one thread. A helper bound to
-//! another CPU cannot be queued behind the caller: its job started in 39–92 µs (median 44) after
-//! the same gap.
+//! Why an application might ask, rather than use rayon's pool (the default): after an idle gap
+//! every rayon worker sleeps, and the kernel wakes the one rayon picks on the CPU of the thread
+//! that woke it, the caller's, which is busy hashing. The woken worker then waits behind the
+//! caller until the scheduler moves it, and a small tree after an idle gap loses most of its
+//! parallelism. A helper bound to another CPU cannot be queued behind the caller
+//! (BENCHMARKS.md, design: pinned-helpers; workload 2's `native-pinned` column).
 //!
 //! One helper thread per allowed CPU, started on first use and bound to that CPU; a job goes to
 //! the helpers of the CPUs after the caller's, round the set. A helper that finishes a job spins

@@ -3,9 +3,9 @@
 //!
 //! A rayon `join`/`scope` entered from a thread outside the pool puts the caller to sleep until
 //! the pool has done everything, and a scope must wait for every job it spawned, even one whose
-//! worker is still waking up. On this class of machine a sleeping worker takes 30–60 µs to start
-//! and the sleeping caller as long again to wake, several times per tree level: as much as the
-//! hashing of a small level itself.
+//! worker is still waking up: a sleeping worker's start and the sleeping caller's wake-up, several
+//! times per tree level, cost as much as the hashing of a small level itself (BENCHMARKS.md,
+//! design: share-without-waiting).
 //!
 //! [`share`] instead owns the items behind an `Arc`: the caller and up to `threads - 1` helper
 //! jobs (on rayon's pool, or on the opt-in pinned helper threads: `helpers.rs`)

@@ -28,9 +28,3 @@ pub use witness::{
     VerifyError, build_witness, build_witness_from_leaves, compute_root, verify_effect, verify_leaf,
     verify_tx,
 };
-
-/// The workspace README's examples, compiled and run as doctests in the repository (the published
-/// package does not ship the workspace README, and doctests of a dependency are not run).
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-struct ReadmeDoctests;

@@ -172,7 +172,7 @@ const MASK_29: u64 = (1 << LIMB_BITS_29) - 1;
 /// [`mul`] on nine 29-bit limbs held in 64-bit words, barretenberg's layout for 32-bit targets:
 /// limb products are below 2^58, so the loop only multiplies and adds, and carries wait until the
 /// end. On wasm32 this measured faster than eight 32-bit limbs, whose every step propagates a
-/// carry (64-node level 3.13 against 3.31 ms), and than the 64-bit form (7.9 ms).
+/// carry, and than the 64-bit form (BENCHMARKS.md, design: wasm-29-bit-limbs).
 ///
 /// The Montgomery radix is `2^261` here, not `R = 2^256`: `b` enters shifted left by 5 bits
 /// (`32b < 2^261` for `b < 3p`, no reduction needed), so the result is `a·32b·2^-261 = a·b·R⁻¹`,

@@ -19,10 +19,8 @@
 //!
 //! The rounds run on `montgomery`'s coarse values (Montgomery form in `[0, 2p)`, branch-free,
 //! no final subtraction after a multiplication): `Fr` goes in and comes out canonical, and the
-//! permutation's time does not depend on the values. Against ark-ff's `Fr` operations, which reduce
-//! fully after each and branch on the data, it measured (same machine, one session): 12.5 µs
-//! against 13.6 µs when each output feeds the next input, and 12.5 against 11.4 µs on one fixed
-//! input, whose branches the predictor learns.
+//! permutation's time does not depend on the values, where ark-ff's `Fr` operations reduce fully
+//! after each and branch on the data (BENCHMARKS.md, design: coarse-arithmetic).
 
 use ark_bn254::Fr;
 
@@ -105,8 +103,8 @@ fn external_matrix(s: &mut Lanes) {
 /// Order: lanes 1 to 3's products `d_i·x_i` do not depend on this round's S-box, only on the
 /// previous round, so they are written between the S-box's three dependent products, where the
 /// CPU runs them in the S-box's latency. Written after it (sum first, then the four products),
-/// they sat further from the S-box chain than the out-of-order window reaches: 12.22 µs per
-/// permutation against 11.85 µs interleaved (AMD EPYC, assembly products).
+/// they sat further from the S-box chain than the out-of-order window reaches (BENCHMARKS.md,
+/// design: partial-round-order).
 #[inline(always)]
 fn partial_round<A: Product>(a: A, s: &mut Lanes, constant: &Coarse) {
     let [x0, x1, x2, x3] = *s;
@@ -224,10 +222,8 @@ pub fn permute(state: &mut State) {
 /// Permutes every state of `states` in place.
 ///
 /// One state at a time. Interleaving several states round by round was measured slower with this
-/// arithmetic (`permutation/batch_64`, per permutation: 12.5 µs one at a time, 14.2 µs two at a
-/// time, 13.8 µs four at a time with the portable products; 11.85 against 12.48 µs two at a time
-/// with the assembly products): one state's rounds already fill the out-of-order window (a
-/// product is about 130 instructions), and more live state spills registers.
+/// arithmetic (BENCHMARKS.md, design: one-state-at-a-time): one state's rounds already fill the
+/// out-of-order window, and more live state spills registers.
 pub fn permute_many(states: &mut [State]) {
     states.iter_mut().for_each(permute);
 }

@@ -23,7 +23,7 @@ use crate::backend::Offload;
 
 /// Nice value of the background threads on Linux: below the caller's threads (nice 0), so that
 /// an executor thread waking up preempts a hashing thread at once instead of waiting out its time
-/// slice (BENCHMARKS.md, workload 4). On an otherwise idle machine the pool loses nothing: there
+/// slice (BENCHMARKS.md, workload 4 and design: background-nice). On an otherwise idle machine the pool loses nothing: there
 /// is no one to yield to.
 pub const BACKGROUND_NICE: i32 = 10;
 

@@ -46,3 +46,17 @@ for name, effect in [("small", small), ("empty", empty), ("maximum", maximum)]:
 with open(os.path.join(root, "blocks", "three-fixtures.json"), "w") as f:
     json.dump({"txEffects": [empty, small, maximum]}, f)
     f.write("\n")
+
+# The upstream witness of tx 1 (the small fixture) of the three-tx block, in the node API's JSON
+# (aztec_getTxEffectMembershipWitness, AZIP-26 form: no categoriesHash), as the node would serve
+# it for block 3 of testdata/chain/ (whose header commits to this block's root). Transcribed from
+# three_tx_block.witnesses[1]: leafIndex and siblingPath as the upstream test gives them.
+import base64
+three = json.load(open(os.path.join(root, "aztec-fixtures.json")))["three_tx_block"]
+w1 = three["witnesses"][1]
+path = len(w1["siblingPath"]).to_bytes(4, "big") + b"".join(int(e, 16).to_bytes(32, "big") for e in w1["siblingPath"])
+witness = {"blockNumber": 3, "root": three["root"], "leafIndex": str(w1["leafIndex"]),
+           "siblingPath": base64.b64encode(path).decode()}
+with open(os.path.join(root, "chain", "tx-witness-3-1.json"), "w") as f:
+    json.dump(witness, f, indent=2)
+    f.write("\n")

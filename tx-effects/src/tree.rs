@@ -26,7 +26,7 @@ use crate::limits::MAX_TXS_PER_BLOCK;
 /// The separator of internal nodes.
 pub(crate) const NODE_SEPARATOR: DomainSeparator = DomainSeparator::TX_EFFECTS_TREE;
 
-/// Pairs an async build hashes on the executor thread between two yields: about 0.1 ms of work.
+/// Pairs an async build hashes on the executor thread between two yields: eight permutations.
 #[cfg(feature = "async")]
 const PAIRS_PER_YIELD: usize = 8;
 

@@ -169,15 +169,19 @@ fn entries(folder: &Path, keep: impl Fn(&str) -> bool) -> Result<Vec<PathBuf>, S
 }
 
 /// Builds and runs `examples/consumer`, a crate outside the workspace that depends on
-/// txfx-membership and the native backend with default features, as a user's project would.
+/// txfx-documents and the native backend with default features, as a user's project would.
 fn consumer() -> Result<(), String> {
     let manifest = root().join("examples/consumer/Cargo.toml");
     run(cargo().args(["fmt", "--check", "--manifest-path"]).arg(&manifest))?;
-    // The workspace's target folder: the consumer reuses whatever dependency builds match.
-    run(cargo()
-        .args(["run", "--locked", "--manifest-path"])
-        .arg(&manifest)
-        .env("CARGO_TARGET_DIR", target_dir()))
+    // The workspace's target folder: the consumer reuses whatever dependency builds match. Each
+    // program is one of the README's library examples.
+    for program in ["serve", "verify"] {
+        run(cargo()
+            .args(["run", "--locked", "--bin", program, "--manifest-path"])
+            .arg(&manifest)
+            .env("CARGO_TARGET_DIR", target_dir()))?;
+    }
+    Ok(())
 }
 
 /// The workspace root (the parent of `xtask/`).
@@ -320,6 +324,10 @@ fn bench(quick: bool, peer: bool, reuse_peer: bool) -> Result<(), String> {
     let markdown = std::fs::read_to_string(dir.join("report.md")).map_err(|e| e.to_string())?;
     println!("{markdown}");
     if !quick {
+        // The design measurements are kept by hand (each was measured once, side by side) and
+        // carried into every full report.
+        let design =
+            std::fs::read_to_string(root().join("benchmarks/design.md")).map_err(|e| e.to_string())?;
         let reproduce = "\n## Reproduce\n\n```sh\ncargo xtask bench --peer   # or without --peer: txfx only\n```\n\nResults, JSON and charts are written to `target/bench/`; this file and `benchmarks/*.svg` keep the latest full run.\n";
         std::fs::write(
             root().join("BENCHMARKS.md"),
@@ -327,6 +335,8 @@ fn bench(quick: bool, peer: bool, reuse_peer: bool) -> Result<(), String> {
                 .replace("`sweep.svg`", "[`sweep.svg`](benchmarks/sweep.svg)")
                 .replace("`profiles.svg`", "[`profiles.svg`](benchmarks/profiles.svg)")
                 .replace("`hash.svg`", "[`hash.svg`](benchmarks/hash.svg)")
+                + "\n"
+                + &design
                 + reproduce,
         )
         .map_err(|e| e.to_string())?;

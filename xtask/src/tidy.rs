@@ -212,20 +212,20 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_library_example_is_the_consumer_program() {
+    fn the_readme_library_examples_are_the_consumer_programs() {
         let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
-        let start =
-            readme.find("```rust\nuse txfx_backend_native").expect("the README has the library example");
-        let block = readme.get(start + "```rust\n".len()..).expect("text");
-        let example = block.get(..block.find("\n```").expect("closing fence")).expect("text");
-        let program =
-            std::fs::read_to_string(root().join("examples/consumer/src/main.rs")).expect("consumer");
-        let body: Vec<&str> =
-            program.lines().skip_while(|line| line.starts_with("//!") || line.is_empty()).collect();
-        assert_eq!(
-            example,
-            body.join("\n"),
-            "README's library example and examples/consumer/src/main.rs differ"
-        );
+        // Every ```rust block of the README, in order.
+        let blocks: Vec<&str> = readme
+            .split("```rust\n")
+            .skip(1)
+            .map(|rest| rest.get(..rest.find("```").expect("closing fence")).expect("text"))
+            .collect();
+        let programs = ["serve.rs", "verify.rs"];
+        assert_eq!(blocks.len(), programs.len(), "one README block per consumer program");
+        for (block, program) in blocks.iter().zip(programs) {
+            let path = root().join("examples/consumer/src/bin").join(program);
+            let text = std::fs::read_to_string(&path).expect("consumer program");
+            assert_eq!(*block, text, "README's example and {} differ", path.display());
+        }
     }
 }

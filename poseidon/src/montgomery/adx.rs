@@ -6,9 +6,8 @@
 //! check on random and extreme inputs. What the assembly buys is instruction count: `mulx` leaves
 //! the flags alone, so each row's low words ride one carry chain (`adox`, the overflow flag) and
 //! its high words another (`adcx`, the carry flag), with no moves between them. The portable
-//! code, which the compiler cannot give two carry chains, takes about 220 instructions per
-//! product; this takes about 130, and measured 17.4 against 21.4 ns per product (throughput) and
-//! 20.6 against 23.5 ns (latency) on an AMD EPYC (Zen 3), which is what moves the permutation.
+//! code, which the compiler cannot give two carry chains, takes many more instructions per
+//! product (BENCHMARKS.md, design: adx-product).
 //!
 //! `mulx`, `adcx` and `adox` are illegal instructions on a CPU without BMI2 and ADX, so the
 //! product is reached only through an [`Adx`] value, which only [`Adx::detect`] gives, after the
@@ -32,8 +31,8 @@ impl Adx {
     }
 }
 
-/// The assembly product; squares stay on the portable 10-product `square` (the permutation
-/// measured level or slightly faster with it than with the assembly product of `a` and `a`).
+/// The assembly product; squares stay on the portable 10-product `square` (BENCHMARKS.md,
+/// design: portable-squares).
 impl Product for Adx {
     #[inline(always)]
     fn mul(self, a: &Coarse, b: &Coarse) -> Coarse {
