@@ -3,22 +3,24 @@
 //! ```text
 //! cargo xtask test              workspace tests + doctests, then one line per backend suite
 //! cargo xtask lint              rustfmt --check, clippy -D warnings, rustdoc -D warnings
-//! cargo xtask ci                lint, wasm-guest --check, bench --quick, package, consumer, test: all of CI
+//! cargo xtask ci                lint, wasm-guest --check, bench --quick, package, consumer, backfill, test: all of CI
 //! cargo xtask package           cargo package every library crate together, building each
 //! cargo xtask consumer          build and run examples/consumer (a crate outside the workspace)
+//! cargo xtask backfill          the README's GNU parallel line, run as written (needs `parallel`)
 //! cargo xtask ts-fixtures       regenerate testdata/typescript/ with Aztec's TypeScript (npm, Node)
 //! cargo xtask wasm-guest        rebuild backend-wasm/guest.wasm reproducibly
 //! cargo xtask wasm-guest --check  fail if the committed guest is stale or differs from a rebuild
 //! cargo xtask fuzz --seconds N  run every fuzz target for N seconds (stable-Rust mutation driver)
-//!
-//! Unknown commands and flags are errors, never ignored.
 //! cargo xtask bench [--peer]    the seed benchmark (release build); --peer also runs Aztec's stack
 //! cargo xtask bench --quick     every workload with few samples, dev build (CI smoke)
 //! ```
+//!
+//! Unknown commands and flags are errors, never ignored.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod backfill;
 mod guest;
 mod peer;
 mod tidy;
@@ -28,7 +30,7 @@ mod ts;
 /// `native-always-parallel` or `selected`, are counted when they ran).
 const ENGINES: [&str; 3] = ["sequential", "native", "wasm"];
 
-const USAGE: &str = "usage: cargo xtask <test | lint | ci | package | consumer | ts-fixtures | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer]>";
+const USAGE: &str = "usage: cargo xtask <test | lint | ci | package | consumer | backfill | ts-fixtures | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer]>";
 
 /// The published library crates, in dependency order.
 const LIBRARY_CRATES: [&str; 7] = [
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         "ci" => flags(command, rest, &[]).and_then(|_| ci()),
         "package" => flags(command, rest, &[]).and_then(|_| package()),
         "consumer" => flags(command, rest, &[]).and_then(|_| consumer()),
+        "backfill" => flags(command, rest, &[]).and_then(|_| backfill::run_backfill()),
         "ts-fixtures" => flags(command, rest, &[]).and_then(|_| ts::run_ts_fixtures()),
         "wasm-guest" => {
             flags(command, rest, &["--check"]).and_then(|given| guest::run_guest(!given.is_empty()))
@@ -99,6 +102,7 @@ fn ci() -> Result<(), String> {
     bench(true, false, false)?;
     package()?;
     consumer()?;
+    backfill::run_backfill()?;
     // Last, so that CI's closing line is the suites' count.
     test()
 }
