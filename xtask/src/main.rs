@@ -1,7 +1,7 @@
 //! `cargo xtask`: the one entry point for developers and CI.
 //!
 //! ```text
-//! cargo xtask test              workspace tests + doctests, then one line per backend suite
+//! cargo xtask test              the default members' tests + doctests, then one line per backend suite
 //! cargo xtask lint              rustfmt --check, clippy -D warnings, rustdoc -D warnings
 //! cargo xtask ci                lint, wasm-guest --check, bench --quick, package, consumer, backfill, test: all of CI
 //! cargo xtask package           cargo package every library crate together, building each
@@ -206,8 +206,8 @@ fn cargo() -> Command {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
 }
 
-/// The workspace's one dev build, every target (the README's set-up): tools run from it share the
-/// tests' feature set, so nothing compiles twice.
+/// Every member's dev build, every target (the README's set-up plus the benchmarks): the smoke run
+/// and the fixture tools run from it.
 pub fn build_workspace() -> Result<(), String> {
     run(cargo().args(["build", "--workspace", "--all-targets", "--locked"]))
 }
@@ -241,7 +241,9 @@ fn test() -> Result<(), String> {
         std::fs::remove_dir_all(&reports).map_err(|e| format!("{}: {e}", reports.display()))?;
     }
     // insta never writes snapshots here: a changed witness is a failure, not an update.
-    run(cargo().args(["test", "--workspace", "--locked", "--no-fail-fast"]).env("INSTA_UPDATE", "no"))?;
+    // The default members (everything but the benchmarks, which hold no test), as the README's
+    // set-up built them.
+    run(cargo().args(["test", "--locked", "--no-fail-fast"]).env("INSTA_UPDATE", "no"))?;
     for engine in ENGINES {
         let path = reports.join(format!("{engine}.txt"));
         if !path.exists() {
@@ -286,12 +288,9 @@ fn bench(quick: bool, peer: bool, reuse_peer: bool) -> Result<(), String> {
     let dir_text = dir.to_string_lossy().into_owned();
     let ours = format!("{dir_text}/txfx.json");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{dir_text}: {e}"))?;
-    // txfx-bench in the release build for a real run, in the dev build (already compiled by the
-    // tests) for the quick smoke run.
-    // A real run uses the release build. The quick smoke run uses the workspace's one dev build
-    // (`cargo build --workspace --all-targets`, the README's set-up, whose features `cargo test
-    // --workspace` shares): `cargo run -p txfx-bench` alone would resolve other features and
-    // compile arkworks and wasmtime a second time.
+    // A real run uses the release build. The quick smoke run uses the dev build of every member
+    // (`cargo build --workspace --all-targets`, as CI's clippy resolves features): `cargo run -p
+    // txfx-bench` alone would resolve other features and compile arkworks and wasmtime again.
     if quick {
         build_workspace()?;
     }
