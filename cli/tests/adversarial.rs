@@ -221,18 +221,41 @@ fn every_adversarial_case_through_the_binary_on_every_backend() {
     let binary = binary();
     let cases = catalogue();
     assert!(cases.len() >= 40, "{} cases", cases.len());
-    let mut failures = Vec::new();
-    let mut ran = 0;
-    for (index, case) in cases.iter().enumerate() {
-        let files = Files::new(index);
-        let args = arguments(&files, case["operation"].as_str().expect("operation"), &case["inputs"]);
-        for backend in ["native", "wasm"] {
-            ran += 1;
-            if let Err(why) = check(case, &run(&binary, backend, &args)) {
-                failures.push(format!("finding {} ({backend}): {}: {why}", case["finding"], case["name"]));
-            }
+    // Cases are independent processes with their own files: they run on as many threads as the
+    // machine has cores, each taking every n-th case.
+    let workers = std::thread::available_parallelism().map_or(1, usize::from);
+    let (mut failures, mut ran) = (Vec::new(), 0);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|worker| {
+                let (binary, cases) = (&binary, &cases);
+                scope.spawn(move || {
+                    let (mut failures, mut ran) = (Vec::new(), 0);
+                    for (index, case) in cases.iter().enumerate().skip(worker).step_by(workers) {
+                        let files = Files::new(index);
+                        let operation = case["operation"].as_str().expect("operation");
+                        let args = arguments(&files, operation, &case["inputs"]);
+                        for backend in ["native", "wasm"] {
+                            ran += 1;
+                            if let Err(why) = check(case, &run(binary, backend, &args)) {
+                                failures.push(format!(
+                                    "finding {} ({backend}): {}: {why}",
+                                    case["finding"], case["name"]
+                                ));
+                            }
+                        }
+                    }
+                    (failures, ran)
+                })
+            })
+            .collect();
+        for handle in handles {
+            let (more, count) = handle.join().expect("a worker panicked");
+            failures.extend(more);
+            ran += count;
         }
-    }
+    });
+    assert_eq!(ran, 2 * cases.len(), "every case ran on both backends");
     println!(
         "adversarial catalogue through {}: {} of {ran} runs as expected",
         binary.display(),
