@@ -3,10 +3,12 @@
 //! ```text
 //! cargo xtask test              the default members' tests + doctests, then one line per backend suite
 //! cargo xtask lint              rustfmt --check, clippy -D warnings, rustdoc -D warnings
-//! cargo xtask ci                lint, wasm-guest --check, bench --quick, package, consumer, backfill, test: all of CI
+//! cargo xtask ci                lint, wasm-guest --check, bench --quick, package, consumer, backfill, js test, test: all of CI
 //! cargo xtask package           cargo package every library crate together, building each
 //! cargo xtask consumer          build and run examples/consumer (a crate outside the workspace)
 //! cargo xtask backfill          the README's GNU parallel line, run as written (needs `parallel`)
+//! cargo xtask js build [--release]  the npm package in js/: the Node addon, ready for npm pack
+//! cargo xtask js test           js build, node --test, then the packed package installed and loaded
 //! cargo xtask ts-fixtures       regenerate testdata/typescript/ with Aztec's TypeScript (npm, Node)
 //! cargo xtask wasm-guest        rebuild backend-wasm/guest.wasm reproducibly
 //! cargo xtask wasm-guest --check  fail if the committed guest is stale or differs from a rebuild
@@ -22,6 +24,7 @@ use std::process::{Command, ExitCode};
 
 mod backfill;
 mod guest;
+mod js;
 mod peer;
 mod tidy;
 mod ts;
@@ -30,7 +33,7 @@ mod ts;
 /// `native-always-parallel` or `selected`, are counted when they ran).
 const ENGINES: [&str; 3] = ["sequential", "native", "wasm"];
 
-const USAGE: &str = "usage: cargo xtask <test | lint | ci | package | consumer | backfill | ts-fixtures | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer]>";
+const USAGE: &str = "usage: cargo xtask <test | lint | ci | package | consumer | backfill | js <build [--release] | test> | ts-fixtures | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer]>";
 
 /// The published library crates, in dependency order.
 const LIBRARY_CRATES: [&str; 7] = [
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
         "package" => flags(command, rest, &[]).and_then(|_| package()),
         "consumer" => flags(command, rest, &[]).and_then(|_| consumer()),
         "backfill" => flags(command, rest, &[]).and_then(|_| backfill::run_backfill()),
+        "js" => js::run_js(rest),
         "ts-fixtures" => flags(command, rest, &[]).and_then(|_| ts::run_ts_fixtures()),
         "wasm-guest" => {
             flags(command, rest, &["--check"]).and_then(|given| guest::run_guest(!given.is_empty()))
@@ -103,6 +107,7 @@ fn ci() -> Result<(), String> {
     package()?;
     consumer()?;
     backfill::run_backfill()?;
+    js::run_js(&["test".to_owned()])?;
     // Last, so that CI's closing line is the suites' count.
     test()
 }
@@ -193,11 +198,16 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
 }
 
-/// Runs a command in the workspace root, failing with its description if it fails.
+/// Runs a command in the workspace root (or the folder it names), failing with its description if
+/// it fails.
 pub fn run(command: &mut Command) -> Result<(), String> {
     let description = format!("{command:?}");
     eprintln!("xtask: running {description}");
-    let status = command.current_dir(root()).status().map_err(|e| format!("{description}: {e}"))?;
+    // In the workspace root, unless the command names its own folder.
+    if command.get_current_dir().is_none() {
+        command.current_dir(root());
+    }
+    let status = command.status().map_err(|e| format!("{description}: {e}"))?;
     if status.success() { Ok(()) } else { Err(format!("{description} failed with {status}")) }
 }
 

@@ -32,6 +32,10 @@ mod tests {
                 "txfx-backend-wasm",
             ],
         ),
+        (
+            "txfx-node",
+            &["txfx-poseidon", "txfx-tx-effects", "txfx-membership", "txfx-documents", "txfx-backend-native"],
+        ),
         ("xtask", &[]),
     ];
 

@@ -1,0 +1,127 @@
+// Types of the txfx npm package (see README.md). Field elements go in as 0x-hex strings, bigints
+// or 32-byte big-endian Uint8Arrays, and come out as 0x-hex strings. Documents go in as JSON
+// text or as parsed objects, in every shape the txfx CLI reads. Invalid input throws a TypeError
+// (malformed) or a RangeError (a value out of range) carrying `kind`, txfx's error kind.
+
+/** A BN254 scalar field element. */
+export type FieldInput = string | bigint | Uint8Array;
+/** A document: JSON text, or the parsed value. */
+export type DocumentInput = string | object;
+/** 0x-hex, 64 digits. */
+export type Hex = string;
+
+/** Which engine runs: the native addon (this build ships no WASM engine yet). */
+export declare const backend: 'native' | 'wasm';
+/** Ready at import in Node: resolves at once. */
+export declare function init(): Promise<void>;
+/** Ready at import in Node: returns at once. */
+export declare function initSync(bytes?: BufferSource): void;
+
+export declare function poseidon2Permutation(state: readonly FieldInput[]): Hex[];
+export declare function poseidon2Hash(inputs: readonly FieldInput[]): Hex;
+export declare function poseidon2HashWithSeparator(inputs: readonly FieldInput[], separator: number): Hex;
+
+export interface TxEffectCommitment {
+  txHash: Hex;
+  txStartMarker: Hex;
+  categoryHashes: Hex[];
+  categoriesHash: Hex;
+  leaf: Hex;
+  numBlobFields: number;
+}
+export declare function txEffectCommitment(effect: DocumentInput): TxEffectCommitment;
+export declare function txEffectLeaf(effect: DocumentInput): { txHash: Hex; categoriesHash: Hex; leaf: Hex };
+
+/** A body, an L2Block (its body checked against its header) or an array of effects. */
+export declare function txEffectsTreeRoot(body: DocumentInput): Hex;
+
+export interface StoredBlock {
+  blockNumber: number;
+  txEffectsTreeRoot: Hex;
+  txs: { txHash: Hex; categoriesHash: Hex; leaf: Hex }[];
+}
+export declare function txEffectLeaves(body: DocumentInput, blockNumber?: number): StoredBlock;
+
+/** The node's `getTxEffectMembershipWitness` JSON. */
+export interface TxEffectMembershipWitness {
+  blockNumber: number;
+  root: Hex;
+  categoriesHash?: Hex;
+  leafIndex: string;
+  siblingPath: string;
+}
+/** `tx`: the tx's index in the block, or its hash. */
+export declare function txEffectMembershipWitness(
+  body: DocumentInput,
+  tx: number | FieldInput,
+  blockNumber?: number,
+): TxEffectMembershipWitness;
+
+export type Subject =
+  | { leaf: FieldInput }
+  | { txHash: FieldInput; categoriesHash?: FieldInput }
+  | { effect: DocumentInput }
+  | { categoryProof: DocumentInput };
+
+export interface Expected {
+  blockNumber?: number;
+  blockHash?: FieldInput;
+  txHash?: FieldInput;
+}
+
+/** What a verification authenticated (docs/spec.md §12.8); a fact is present only when proven. */
+export interface Verdict {
+  valid: true;
+  proves: 'block' | 'leaf' | 'tx' | 'category' | 'element';
+  archiveRoot?: Hex;
+  blockNumber?: number;
+  blockHash?: Hex;
+  txEffectsTreeRoot?: Hex;
+  txHash?: Hex;
+  categoriesHash?: Hex;
+  leaf?: Hex;
+  leafIndex?: string;
+  pathLength?: number;
+  category?: string;
+  categoryHash?: Hex;
+  element?: { role: string; index: number; value: Hex; [place: string]: unknown };
+  /** Claims of the inputs that nothing checked. */
+  unverified?: Record<string, unknown>;
+}
+/** A check that failed: the link of the chain it broke, and why. */
+export interface Refutation {
+  valid: false;
+  link: string;
+  reason: string;
+}
+
+export declare function verifyTxEffectMembershipWitness(
+  witness: DocumentInput,
+  subject: Subject,
+  trustedRoot: FieldInput,
+  expected?: Expected,
+): Verdict | Refutation;
+
+export declare function verifyTx(chain: {
+  archiveRoot: FieldInput;
+  archiveWitness: DocumentInput;
+  header: DocumentInput;
+  witness: DocumentInput;
+  subject: Subject;
+  expected?: Expected;
+  protocol?: 'azip-26' | 'pre-azip-26';
+}): Verdict | Refutation;
+
+export declare function verifyArchive(archive: {
+  archiveRoot: FieldInput;
+  archiveWitness: DocumentInput;
+  header?: DocumentInput;
+  blockHash?: FieldInput;
+  expected?: Expected;
+  protocol?: 'azip-26' | 'pre-azip-26';
+}): Verdict | Refutation;
+
+export declare function blockHeaderHash(header: DocumentInput, protocol?: 'azip-26' | 'pre-azip-26'): Hex;
+/** A checkpoint's blob fields (an array, or its JSON text), decoded as `txfx checkpoint decode` prints it. */
+export declare function decodeCheckpoint(fields: readonly FieldInput[] | string): { blocks: object[]; [key: string]: unknown };
+export declare function encodeBlobFields(effectOrBody: DocumentInput): Hex[];
