@@ -125,3 +125,15 @@ export declare function blockHeaderHash(header: DocumentInput, protocol?: 'azip-
 /** A checkpoint's blob fields (an array, or its JSON text), decoded as `txfx checkpoint decode` prints it. */
 export declare function decodeCheckpoint(fields: readonly FieldInput[] | string): { blocks: object[]; [key: string]: unknown };
 export declare function encodeBlobFields(effectOrBody: DocumentInput): Hex[];
+
+// Off the event loop (Node): the same results, computed on libuv's thread pool. Bad input
+// rejects with the same TypeError or RangeError the synchronous form throws.
+export declare function txEffectCommitmentAsync(effect: DocumentInput): Promise<TxEffectCommitment>;
+export declare function txEffectLeafAsync(effect: DocumentInput): Promise<{ txHash: Hex; categoriesHash: Hex; leaf: Hex }>;
+export declare function txEffectsTreeRootAsync(body: DocumentInput): Promise<Hex>;
+export declare function txEffectLeavesAsync(body: DocumentInput, blockNumber?: number): Promise<StoredBlock>;
+export declare function txEffectMembershipWitnessAsync(
+  body: DocumentInput,
+  tx: number | FieldInput,
+  blockNumber?: number,
+): Promise<TxEffectMembershipWitness>;

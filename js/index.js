@@ -271,6 +271,37 @@ function encodeBlobFields(effectOrBody) {
   return call(engine.encodeBlobFields, documentText(effectOrBody, 'effectOrBody'));
 }
 
+// ---- off the event loop (Node): the same work on libuv's thread pool, settling a promise ----
+
+async function offLoop(fn, ...args) {
+  try {
+    return await fn(...args);
+  } catch (error) {
+    throw translate(error);
+  }
+}
+
+async function txEffectCommitmentAsync(effect) {
+  return JSON.parse(await offLoop(engine.txEffectCommitmentAsync, documentText(effect, 'effect')));
+}
+
+async function txEffectLeafAsync(effect) {
+  const { txHash, categoriesHash, leaf } = await txEffectCommitmentAsync(effect);
+  return { txHash, categoriesHash, leaf };
+}
+
+async function txEffectsTreeRootAsync(body) {
+  return offLoop(engine.txEffectsTreeRootAsync, documentText(body, 'body'));
+}
+
+async function txEffectLeavesAsync(body, blockNumberGiven) {
+  return JSON.parse(await offLoop(engine.txEffectLeavesAsync, documentText(body, 'body'), blockNumber(blockNumberGiven, 'blockNumber')));
+}
+
+async function txEffectMembershipWitnessAsync(body, tx, blockNumberGiven) {
+  return JSON.parse(await offLoop(engine.txEffectMembershipWitnessAsync, documentText(body, 'body'), txSelector(tx), blockNumber(blockNumberGiven, 'blockNumber')));
+}
+
 // In Node the engine is ready at import: both return at once (the browser build compiles its
 // module here).
 function init() {
@@ -297,4 +328,9 @@ module.exports = {
   blockHeaderHash,
   decodeCheckpoint,
   encodeBlobFields,
+  txEffectCommitmentAsync,
+  txEffectLeafAsync,
+  txEffectsTreeRootAsync,
+  txEffectLeavesAsync,
+  txEffectMembershipWitnessAsync,
 };

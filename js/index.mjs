@@ -21,5 +21,10 @@ export const {
   blockHeaderHash,
   decodeCheckpoint,
   encodeBlobFields,
+  txEffectCommitmentAsync,
+  txEffectLeafAsync,
+  txEffectsTreeRootAsync,
+  txEffectLeavesAsync,
+  txEffectMembershipWitnessAsync,
 } = txfx;
 export default txfx;

@@ -4,12 +4,16 @@
 //! leaves `js/` ready for `npm pack`; `--release` builds it as it would be published. `test`
 //! builds, runs `node --test` over the repository's vectors and the bad-input catalogue, then
 //! packs the package, installs the tarball into an empty project without the network, and loads
-//! it there with `import` and with `require`, as a user would.
+//! it there with `import` and with `require`, as a user would, and type-checks a TypeScript
+//! consumer against it with `tsc --strict`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{cargo, root, run, target_dir};
+use crate::{cargo, npm_install, root, run, target_dir};
+
+/// The tools the package's checks need from npm (installed under `target/js-tools/`).
+const TOOLS_PACKAGE_JSON: &str = r#"{"private": true, "dependencies": {"typescript": "5.6.3"}}"#;
 
 /// The shared library cargo writes for the addon, on this platform.
 fn addon_library(profile: &str) -> PathBuf {
@@ -98,6 +102,30 @@ fn test() -> Result<(), String> {
     std::fs::write(project.join("cjs.cjs"), cjs).map_err(|e| e.to_string())?;
     node(&project, &["esm.mjs"])?;
     node(&project, &["cjs.cjs"])?;
-    println!("js: node --test passed; the packed package installs offline and loads by import and require");
+    // The declarations, as a TypeScript user meets them: a consumer type-checked with --strict.
+    let tools = target_dir().join("js-tools");
+    npm_install(&tools, TOOLS_PACKAGE_JSON, "typescript")?;
+    std::fs::copy(js.join("types").join("consumer.ts"), project.join("consumer.ts"))
+        .map_err(|e| e.to_string())?;
+    let tsc = tools.join("node_modules").join("typescript").join("bin").join("tsc");
+    let tsc = tsc.to_string_lossy();
+    node(
+        &project,
+        &[
+            &tsc,
+            "--strict",
+            "--noEmit",
+            "--module",
+            "nodenext",
+            "--moduleResolution",
+            "nodenext",
+            "--target",
+            "es2022",
+            "consumer.ts",
+        ],
+    )?;
+    println!(
+        "js: node --test passed; the packed package installs offline, loads by import and require, and type-checks with tsc --strict"
+    );
     Ok(())
 }

@@ -12,7 +12,9 @@
 //!   `RangeError` or an `Error`, or turns a refuted verification into its verdict object.
 //!
 //! Hashing runs on the calling thread and, for a whole tree's levels, on rayon's global pool
-//! (started on first use, one thread per core): the addon starts no other thread.
+//! (started on first use, one thread per core). The `…Async` exports run the same work on
+//! libuv's thread pool (Node's own, `UV_THREADPOOL_SIZE`) and settle a promise, keeping the event
+//! loop free: the addon starts no thread of its own.
 
 use napi::{Error, Result, Status};
 use napi_derive::napi;
@@ -285,4 +287,60 @@ pub fn encode_blob_fields(effect_or_body: String) -> Result<Vec<String>> {
     let fields =
         blob_encode(&hasher(), Doc::text("effectOrBody", &effect_or_body)).map_err(|e| document_error(&e))?;
     Ok(fields.iter().map(fr_to_hex).collect())
+}
+
+/// Work for libuv's thread pool: `compute` runs off the event loop, once, and the promise settles
+/// with its text or its error (the edge protocol's JSON message).
+pub struct OffLoop {
+    work: Option<Box<dyn FnOnce() -> Result<String> + Send>>,
+}
+
+impl napi::Task for OffLoop {
+    type Output = String;
+    type JsValue = String;
+
+    fn compute(&mut self) -> Result<String> {
+        let work = self.work.take().ok_or_else(|| {
+            thrown(
+                ErrorClass::Backend,
+                "TaskRanTwice",
+                "an async task was computed twice (a napi-rs invariant broke)",
+            )
+        })?;
+        work()
+    }
+
+    fn resolve(&mut self, _env: napi::Env, output: String) -> Result<String> {
+        Ok(output)
+    }
+}
+
+type Pending = napi::bindgen_prelude::AsyncTask<OffLoop>;
+
+fn off_loop(work: impl FnOnce() -> Result<String> + Send + 'static) -> Pending {
+    napi::bindgen_prelude::AsyncTask::new(OffLoop { work: Some(Box::new(work)) })
+}
+
+/// [`tx_effect_commitment`] off the event loop.
+#[napi(js_name = "txEffectCommitmentAsync", ts_return_type = "Promise<string>")]
+pub fn tx_effect_commitment_async(effect: String) -> Pending {
+    off_loop(move || tx_effect_commitment(effect))
+}
+
+/// [`tx_effects_tree_root`] off the event loop.
+#[napi(js_name = "txEffectsTreeRootAsync", ts_return_type = "Promise<string>")]
+pub fn tx_effects_tree_root_async(body: String) -> Pending {
+    off_loop(move || tx_effects_tree_root(body))
+}
+
+/// [`tx_effect_leaves`] off the event loop.
+#[napi(js_name = "txEffectLeavesAsync", ts_return_type = "Promise<string>")]
+pub fn tx_effect_leaves_async(body: String, block: Option<u32>) -> Pending {
+    off_loop(move || tx_effect_leaves(body, block))
+}
+
+/// [`tx_effect_membership_witness`] off the event loop.
+#[napi(js_name = "txEffectMembershipWitnessAsync", ts_return_type = "Promise<string>")]
+pub fn tx_effect_membership_witness_async(body: String, tx: String, block: Option<u32>) -> Pending {
+    off_loop(move || tx_effect_membership_witness(body, tx, block))
 }
