@@ -10,8 +10,8 @@ use txfx_documents::verdict::refutation_json;
 use txfx_documents::{Doc, DocumentError};
 use txfx_poseidon::{BackendError, Classify, ErrorClass};
 
-/// The largest input file the CLI reads (a 64-tx log-heavy block is about 36 MiB of JSON).
-pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+/// The largest input file the CLI reads: the documents' limit, which the bindings share.
+pub const MAX_INPUT_BYTES: u64 = txfx_documents::MAX_DOCUMENT_BYTES;
 
 /// How a command failed, and so which exit status it gets.
 #[derive(Debug)]

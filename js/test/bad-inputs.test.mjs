@@ -76,3 +76,11 @@ test('every applicable bad input is refused with an exception or a false verdict
   assert.deepEqual([...notApplicable].sort(), ['blob', 'checkpoint-json', 'stored-leaves']);
   assert.ok(refused >= 140, `${refused} refused`);
 });
+
+test('a document longer than any valid one is refused before it is read', async () => {
+  const huge = ' '.repeat(256 * 2 ** 20 + 1);
+  assert.throws(() => txfx.txEffectsTreeRoot(huge), (error) => error instanceof RangeError && error.kind === 'TooMuch');
+  await assert.rejects(txfx.txEffectsTreeRootAsync(huge), RangeError);
+  // At the limit, the text is read (and refused for what it is: not JSON).
+  assert.throws(() => txfx.txEffectsTreeRoot(' '.repeat(1024)), TypeError);
+});

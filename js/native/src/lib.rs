@@ -26,7 +26,7 @@ use txfx_documents::ops::{
     checkpoint_decode, commitment_json, effect_commitment, header_hash, verify_archive, verify_tx_chain,
     verify_witness, witness_of,
 };
-use txfx_documents::{Doc, DocumentError};
+use txfx_documents::{Doc, DocumentError, document};
 use txfx_membership::ProtocolVersion;
 use txfx_poseidon::field::{fr_to_hex, parse_fr_hex};
 use txfx_poseidon::{Classify, DomainSeparator, ErrorClass, Fr, State};
@@ -55,6 +55,11 @@ fn document_error(error: &DocumentError) -> Error {
         ),
         None => thrown(error.class(), &error.kind(), &message),
     }
+}
+
+/// A document the caller gave as text, within the documents' size limit.
+fn doc<'a>(name: &'a str, text: &'a str) -> Result<Doc<'a>> {
+    document(name, text).map_err(|e| document_error(&e))
 }
 
 fn field(what: &str, text: &str) -> Result<Fr> {
@@ -102,7 +107,7 @@ pub fn poseidon2_hash_with_separator(inputs: Vec<String>, separator: u32) -> Res
 #[napi(js_name = "txEffectCommitment")]
 pub fn tx_effect_commitment(effect: String) -> Result<String> {
     let (document, commitment) =
-        effect_commitment(&hasher(), Doc::text("effect", &effect)).map_err(|e| document_error(&e))?;
+        effect_commitment(&hasher(), doc("effect", &effect)?).map_err(|e| document_error(&e))?;
     Ok(commitment_json(&document, &commitment).to_string())
 }
 
@@ -110,15 +115,15 @@ pub fn tx_effect_commitment(effect: String) -> Result<String> {
 #[napi(js_name = "txEffectsTreeRoot")]
 pub fn tx_effects_tree_root(body: String) -> Result<String> {
     let (_, commitment) =
-        ops::body_commitment(&hasher(), Doc::text("body", &body)).map_err(|e| document_error(&e))?;
+        ops::body_commitment(&hasher(), doc("body", &body)?).map_err(|e| document_error(&e))?;
     Ok(fr_to_hex(&commitment.root()))
 }
 
 /// The stored form of a body (`txfx block leaves`), as JSON text.
 #[napi(js_name = "txEffectLeaves")]
 pub fn tx_effect_leaves(body: String, block: Option<u32>) -> Result<String> {
-    let stored = block_leaves(&hasher(), Doc::text("body", &body), block_number(block))
-        .map_err(|e| document_error(&e))?;
+    let stored =
+        block_leaves(&hasher(), doc("body", &body)?, block_number(block)).map_err(|e| document_error(&e))?;
     Ok(stored_block_to_json(&stored).to_string())
 }
 
@@ -128,8 +133,8 @@ pub fn tx_effect_leaves(body: String, block: Option<u32>) -> Result<String> {
 pub fn tx_effect_membership_witness(body: String, tx: String, block: Option<u32>) -> Result<String> {
     let selector: TxSelector = tx.parse().map_err(|e: DocumentError| document_error(&e))?;
     let hasher = hasher();
-    let witnesses = block_witnesses(&hasher, Doc::text("body", &body), block_number(block))
-        .map_err(|e| document_error(&e))?;
+    let witnesses =
+        block_witnesses(&hasher, doc("body", &body)?, block_number(block)).map_err(|e| document_error(&e))?;
     let witness = witness_of(&witnesses, selector).map_err(|e| document_error(&e))?;
     Ok(witness_to_json(&witness).to_string())
 }
@@ -142,8 +147,8 @@ fn subject<'a>(kind: &str, value: &'a str, categories_hash: Option<&str>) -> Res
             tx_hash: field("txHash", value)?,
             categories_hash: categories_hash.map(|text| field("categoriesHash", text)).transpose()?,
         },
-        "effect" => Subject::Effect(Doc::text("effect", value)),
-        "categoryProof" => Subject::CategoryProof(Doc::text("categoryProof", value)),
+        "effect" => Subject::Effect(doc("effect", value)?),
+        "categoryProof" => Subject::CategoryProof(doc("categoryProof", value)?),
         other => {
             return Err(thrown(
                 ErrorClass::Malformed,
@@ -187,7 +192,7 @@ pub fn verify_tx_effect_membership_witness(
     let subject = subject(&subject_kind, &subject_value, categories_hash.as_deref())?;
     let root = field("trustedRoot", &trusted_root)?;
     let verdict =
-        verify_witness(&hasher(), Doc::text("witness", &witness), subject, root, &expected(expectations)?)
+        verify_witness(&hasher(), doc("witness", &witness)?, subject, root, &expected(expectations)?)
             .map_err(|e| document_error(&e))?;
     Ok(verdict.to_json().to_string())
 }
@@ -219,10 +224,10 @@ pub fn verify_tx(
     let verdict = verify_tx_chain(
         &hasher(),
         field("archiveRoot", &archive_root)?,
-        Doc::text("archiveWitness", &archive_witness),
-        Doc::text("header", &header),
+        doc("archiveWitness", &archive_witness)?,
+        doc("header", &header)?,
         protocol(layout.as_deref())?,
-        Doc::text("witness", &witness),
+        doc("witness", &witness)?,
         subject,
         &expected(expectations)?,
     )
@@ -243,7 +248,7 @@ pub fn verify_archive_membership(
 ) -> Result<String> {
     let layout = protocol(layout.as_deref())?;
     let subject = match (&header, &block_hash) {
-        (Some(header), None) => ArchiveSubject::Header(Doc::text("header", header), layout),
+        (Some(header), None) => ArchiveSubject::Header(doc("header", header)?, layout),
         (None, Some(hash)) => ArchiveSubject::BlockHash(field("blockHash", hash)?),
         _ => {
             return Err(thrown(
@@ -257,7 +262,7 @@ pub fn verify_archive_membership(
         &hasher(),
         field("archiveRoot", &archive_root)?,
         subject,
-        Doc::text("archiveWitness", &archive_witness),
+        doc("archiveWitness", &archive_witness)?,
         &expected(expectations)?,
     )
     .map_err(|e| document_error(&e))?;
@@ -267,7 +272,7 @@ pub fn verify_archive_membership(
 /// The block hash of a header (or an `L2Block`, its body checked against its header).
 #[napi(js_name = "blockHeaderHash")]
 pub fn block_header_hash(header: String, layout: Option<String>) -> Result<String> {
-    let hash = header_hash(&hasher(), Doc::text("header", &header), protocol(layout.as_deref())?)
+    let hash = header_hash(&hasher(), doc("header", &header)?, protocol(layout.as_deref())?)
         .map_err(|e| document_error(&e))?;
     Ok(fr_to_hex(&hash))
 }
@@ -276,8 +281,7 @@ pub fn block_header_hash(header: String, layout: Option<String>) -> Result<Strin
 /// `txfx checkpoint decode` prints them (JSON text).
 #[napi(js_name = "decodeCheckpoint")]
 pub fn decode_checkpoint(fields: String) -> Result<String> {
-    let decoded =
-        checkpoint_decode(&hasher(), Doc::text("fields", &fields)).map_err(|e| document_error(&e))?;
+    let decoded = checkpoint_decode(&hasher(), doc("fields", &fields)?).map_err(|e| document_error(&e))?;
     Ok(decoded.to_string())
 }
 
@@ -285,7 +289,7 @@ pub fn decode_checkpoint(fields: String) -> Result<String> {
 #[napi(js_name = "encodeBlobFields")]
 pub fn encode_blob_fields(effect_or_body: String) -> Result<Vec<String>> {
     let fields =
-        blob_encode(&hasher(), Doc::text("effectOrBody", &effect_or_body)).map_err(|e| document_error(&e))?;
+        blob_encode(&hasher(), doc("effectOrBody", &effect_or_body)?).map_err(|e| document_error(&e))?;
     Ok(fields.iter().map(fr_to_hex).collect())
 }
 
