@@ -75,7 +75,9 @@ pub fn run_backfill() -> Result<(), String> {
         return Err("GNU parallel is not installed (Debian: apt-get install parallel; .ci/run installs it)"
             .to_owned());
     }
-    run(cargo().args(["build", "--locked", "-p", "txfx-cli"]))?;
+    // The README's set-up build, which the tests share: `-p txfx-cli` alone would resolve other
+    // features and compile Cranelift a second time.
+    run(cargo().args(["build", "--all-targets", "--locked"]))?;
     let bin = target_dir().join("debug");
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
     let input = checkpoint_lines()?.join("\n") + "\n";
