@@ -413,16 +413,7 @@ pub fn leaves(doc: Doc<'_>) -> Result<LeavesDocument, DocumentError> {
 /// # Errors
 /// [`Problem`] for a non-array, a bad element, or more than `max` elements.
 pub fn fields(input: JsonInput<'_>, max: usize) -> Result<Vec<Fr>, Problem> {
-    input
-        .array(max)?
-        .into_iter()
-        .enumerate()
-        .map(|(index, item)| {
-            let text: String = item.parse().map_err(|e: Malformed| e.within(&format!("[{index}]")))?;
-            txfx_poseidon::field::parse_fr_json(&text)
-                .map_err(|source| Problem::field(format!("[{index}]"), source))
-        })
-        .collect()
+    Ok(crate::json::fields(input, max)?)
 }
 
 /// Reads a JSON array of blob fields, at most `max`.

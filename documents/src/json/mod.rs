@@ -39,9 +39,24 @@ pub(crate) use archive::archive_witness_from_text;
 pub(crate) use header::SnapshotJson;
 
 use txfx_membership::{ArchiveError, CategoryError, ProtocolVersion};
-use txfx_poseidon::field::FieldError;
+use txfx_poseidon::Fr;
+use txfx_poseidon::field::{FieldError, parse_fr_json};
 use txfx_tx_effects::TxEffectError;
 use txfx_tx_effects::checkpoint::CheckpointError;
+
+/// A JSON array of field elements (`0x`-hex or decimal strings), at most `max` of them, read no
+/// further; each bad element is named by its index.
+pub(crate) fn fields(input: JsonInput<'_>, max: usize) -> Result<Vec<Fr>, JsonError> {
+    input
+        .array(max)?
+        .into_iter()
+        .enumerate()
+        .map(|(index, item)| {
+            let text: String = item.parse().map_err(|e: Malformed| e.within(&format!("[{index}]")))?;
+            parse_fr_json(&text).map_err(|source| JsonError::Field { path: format!("[{index}]"), source })
+        })
+        .collect()
+}
 
 /// A document that is not the JSON its reader takes, or whose content breaks a rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

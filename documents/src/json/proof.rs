@@ -23,8 +23,8 @@ use txfx_tx_effects::blob::{TxBlobError, TxStartMarker};
 use txfx_tx_effects::category::{CategorySection, ElementPlace, ElementRole, PlaceShape};
 use txfx_tx_effects::limits::NUM_TX_EFFECT_CATEGORIES;
 
-use super::JsonError;
 use super::wire::{JsonInput, JsonObject, Malformed};
+use super::{JsonError, fields};
 
 /// The JSON keys of an element's place, by the shape of its role.
 fn place_keys(shape: PlaceShape) -> &'static [&'static str] {
@@ -78,19 +78,6 @@ const PROOF_KEYS: [&str; 7] =
 fn field_at(object: &JsonObject<'_>, key: &str) -> Result<Fr, JsonError> {
     let text: String = object.parse(key)?;
     parse_fr_json(&text).map_err(|source| JsonError::Field { path: key.to_owned(), source })
-}
-
-/// Field elements, at most `max` of them, read no further.
-fn fields(input: JsonInput<'_>, max: usize) -> Result<Vec<Fr>, JsonError> {
-    input
-        .array(max)?
-        .into_iter()
-        .enumerate()
-        .map(|(index, item)| {
-            let text: String = item.parse().map_err(|e: Malformed| e.within(&format!("[{index}]")))?;
-            parse_fr_json(&text).map_err(|source| JsonError::Field { path: format!("[{index}]"), source })
-        })
-        .collect()
 }
 
 /// The proof as JSON (module docs).
