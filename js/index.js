@@ -97,13 +97,18 @@ function protocol(value) {
   return value;
 }
 
+// An options object whose keys must all be known: a misspelt key (`expect` for `expected`) would
+// otherwise drop a check the caller believes is made.
+function onlyKeys(value, known, what) {
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) throw new TypeError(`${what}.${key}: unknown; expected ${known.join(', ')}`);
+  }
+}
+
 function expectations(expected) {
   if (expected === undefined || expected === null) return undefined;
   if (typeof expected !== 'object') throw new TypeError(`expected: an object, got ${describe(expected)}`);
-  const known = new Set(['blockNumber', 'blockHash', 'txHash']);
-  for (const key of Object.keys(expected)) {
-    if (!known.has(key)) throw new TypeError(`expected.${key}: unknown; expected blockNumber, blockHash or txHash`);
-  }
+  onlyKeys(expected, ['blockNumber', 'blockHash', 'txHash'], 'expected');
   return {
     blockNumber: blockNumber(expected.blockNumber, 'expected.blockNumber'),
     blockHash: expected.blockHash === undefined ? undefined : field(expected.blockHash, 'expected.blockHash'),
@@ -230,6 +235,7 @@ function verifyTxEffectMembershipWitness(witness, subjectGiven, trustedRoot, exp
 
 function verifyTx(chain) {
   if (chain === null || typeof chain !== 'object') throw new TypeError('verifyTx: expected {archiveRoot, archiveWitness, header, witness, subject, expected?, protocol?}');
+  onlyKeys(chain, ['archiveRoot', 'archiveWitness', 'header', 'witness', 'subject', 'expected', 'protocol'], 'verifyTx');
   const [kind, value, categoriesHash] = subject(chain.subject);
   return verdict(
     engine.verifyTx,
@@ -247,6 +253,7 @@ function verifyTx(chain) {
 
 function verifyArchive(archive) {
   if (archive === null || typeof archive !== 'object') throw new TypeError('verifyArchive: expected {archiveRoot, archiveWitness, header | blockHash, expected?, protocol?}');
+  onlyKeys(archive, ['archiveRoot', 'archiveWitness', 'header', 'blockHash', 'expected', 'protocol'], 'verifyArchive');
   return verdict(
     engine.verifyArchive,
     field(archive.archiveRoot, 'archiveRoot'),

@@ -122,6 +122,10 @@ test('the chain of block 3: from the archive root L1 holds to tx 1', () => {
   const last = chain.archiveRoot.at(-1) === '0' ? '1' : '0';
   const tampered = txfx.verifyTx({ ...chain, archiveRoot: chain.archiveRoot.slice(0, -1) + last, subject: { txHash: effect.txHash } });
   assert.deepEqual([tampered.valid, tampered.link], [false, 'archive']);
+  // A misspelt option is refused, never dropped with the check it carries.
+  assert.throws(() => txfx.verifyTx({ ...chain, subject: { effect }, expect: { blockNumber: 4 } }), TypeError);
+  assert.throws(() => txfx.verifyArchive({ archiveRoot: chain.archiveRoot, archiveWitness: chain.archiveWitness, header: chain.header, expect: {} }), TypeError);
+  assert.throws(() => txfx.verifyTx({ ...chain, subject: { effect }, expected: { block: 4 } }), TypeError);
   // The archive alone names the block it proves.
   const archive = txfx.verifyArchive({ archiveRoot: chain.archiveRoot, archiveWitness: chain.archiveWitness, header: chain.header });
   assert.deepEqual([archive.valid, archive.proves, archive.blockNumber], [true, 'block', 3]);
