@@ -10,12 +10,21 @@ export type DocumentInput = string | object;
 /** 0x-hex, 64 digits. */
 export type Hex = string;
 
-/** Which engine runs: the native addon (this build ships no WASM engine yet). */
+/** Which engine runs: the native addon, or the WASM build (browsers; Node without the addon). */
 export declare const backend: 'native' | 'wasm';
-/** Ready at import in Node: resolves at once. */
-export declare function init(): Promise<void>;
-/** Ready at import in Node: returns at once. */
-export declare function initSync(bytes?: BufferSource): void;
+/**
+ * Loads the engine. In Node it is ready at import and this resolves at once. In a browser, call
+ * it once before the first call: it fetches and compiles the module from `input` (a URL, a
+ * Response, the bytes or a compiled module), by default the package's own file, named so that
+ * bundlers copy it; calls before it settles throw.
+ */
+export declare function init(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void>;
+/**
+ * Loads the engine on the calling thread from bytes already at hand (or a compiled module). In
+ * Node it returns at once. Browsers may refuse to compile large modules synchronously on the main
+ * thread; Chromium 156 accepts this one (0.78 MB).
+ */
+export declare function initSync(bytes?: BufferSource | WebAssembly.Module): void;
 
 export declare function poseidon2Permutation(state: readonly FieldInput[]): Hex[];
 export declare function poseidon2Hash(inputs: readonly FieldInput[]): Hex;

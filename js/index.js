@@ -1,343 +1,45 @@
 'use strict';
-// txfx for JavaScript: Aztec's per-block tx-effects commitment (AZIP-26), its membership
+// txfx for JavaScript in Node: Aztec's per-block tx-effects commitment (AZIP-26), its membership
 // witnesses and their verification up to an archive root from L1, bit-exact with Aztec's
 // TypeScript. Every call is synchronous and crosses into txfx once, for a whole tree, witness or
-// verification.
+// verification. The API itself is api.js; this file picks the engine.
 //
-// Engine selection, as the Rust crates publish it: the native addon in Node; TXFX_BACKEND=native
-// or wasm forces one and fails loudly if it cannot load. This build ships the native addon only:
-// TXFX_BACKEND=wasm, or a platform without the addon, fails at import with the reason.
+// Engine selection, as the Rust crates publish it: the native addon (txfx.node) where it loads,
+// else the WASM build (single-threaded, loaded synchronously from dist/txfx_wasm_bg.wasm).
+// TXFX_BACKEND=native or wasm forces one and fails loudly, at import, if it cannot load.
 
-const FIELD_MODULUS = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001n;
+const { createApi } = require('./api.js');
 
 function loadEngine() {
   const wanted = (typeof process !== 'undefined' && process.env && process.env.TXFX_BACKEND) || 'auto';
   if (wanted !== 'auto' && wanted !== 'native' && wanted !== 'wasm') {
     throw new Error(`TXFX_BACKEND=${wanted}: expected native, wasm or auto`);
   }
-  if (wanted === 'wasm') {
-    throw new Error('TXFX_BACKEND=wasm: this build of txfx has no WASM engine (only the native addon)');
+  let nativeFailure;
+  if (wanted !== 'wasm') {
+    try {
+      return { engine: require('./txfx.node'), backend: 'native' };
+    } catch (error) {
+      nativeFailure = `the native addon (txfx.node) did not load: ${error.message}`;
+      if (wanted === 'native') throw new Error(`TXFX_BACKEND=native: ${nativeFailure}`);
+    }
   }
   try {
-    return { engine: require('./txfx.node'), backend: 'native' };
+    return { engine: require('./dist/txfx_wasm.cjs'), backend: 'wasm' };
   } catch (error) {
-    const why = `the native addon (txfx.node) did not load: ${error.message}`;
-    throw new Error(wanted === 'native' ? `TXFX_BACKEND=native: ${why}` : `txfx: ${why}; this build has no WASM engine to fall back to`);
+    const why = `the WASM engine (dist/txfx_wasm.cjs) did not load: ${error.message}`;
+    throw new Error(wanted === 'wasm' ? `TXFX_BACKEND=wasm: ${why}` : `txfx: ${nativeFailure}; ${why}`);
   }
 }
 
 const { engine, backend } = loadEngine();
 
-// ---- values in ----
-
-function hexOfBytes(bytes) {
-  let out = '0x';
-  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
-  return out;
-}
-
-// A field element as 0x-hex: a string is passed on (txfx checks its digits and its range), a
-// bigint or a 32-byte big-endian Uint8Array is checked here.
-function field(value, what) {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'bigint') {
-    if (value < 0n || value >= FIELD_MODULUS) {
-      throw new RangeError(`${what}: ${value} is not a field element (0 <= x < p)`);
-    }
-    return `0x${value.toString(16).padStart(64, '0')}`;
-  }
-  if (value instanceof Uint8Array) {
-    if (value.length !== 32) throw new RangeError(`${what}: ${value.length} bytes; a field element is 32 (big-endian)`);
-    return hexOfBytes(value);
-  }
-  throw new TypeError(`${what}: expected a 0x-hex string, a bigint or a 32-byte Uint8Array, got ${describe(value)}`);
-}
-
-function fields(values, what) {
-  if (!Array.isArray(values)) throw new TypeError(`${what}: expected an array of field elements, got ${describe(values)}`);
-  return values.map((value, i) => field(value, `${what}[${i}]`));
-}
-
-// A document as JSON text: text is passed on as it is (txfx reads it as Aztec's TypeScript does,
-// refusing duplicate keys), a parsed object or array is serialized.
-function documentText(value, what) {
-  if (typeof value === 'string') return value;
-  if (value !== null && typeof value === 'object') {
-    try {
-      return JSON.stringify(value);
-    } catch (error) {
-      throw new TypeError(`${what}: not serializable as JSON (${error.message})`);
-    }
-  }
-  throw new TypeError(`${what}: expected JSON text or a parsed JSON object, got ${describe(value)}`);
-}
-
-function blockNumber(value, what) {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'bigint') value = Number(value);
-  if (typeof value !== 'number') throw new TypeError(`${what}: expected a number, got ${describe(value)}`);
-  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) {
-    throw new RangeError(`${what}: ${value} is not a block number (an integer from 0 to 2^32 - 1)`);
-  }
-  return value;
-}
-
-function txSelector(tx) {
-  if (typeof tx === 'number') {
-    if (!Number.isSafeInteger(tx) || tx < 0) throw new RangeError(`tx: ${tx} is not a tx index`);
-    return String(tx);
-  }
-  if (typeof tx === 'string' && /^[0-9]+$/.test(tx)) return tx;
-  return field(tx, 'tx');
-}
-
-function protocol(value) {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new TypeError(`protocol: expected "azip-26" or "pre-azip-26", got ${describe(value)}`);
-  return value;
-}
-
-// An options object whose keys must all be known: a misspelt key (`expect` for `expected`) would
-// otherwise drop a check the caller believes is made.
-function onlyKeys(value, known, what) {
-  for (const key of Object.keys(value)) {
-    if (!known.includes(key)) throw new TypeError(`${what}.${key}: unknown; expected ${known.join(', ')}`);
-  }
-}
-
-function expectations(expected) {
-  if (expected === undefined || expected === null) return undefined;
-  if (typeof expected !== 'object') throw new TypeError(`expected: an object, got ${describe(expected)}`);
-  onlyKeys(expected, ['blockNumber', 'blockHash', 'txHash'], 'expected');
-  return {
-    blockNumber: blockNumber(expected.blockNumber, 'expected.blockNumber'),
-    blockHash: expected.blockHash === undefined ? undefined : field(expected.blockHash, 'expected.blockHash'),
-    txHash: expected.txHash === undefined ? undefined : field(expected.txHash, 'expected.txHash'),
-  };
-}
-
-// The subject of a verification: exactly one of {leaf}, {txHash, categoriesHash?}, {effect},
-// {categoryProof}.
-function subject(value) {
-  if (value === null || typeof value !== 'object') {
-    throw new TypeError(`subject: expected {leaf}, {txHash, categoriesHash?}, {effect} or {categoryProof}, got ${describe(value)}`);
-  }
-  const keys = Object.keys(value).filter((key) => value[key] !== undefined);
-  const main = keys.filter((key) => key !== 'categoriesHash');
-  if (main.length !== 1 || (keys.includes('categoriesHash') && main[0] !== 'txHash')) {
-    throw new TypeError(`subject: give exactly one of leaf, txHash (with categoriesHash if you have it), effect or categoryProof; got keys ${JSON.stringify(keys)}`);
-  }
-  const kind = main[0];
-  switch (kind) {
-    case 'leaf':
-      return [kind, field(value.leaf, 'subject.leaf'), undefined];
-    case 'txHash':
-      return [kind, field(value.txHash, 'subject.txHash'), value.categoriesHash === undefined ? undefined : field(value.categoriesHash, 'subject.categoriesHash')];
-    case 'effect':
-      return [kind, documentText(value.effect, 'subject.effect'), undefined];
-    case 'categoryProof':
-      return [kind, documentText(value.categoryProof, 'subject.categoryProof'), undefined];
-    default:
-      throw new TypeError(`subject.${kind}: unknown; expected leaf, txHash, effect or categoryProof`);
-  }
-}
-
-function describe(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (value instanceof Uint8Array) return `a ${value.length}-byte Uint8Array`;
-  return typeof value;
-}
-
-// ---- errors out ----
-
-// The engine throws an Error whose message is {"class", "kind", "message", "link"?}: Malformed
-// input becomes a TypeError, a value out of range a RangeError, a backend failure an Error; each
-// carries `kind` (txfx's error kind) and `txfxClass`.
-function translate(error) {
-  let info;
-  try {
-    info = JSON.parse(error.message);
-  } catch {
-    return error;
-  }
-  if (info === null || typeof info !== 'object' || typeof info.class !== 'string') return error;
-  const Kind = info.class === 'Malformed' ? TypeError : info.class === 'OutOfRange' ? RangeError : Error;
-  const out = new Kind(info.message);
-  out.kind = info.kind;
-  out.txfxClass = info.class;
-  if (info.link !== undefined) out.link = info.link;
-  return out;
-}
-
-function call(fn, ...args) {
-  try {
-    return fn(...args);
-  } catch (error) {
-    throw translate(error);
-  }
-}
-
-// A verification: the verdict the CLI prints, as an object; a refuted check is
-// {valid: false, link, reason}, never an exception.
-function verdict(fn, ...args) {
-  try {
-    return JSON.parse(fn(...args));
-  } catch (error) {
-    const out = translate(error);
-    if (out.txfxClass === 'Refuted') return { valid: false, link: out.link ?? 'document', reason: out.message };
-    throw out;
-  }
-}
-
-// ---- the API ----
-
-function poseidon2Permutation(state) {
-  return call(engine.poseidon2Permutation, fields(state, 'state'));
-}
-
-function poseidon2Hash(inputs) {
-  return call(engine.poseidon2Hash, fields(inputs, 'inputs'));
-}
-
-function poseidon2HashWithSeparator(inputs, separator) {
-  if (!Number.isInteger(separator) || separator < 0 || separator > 0xffffffff) {
-    throw new RangeError(`separator: ${separator} is not a u32 domain separator`);
-  }
-  return call(engine.poseidon2HashWithSeparator, fields(inputs, 'inputs'), separator);
-}
-
-function txEffectCommitment(effect) {
-  return JSON.parse(call(engine.txEffectCommitment, documentText(effect, 'effect')));
-}
-
-function txEffectLeaf(effect) {
-  const { txHash, categoriesHash, leaf } = txEffectCommitment(effect);
-  return { txHash, categoriesHash, leaf };
-}
-
-function txEffectsTreeRoot(body) {
-  return call(engine.txEffectsTreeRoot, documentText(body, 'body'));
-}
-
-function txEffectLeaves(body, blockNumberGiven) {
-  return JSON.parse(call(engine.txEffectLeaves, documentText(body, 'body'), blockNumber(blockNumberGiven, 'blockNumber')));
-}
-
-function txEffectMembershipWitness(body, tx, blockNumberGiven) {
-  return JSON.parse(call(engine.txEffectMembershipWitness, documentText(body, 'body'), txSelector(tx), blockNumber(blockNumberGiven, 'blockNumber')));
-}
-
-function verifyTxEffectMembershipWitness(witness, subjectGiven, trustedRoot, expected) {
-  const [kind, value, categoriesHash] = subject(subjectGiven);
-  return verdict(engine.verifyTxEffectMembershipWitness, documentText(witness, 'witness'), kind, value, categoriesHash, field(trustedRoot, 'trustedRoot'), expectations(expected));
-}
-
-function verifyTx(chain) {
-  if (chain === null || typeof chain !== 'object') throw new TypeError('verifyTx: expected {archiveRoot, archiveWitness, header, witness, subject, expected?, protocol?}');
-  onlyKeys(chain, ['archiveRoot', 'archiveWitness', 'header', 'witness', 'subject', 'expected', 'protocol'], 'verifyTx');
-  const [kind, value, categoriesHash] = subject(chain.subject);
-  return verdict(
-    engine.verifyTx,
-    field(chain.archiveRoot, 'archiveRoot'),
-    documentText(chain.archiveWitness, 'archiveWitness'),
-    documentText(chain.header, 'header'),
-    documentText(chain.witness, 'witness'),
-    kind,
-    value,
-    categoriesHash,
-    expectations(chain.expected),
-    protocol(chain.protocol),
-  );
-}
-
-function verifyArchive(archive) {
-  if (archive === null || typeof archive !== 'object') throw new TypeError('verifyArchive: expected {archiveRoot, archiveWitness, header | blockHash, expected?, protocol?}');
-  onlyKeys(archive, ['archiveRoot', 'archiveWitness', 'header', 'blockHash', 'expected', 'protocol'], 'verifyArchive');
-  return verdict(
-    engine.verifyArchive,
-    field(archive.archiveRoot, 'archiveRoot'),
-    documentText(archive.archiveWitness, 'archiveWitness'),
-    archive.header === undefined ? undefined : documentText(archive.header, 'header'),
-    archive.blockHash === undefined ? undefined : field(archive.blockHash, 'blockHash'),
-    expectations(archive.expected),
-    protocol(archive.protocol),
-  );
-}
-
-function blockHeaderHash(header, protocolName) {
-  return call(engine.blockHeaderHash, documentText(header, 'header'), protocol(protocolName));
-}
-
-function decodeCheckpoint(blobFields) {
-  const text = typeof blobFields === 'string' ? blobFields : JSON.stringify(fields(blobFields, 'fields'));
-  return JSON.parse(call(engine.decodeCheckpoint, text));
-}
-
-function encodeBlobFields(effectOrBody) {
-  return call(engine.encodeBlobFields, documentText(effectOrBody, 'effectOrBody'));
-}
-
-// ---- off the event loop (Node): the same work on libuv's thread pool, settling a promise ----
-
-async function offLoop(fn, ...args) {
-  try {
-    return await fn(...args);
-  } catch (error) {
-    throw translate(error);
-  }
-}
-
-async function txEffectCommitmentAsync(effect) {
-  return JSON.parse(await offLoop(engine.txEffectCommitmentAsync, documentText(effect, 'effect')));
-}
-
-async function txEffectLeafAsync(effect) {
-  const { txHash, categoriesHash, leaf } = await txEffectCommitmentAsync(effect);
-  return { txHash, categoriesHash, leaf };
-}
-
-async function txEffectsTreeRootAsync(body) {
-  return offLoop(engine.txEffectsTreeRootAsync, documentText(body, 'body'));
-}
-
-async function txEffectLeavesAsync(body, blockNumberGiven) {
-  return JSON.parse(await offLoop(engine.txEffectLeavesAsync, documentText(body, 'body'), blockNumber(blockNumberGiven, 'blockNumber')));
-}
-
-async function txEffectMembershipWitnessAsync(body, tx, blockNumberGiven) {
-  return JSON.parse(await offLoop(engine.txEffectMembershipWitnessAsync, documentText(body, 'body'), txSelector(tx), blockNumber(blockNumberGiven, 'blockNumber')));
-}
-
-// In Node the engine is ready at import: both return at once (the browser build compiles its
-// module here).
+// In Node the engine is ready at import: both return at once (the browser entry compiles its
+// module in them).
 function init() {
   return Promise.resolve();
 }
 
 function initSync() {}
 
-module.exports = {
-  backend,
-  init,
-  initSync,
-  poseidon2Permutation,
-  poseidon2Hash,
-  poseidon2HashWithSeparator,
-  txEffectCommitment,
-  txEffectLeaf,
-  txEffectsTreeRoot,
-  txEffectLeaves,
-  txEffectMembershipWitness,
-  verifyTxEffectMembershipWitness,
-  verifyTx,
-  verifyArchive,
-  blockHeaderHash,
-  decodeCheckpoint,
-  encodeBlobFields,
-  txEffectCommitmentAsync,
-  txEffectLeafAsync,
-  txEffectsTreeRootAsync,
-  txEffectLeavesAsync,
-  txEffectMembershipWitnessAsync,
-};
+module.exports = { backend, init, initSync, ...createApi(() => engine) };

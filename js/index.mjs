@@ -1,4 +1,29 @@
-// The ES module entry: the CommonJS module itself, whose named exports Node reads from its
-// `module.exports = { ... }` (one list of exports, one engine instance per process).
-export * from './index.js';
-export { default } from './index.js';
+// The ES module entry for Node: the CommonJS module itself (one engine instance per process).
+// Named exports are listed, since Node cannot see through index.js's spread.
+import txfx from './index.js';
+
+export default txfx;
+export const {
+  backend,
+  init,
+  initSync,
+  poseidon2Permutation,
+  poseidon2Hash,
+  poseidon2HashWithSeparator,
+  txEffectCommitment,
+  txEffectLeaf,
+  txEffectsTreeRoot,
+  txEffectLeaves,
+  txEffectMembershipWitness,
+  verifyTxEffectMembershipWitness,
+  verifyTx,
+  verifyArchive,
+  blockHeaderHash,
+  decodeCheckpoint,
+  encodeBlobFields,
+  txEffectCommitmentAsync,
+  txEffectLeafAsync,
+  txEffectsTreeRootAsync,
+  txEffectLeavesAsync,
+  txEffectMembershipWitnessAsync,
+} = txfx;

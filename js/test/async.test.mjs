@@ -29,7 +29,12 @@ test('the async forms reject bad input with the same error types', async () => {
   await assert.rejects(txfx.txEffectLeavesAsync(read('blocks/three-fixtures.json'), -1), RangeError);
 });
 
-test('a log-heavy block is hashed off the event loop', async () => {
+// The WASM engine has no threads: its async forms settle with a result computed on the calling
+// thread, so there is no loop to keep turning. Said loudly, never passed silently.
+const threadless = txfx.backend === 'wasm' && 'the WASM engine has no threads: its async forms run on the calling thread';
+if (threadless) console.warn(`SKIPPED on this engine: the event-loop check (${threadless})`);
+
+test('a log-heavy block is hashed off the event loop', { skip: threadless }, async () => {
   const body = read('blocks/log-heavy-64.json');
   const expected = txfx.txEffectsTreeRoot(body);
   // Each turn of the loop reschedules itself: a synchronous hash would let none run until it

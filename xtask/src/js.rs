@@ -1,11 +1,15 @@
 //! `cargo xtask js build | test`: the npm package in `js/`.
 //!
-//! `build` compiles the Node addon (`js/native`, napi-rs) and copies it to `js/txfx.node`, which
-//! leaves `js/` ready for `npm pack`; `--release` builds it as it would be published. `test`
-//! builds, runs `node --test` over the repository's vectors and the bad-input catalogue, then
-//! packs the package, installs the tarball into an empty project without the network, and loads
-//! it there with `import` and with `require`, as a user would, and type-checks a TypeScript
-//! consumer against it with `tsc --strict`.
+//! `build` compiles the Node addon (`js/native`, napi-rs) and copies it to `js/txfx.node`, then
+//! the WASM engine (`js/wasm`, for wasm32-unknown-unknown) and wasm-bindgen's glue into
+//! `js/dist/`, which leaves `js/` ready for `npm pack`; `--release` builds the addon as it would
+//! be published (the WASM engine is always built with its own `js-wasm` profile). `test` builds,
+//! runs `node --test` over `js/test/*.test.mjs` on each engine (the repository's vectors, the
+//! bad-input catalogue, the async forms), then packs the package, installs the tarball into an
+//! empty project without the network and loads it there with `import` and with `require` on
+//! each engine, as a user would, type-checks a TypeScript consumer against it with
+//! `tsc --strict`, and runs the vector cases in Debian's Chromium from an app bundled by esbuild
+//! (`js/test/browser/run.mjs`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -13,7 +17,7 @@ use std::process::Command;
 use crate::{cargo, npm_install, root, run, target_dir};
 
 /// The tools the package's checks need from npm (installed under `target/js-tools/`).
-const TOOLS_PACKAGE_JSON: &str = r#"{"private": true, "dependencies": {"typescript": "5.6.3"}}"#;
+const TOOLS_PACKAGE_JSON: &str = r#"{"private": true, "dependencies": {"typescript": "5.6.3", "esbuild": "0.28.2", "playwright-core": "1.64.1"}}"#;
 
 /// The shared library cargo writes for the addon, on this platform.
 fn addon_library(profile: &str) -> PathBuf {
@@ -49,6 +53,70 @@ fn build(release: bool) -> Result<(), String> {
     std::fs::copy(&library, &addon)
         .map_err(|e| format!("{} -> {}: {e}", library.display(), addon.display()))?;
     println!("js: {} ready for npm pack", addon.display());
+    build_wasm()
+}
+
+/// The wasm-bindgen CLI, the exact version of the `wasm-bindgen` crate `js/wasm` pins (the two
+/// must agree on the ABI), installed once under `target/js-tools/`.
+const WASM_BINDGEN_VERSION: &str = "0.2.130";
+
+fn wasm_bindgen() -> Result<PathBuf, String> {
+    let tools = target_dir().join("js-tools");
+    let binary = tools.join("bin").join("wasm-bindgen");
+    let installed = Command::new(&binary).arg("--version").output().is_ok_and(|out| {
+        String::from_utf8_lossy(&out.stdout).trim() == format!("wasm-bindgen {WASM_BINDGEN_VERSION}")
+    });
+    if !installed {
+        // Not --locked: the CLI's own lock file names crate versions a registry mirror may not
+        // carry; the CLI's output is checked by the tests whatever it was built with.
+        run(cargo()
+            .args(["install", "wasm-bindgen-cli", "--version", &format!("={WASM_BINDGEN_VERSION}"), "--root"])
+            .arg(&tools))?;
+    }
+    Ok(binary)
+}
+
+/// The WASM engine: `js/wasm` for wasm32-unknown-unknown, then wasm-bindgen's glue for browsers
+/// (an ES module, `js/dist/txfx_wasm.mjs`) and for Node (CommonJS, `js/dist/txfx_wasm.cjs`), over
+/// one module, `js/dist/txfx_wasm_bg.wasm`.
+fn build_wasm() -> Result<(), String> {
+    run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
+    run(cargo().args([
+        "build",
+        "--locked",
+        "-p",
+        "txfx-js-wasm",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--profile",
+        "js-wasm",
+    ]))?;
+    let module = target_dir().join("wasm32-unknown-unknown/js-wasm/txfx_js_wasm.wasm");
+    let bindgen = wasm_bindgen()?;
+    let out = target_dir().join("js-wasm-glue");
+    let dist = root().join("js").join("dist");
+    std::fs::create_dir_all(&dist).map_err(|e| format!("{}: {e}", dist.display()))?;
+    let mut bytes = Vec::new();
+    for (target, glue) in [("web", "txfx_wasm.mjs"), ("nodejs", "txfx_wasm.cjs")] {
+        let dir = out.join(target);
+        run(Command::new(&bindgen)
+            .args(["--target", target, "--out-name", "txfx_wasm", "--no-typescript", "--out-dir"])
+            .arg(&dir)
+            .arg(&module))?;
+        std::fs::copy(dir.join("txfx_wasm.js"), dist.join(glue)).map_err(|e| format!("{glue}: {e}"))?;
+        bytes.push(std::fs::read(dir.join("txfx_wasm_bg.wasm")).map_err(|e| e.to_string())?);
+    }
+    // Both glues load the same module: one copy ships.
+    if bytes.first() != bytes.last() {
+        return Err("wasm-bindgen wrote different modules for the web and nodejs targets".to_owned());
+    }
+    let wasm = bytes.first().ok_or("no module")?;
+    std::fs::write(dist.join("txfx_wasm_bg.wasm"), wasm).map_err(|e| e.to_string())?;
+    println!(
+        "js: {} ({} bytes) and its glue ready for npm pack",
+        dist.join("txfx_wasm_bg.wasm").display(),
+        wasm.len()
+    );
     Ok(())
 }
 
@@ -56,10 +124,60 @@ fn node(dir: &Path, args: &[&str]) -> Result<(), String> {
     run(Command::new("node").args(args).current_dir(dir))
 }
 
+/// The README's Node example, run as written against the installed tarball (with the
+/// repository's testdata/ beside it): it must print the verdict its last comment shows.
+fn readme_example(project: &Path) -> Result<(), String> {
+    let readme = std::fs::read_to_string(root().join("README.md")).map_err(|e| format!("README.md: {e}"))?;
+    let after = readme.split_once("In Node (ready at").ok_or("README.md: no Node example")?.1;
+    let code = after
+        .split_once("```js\n")
+        .and_then(|(_, rest)| rest.split_once("```"))
+        .ok_or("README.md: no js block")?
+        .0;
+    let testdata = project.join("testdata");
+    if !testdata.exists() {
+        std::os::unix::fs::symlink(root().join("testdata"), &testdata).map_err(|e| e.to_string())?;
+    }
+    std::fs::write(project.join("readme.mjs"), code).map_err(|e| e.to_string())?;
+    let out =
+        Command::new("node").arg("readme.mjs").current_dir(project).output().map_err(|e| e.to_string())?;
+    let printed = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() || !printed.lines().any(|line| line == "true tx 3") {
+        return Err(format!(
+            "README.md's Node example: {}\n{printed}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    println!("js: README.md's Node example printed\n{printed}");
+    Ok(())
+}
+
+/// `js/test/*.test.mjs`, by name (Node 20's `--test` given the folder would run every module in
+/// it, the shared cases and the browser page included).
+fn test_files(dir: &Path) -> Result<Vec<String>, String> {
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".test.mjs"))
+        .map(|name| format!("test/{name}"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("{}: no *.test.mjs", dir.display()));
+    }
+    Ok(files)
+}
+
 fn test() -> Result<(), String> {
     build(false)?;
     let js = root().join("js");
-    node(&js, &["--test", "test/"])?;
+    // Both engines over the same tests: the addon, then the WASM build the addon's absence
+    // would fall back to, forced.
+    let tests = test_files(&js.join("test"))?;
+    for engine in ["native", "wasm"] {
+        run(Command::new("node").arg("--test").args(&tests).env("TXFX_BACKEND", engine).current_dir(&js))?;
+    }
     // As a user gets it: the packed tarball installed into an empty project, offline.
     let scratch = target_dir().join("js-consumer");
     if scratch.exists() {
@@ -100,11 +218,15 @@ fn test() -> Result<(), String> {
     let cjs = check("const txfx = require('txfx');");
     std::fs::write(project.join("esm.mjs"), esm).map_err(|e| e.to_string())?;
     std::fs::write(project.join("cjs.cjs"), cjs).map_err(|e| e.to_string())?;
-    node(&project, &["esm.mjs"])?;
-    node(&project, &["cjs.cjs"])?;
+    for engine in ["native", "wasm"] {
+        for entry in ["esm.mjs", "cjs.cjs"] {
+            run(Command::new("node").arg(entry).env("TXFX_BACKEND", engine).current_dir(&project))?;
+        }
+    }
+    readme_example(&project)?;
     // The declarations, as a TypeScript user meets them: a consumer type-checked with --strict.
     let tools = target_dir().join("js-tools");
-    npm_install(&tools, TOOLS_PACKAGE_JSON, "typescript")?;
+    npm_install(&tools, TOOLS_PACKAGE_JSON, "playwright-core")?;
     std::fs::copy(js.join("types").join("consumer.ts"), project.join("consumer.ts"))
         .map_err(|e| e.to_string())?;
     let tsc = tools.join("node_modules").join("typescript").join("bin").join("tsc");
@@ -124,8 +246,25 @@ fn test() -> Result<(), String> {
             "consumer.ts",
         ],
     )?;
+    // The WASM build in a real browser: Debian's Chromium, the app bundled by esbuild.
+    let chromium = std::env::var("TXFX_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_owned());
+    if !Path::new(&chromium).exists() {
+        return Err(format!(
+            "{chromium}: no Chromium for the browser tests; install Debian's (`apt-get install chromium`, as .ci/run does) or set TXFX_CHROMIUM"
+        ));
+    }
+    let runner = js.join("test").join("browser").join("run.mjs");
+    run(Command::new("node")
+        .arg(&runner)
+        .arg("--tools")
+        .arg(&tools)
+        .arg("--project")
+        .arg(&project)
+        .arg("--testdata")
+        .arg(root().join("testdata"))
+        .args(["--chromium", &chromium]))?;
     println!(
-        "js: node --test passed; the packed package installs offline, loads by import and require, and type-checks with tsc --strict"
+        "js: node --test passed on both engines, and the WASM build in Chromium; the packed package installs offline, loads by import and require, and type-checks with tsc --strict"
     );
     Ok(())
 }

@@ -32,10 +32,9 @@ mod tests {
                 "txfx-backend-wasm",
             ],
         ),
-        (
-            "txfx-node",
-            &["txfx-poseidon", "txfx-tx-effects", "txfx-membership", "txfx-documents", "txfx-backend-native"],
-        ),
+        ("txfx-js-edge", &["txfx-poseidon", "txfx-tx-effects", "txfx-membership", "txfx-documents"]),
+        ("txfx-node", &["txfx-js-edge", "txfx-backend-native"]),
+        ("txfx-js-wasm", &["txfx-js-edge", "txfx-poseidon"]),
         ("xtask", &[]),
     ];
 

@@ -1,0 +1,386 @@
+//! The edge both engines of the `txfx` npm package share: the Node addon (`js/native`, napi-rs)
+//! and the WASM build (`js/wasm`, wasm-bindgen) each export these functions unchanged, converting
+//! nothing but their own binding's strings and errors. Each function calls
+//! `txfx_documents::ops`, the layer the CLI calls, so the three front ends cannot drift, and the
+//! two engines cannot differ in anything but the hasher they pass.
+//!
+//! The edge protocol, shared with `js/api.js` (which is all a user sees):
+//! - field elements arrive as `0x`-hex strings (the JavaScript side converts `bigint`s and
+//!   32-byte arrays), and leave as `0x`-hex strings;
+//! - documents arrive as JSON text (the JavaScript side serializes parsed objects) and objects
+//!   leave as JSON text, parsed on the JavaScript side;
+//! - a failure is a [`Thrown`], whose message is a JSON object `{"class", "kind", "message"}`
+//!   (with `"link"` for a refuted verification): the class (`Malformed`, `OutOfRange`, `Refuted`,
+//!   `Backend`, `txfx_poseidon::ErrorClass`) decides whether `js/api.js` rethrows a `TypeError`, a
+//!   `RangeError` or an `Error`, or turns a refuted verification into its verdict object.
+
+use serde::Deserialize;
+use serde_json::json;
+use txfx_documents::json::{stored_block_to_json, witness_to_json};
+use txfx_documents::ops::{
+    self, ArchiveSubject, Expected, Subject, TxSelector, blob_encode, block_leaves, block_witnesses,
+    checkpoint_decode, commitment_json, effect_commitment, header_hash, verify_archive, verify_tx_chain,
+    verify_witness, witness_of,
+};
+use txfx_documents::{Doc, DocumentError, document};
+use txfx_membership::ProtocolVersion;
+use txfx_poseidon::field::{fr_to_hex, parse_fr_hex};
+use txfx_poseidon::{Classify, DomainSeparator, ErrorClass, Fr, HashBackend, State};
+use txfx_tx_effects::BlockNumber;
+
+/// A failure, as the JavaScript side reads it: [`message`](Self::message) is the edge protocol's
+/// JSON object (module docs). Each binding throws it as an `Error` with that message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Thrown(String);
+
+impl Thrown {
+    fn new(class: ErrorClass, kind: &str, message: &str) -> Self {
+        Self(json!({ "class": class_name(class), "kind": kind, "message": message }).to_string())
+    }
+
+    /// The JSON message the binding throws.
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Thrown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn class_name(class: ErrorClass) -> &'static str {
+    match class {
+        ErrorClass::Malformed => "Malformed",
+        ErrorClass::OutOfRange => "OutOfRange",
+        ErrorClass::Refuted => "Refuted",
+        ErrorClass::Backend => "Backend",
+    }
+}
+
+impl From<DocumentError> for Thrown {
+    fn from(error: DocumentError) -> Self {
+        let message = error.to_string();
+        match error.link() {
+            Some(link) => Self(
+                json!({ "class": "Refuted", "kind": error.kind(), "message": message, "link": link })
+                    .to_string(),
+            ),
+            None => Self::new(error.class(), &error.kind(), &message),
+        }
+    }
+}
+
+/// What every edge function returns.
+pub type Result<T> = std::result::Result<T, Thrown>;
+
+/// A document the caller gave as text, within the documents' size limit.
+fn doc<'a>(name: &'a str, text: &'a str) -> Result<Doc<'a>> {
+    Ok(document(name, text)?)
+}
+
+fn field(what: &str, text: &str) -> Result<Fr> {
+    parse_fr_hex(text).map_err(|e| Thrown::new(e.class(), &e.kind(), &format!("{what}: {e}")))
+}
+
+fn fields(what: &str, texts: &[String]) -> Result<Vec<Fr>> {
+    texts.iter().enumerate().map(|(i, text)| field(&format!("{what}[{i}]"), text)).collect()
+}
+
+fn block_number(given: Option<u32>) -> Option<BlockNumber> {
+    given.map(BlockNumber::new)
+}
+
+/// The Poseidon2 permutation of a 4-element state.
+///
+/// # Errors
+/// A state that is not 4 field elements.
+pub fn poseidon2_permutation(state: &[String]) -> Result<Vec<String>> {
+    let values = fields("state", state)?;
+    let mut state: State = values.try_into().map_err(|values: Vec<Fr>| {
+        Thrown::new(
+            ErrorClass::OutOfRange,
+            "StateLength",
+            &format!("state: 4 elements, not {}", values.len()),
+        )
+    })?;
+    txfx_poseidon::permute(&mut state);
+    Ok(state.iter().map(fr_to_hex).collect())
+}
+
+/// Aztec's `poseidon2Hash`: the sponge over `inputs`.
+///
+/// # Errors
+/// An input that is not a field element.
+pub fn poseidon2_hash(inputs: &[String]) -> Result<String> {
+    Ok(fr_to_hex(&txfx_poseidon::poseidon2_hash(&fields("inputs", inputs)?)))
+}
+
+/// Aztec's `poseidon2HashWithSeparator`: the separator first, then `inputs`.
+///
+/// # Errors
+/// An input that is not a field element.
+pub fn poseidon2_hash_with_separator(inputs: &[String], separator: u32) -> Result<String> {
+    let inputs = fields("inputs", inputs)?;
+    Ok(fr_to_hex(&txfx_poseidon::poseidon2_hash_with_separator(&inputs, DomainSeparator::new(separator))))
+}
+
+/// An effect's commitment: `txHash`, `txStartMarker`, `categoryHashes`, `categoriesHash`, `leaf`,
+/// `numBlobFields` (what `txfx effect hash` prints), as JSON text.
+///
+/// # Errors
+/// A bad document or a backend failure.
+pub fn tx_effect_commitment(hasher: &dyn HashBackend, effect: &str) -> Result<String> {
+    let (document, commitment) = effect_commitment(hasher, doc("effect", effect)?)?;
+    Ok(commitment_json(&document, &commitment).to_string())
+}
+
+/// A body's `txEffectsTreeRoot` (a body, an `L2Block`, or an array of effects).
+///
+/// # Errors
+/// A bad document or a backend failure.
+pub fn tx_effects_tree_root(hasher: &dyn HashBackend, body: &str) -> Result<String> {
+    let (_, commitment) = ops::body_commitment(hasher, doc("body", body)?)?;
+    Ok(fr_to_hex(&commitment.root()))
+}
+
+/// The stored form of a body (`txfx block leaves`), as JSON text.
+///
+/// # Errors
+/// A bad document, a block number missing or in conflict, or a backend failure.
+pub fn tx_effect_leaves(hasher: &dyn HashBackend, body: &str, block: Option<u32>) -> Result<String> {
+    let stored = block_leaves(hasher, doc("body", body)?, block_number(block))?;
+    Ok(stored_block_to_json(&stored).to_string())
+}
+
+/// The membership witness of one tx (an index in decimal, or a `0x`-hex tx hash), as the node's
+/// JSON prints it.
+///
+/// # Errors
+/// As [`tx_effect_leaves`], or a tx the block does not have.
+pub fn tx_effect_membership_witness(
+    hasher: &dyn HashBackend,
+    body: &str,
+    tx: &str,
+    block: Option<u32>,
+) -> Result<String> {
+    let selector: TxSelector = tx.parse()?;
+    let witnesses = block_witnesses(hasher, doc("body", body)?, block_number(block))?;
+    Ok(witness_to_json(&witness_of(&witnesses, selector)?).to_string())
+}
+
+/// The subject of a verification, as the JavaScript side gives it: a kind (`leaf`, `txHash`,
+/// `effect`, `categoryProof`), its value, and the categories hash beside a tx hash.
+#[derive(Debug, Clone, Copy)]
+pub struct SubjectText<'a> {
+    /// `leaf`, `txHash`, `effect` or `categoryProof`.
+    pub kind: &'a str,
+    /// A field element for `leaf` and `txHash`, a document for the others.
+    pub value: &'a str,
+    /// The categories hash, only beside a tx hash.
+    pub categories_hash: Option<&'a str>,
+}
+
+impl<'a> SubjectText<'a> {
+    fn read(self) -> Result<Subject<'a>> {
+        Ok(match self.kind {
+            "leaf" => Subject::Leaf(field("leaf", self.value)?),
+            "txHash" => Subject::Tx {
+                tx_hash: field("txHash", self.value)?,
+                categories_hash: self
+                    .categories_hash
+                    .map(|text| field("categoriesHash", text))
+                    .transpose()?,
+            },
+            "effect" => Subject::Effect(doc("effect", self.value)?),
+            "categoryProof" => Subject::CategoryProof(doc("categoryProof", self.value)?),
+            other => {
+                return Err(Thrown::new(
+                    ErrorClass::Malformed,
+                    "Subject",
+                    &format!("subject: {other:?} is not leaf, txHash, effect or categoryProof"),
+                ));
+            }
+        })
+    }
+}
+
+/// What the caller expects a verification to name, as JSON text
+/// `{"blockNumber"?, "blockHash"?, "txHash"?}` (`js/api.js` checks the keys first).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Expectations {
+    block_number: Option<u32>,
+    block_hash: Option<String>,
+    tx_hash: Option<String>,
+}
+
+fn expected(text: Option<&str>) -> Result<Expected> {
+    let given: Expectations = match text {
+        None => Expectations::default(),
+        Some(text) => serde_json::from_str(text)
+            .map_err(|e| Thrown::new(ErrorClass::Malformed, "Expectations", &format!("expected: {e}")))?,
+    };
+    Ok(Expected {
+        block_number: block_number(given.block_number),
+        block_hash: given.block_hash.as_deref().map(|text| field("expected.blockHash", text)).transpose()?,
+        tx_hash: given.tx_hash.as_deref().map(|text| field("expected.txHash", text)).transpose()?,
+    })
+}
+
+fn protocol(name: Option<&str>) -> Result<ProtocolVersion> {
+    name.map_or(Ok(ProtocolVersion::Azip26), |name| {
+        name.parse().map_err(|e: txfx_membership::header::UnknownProtocolVersion| {
+            Thrown::new(ErrorClass::Malformed, "UnknownProtocolVersion", &format!("protocol: {e}"))
+        })
+    })
+}
+
+/// Verifies a tx-effects witness against a root the caller trusts; the verdict as JSON text.
+///
+/// # Errors
+/// A bad document, or a refuted check (class `Refuted`, with its link).
+pub fn verify_tx_effect_membership_witness(
+    hasher: &dyn HashBackend,
+    witness: &str,
+    subject: SubjectText<'_>,
+    trusted_root: &str,
+    expectations: Option<&str>,
+) -> Result<String> {
+    let subject = subject.read()?;
+    let root = field("trustedRoot", trusted_root)?;
+    let verdict = verify_witness(hasher, doc("witness", witness)?, subject, root, &expected(expectations)?)?;
+    Ok(verdict.to_json().to_string())
+}
+
+/// The documents of a whole chain, from an archive root the caller trusts (L1's) to one tx.
+#[derive(Debug, Clone, Copy)]
+pub struct Chain<'a> {
+    /// The archive root, `0x`-hex.
+    pub archive_root: &'a str,
+    /// The block's archive witness (JSON text).
+    pub archive_witness: &'a str,
+    /// The block's header (JSON text).
+    pub header: &'a str,
+    /// The header's layout, `azip-26` when `None`.
+    pub protocol: Option<&'a str>,
+    /// The tx's tx-effects witness (JSON text).
+    pub witness: &'a str,
+}
+
+/// Verifies the whole chain to one tx; the verdict as JSON text.
+///
+/// # Errors
+/// As [`verify_tx_effect_membership_witness`].
+pub fn verify_tx(
+    hasher: &dyn HashBackend,
+    chain: Chain<'_>,
+    subject: SubjectText<'_>,
+    expectations: Option<&str>,
+) -> Result<String> {
+    let subject = subject.read()?;
+    let verdict = verify_tx_chain(
+        hasher,
+        field("archiveRoot", chain.archive_root)?,
+        doc("archiveWitness", chain.archive_witness)?,
+        doc("header", chain.header)?,
+        protocol(chain.protocol)?,
+        doc("witness", chain.witness)?,
+        subject,
+        &expected(expectations)?,
+    )?;
+    Ok(verdict.to_json().to_string())
+}
+
+/// Verifies that a block (its header document, or its hash: exactly one) is in the archive under
+/// a root the caller trusts; the verdict as JSON text.
+///
+/// # Errors
+/// As [`verify_tx_effect_membership_witness`], or neither or both of header and block hash.
+pub fn verify_archive_membership(
+    hasher: &dyn HashBackend,
+    archive_root: &str,
+    archive_witness: &str,
+    header: Option<&str>,
+    block_hash: Option<&str>,
+    expectations: Option<&str>,
+    layout: Option<&str>,
+) -> Result<String> {
+    let layout = protocol(layout)?;
+    let subject = match (header, block_hash) {
+        (Some(header), None) => ArchiveSubject::Header(doc("header", header)?, layout),
+        (None, Some(hash)) => ArchiveSubject::BlockHash(field("blockHash", hash)?),
+        _ => {
+            return Err(Thrown::new(
+                ErrorClass::Malformed,
+                "Subject",
+                "give the block's header or its block hash, one of them",
+            ));
+        }
+    };
+    let verdict = verify_archive(
+        hasher,
+        field("archiveRoot", archive_root)?,
+        subject,
+        doc("archiveWitness", archive_witness)?,
+        &expected(expectations)?,
+    )?;
+    Ok(verdict.to_json().to_string())
+}
+
+/// The block hash of a header (or an `L2Block`, its body checked against its header).
+///
+/// # Errors
+/// A bad document, an unknown layout, or a body its header does not commit to.
+pub fn block_header_hash(hasher: &dyn HashBackend, header: &str, layout: Option<&str>) -> Result<String> {
+    Ok(fr_to_hex(&header_hash(hasher, doc("header", header)?, protocol(layout)?)?))
+}
+
+/// A checkpoint's blob fields decoded into its blocks, each with its `txEffectsTreeRoot`, as
+/// `txfx checkpoint decode` prints them (JSON text).
+///
+/// # Errors
+/// Fields that are not a checkpoint.
+pub fn decode_checkpoint(hasher: &dyn HashBackend, fields: &str) -> Result<String> {
+    Ok(checkpoint_decode(hasher, doc("fields", fields)?)?.to_string())
+}
+
+/// The blob fields of an effect or a body.
+///
+/// # Errors
+/// A bad document.
+pub fn encode_blob_fields(hasher: &dyn HashBackend, effect_or_body: &str) -> Result<Vec<String>> {
+    Ok(blob_encode(hasher, doc("effectOrBody", effect_or_body)?)?.iter().map(fr_to_hex).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use txfx_poseidon::Sequential;
+
+    /// Every failure reaches JavaScript as the protocol's JSON, with its class and kind.
+    #[test]
+    fn failures_are_the_protocols_json() {
+        let error = tx_effects_tree_root(&Sequential, "{").expect_err("not JSON");
+        let value: serde_json::Value = serde_json::from_str(error.message()).expect("JSON message");
+        assert_eq!(value["class"], "Malformed", "{value}");
+        assert!(value["message"].as_str().is_some_and(|m| m.contains("body")), "{value}");
+
+        let error = poseidon2_permutation(&["0x1".to_owned()]).expect_err("one element");
+        let value: serde_json::Value = serde_json::from_str(error.message()).expect("JSON message");
+        assert_eq!(
+            (value["class"].as_str(), value["kind"].as_str()),
+            (Some("OutOfRange"), Some("StateLength"))
+        );
+    }
+
+    /// A misspelt expectation is refused, never dropped.
+    #[test]
+    fn unknown_expectations_are_refused() {
+        let error = expected(Some(r#"{"blockNumbr": 3}"#)).expect_err("unknown key");
+        assert!(error.message().contains("Expectations"), "{error}");
+        let known = expected(Some(r#"{"blockNumber": 3}"#)).expect("known key");
+        assert_eq!(known.block_number, Some(BlockNumber::new(3)));
+    }
+}

@@ -1,0 +1,93 @@
+// The page Chromium runs: the packed package, installed into an app and bundled by esbuild as an
+// app bundles it (the `browser` export condition, the module as `txfx/txfx.wasm`), running the
+// same vector cases Node runs (../vectors.mjs) and leaving its results on `window.__txfx` for
+// run.mjs. `?init=sync` loads the module with initSync(bytes), anything else with init(url).
+import * as txfx from 'txfx';
+import wasmUrl from 'txfx/txfx.wasm';
+
+import { FILES, vectorCases } from './vectors.mjs';
+
+// node:assert/strict's methods that the cases use.
+function fail(message, detail) {
+  throw new Error(message ? `${message}: ${detail}` : detail);
+}
+function same(a, b) {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && same(a[key], b[key]));
+}
+const show = (value) => (typeof value === 'bigint' ? `${value}n` : JSON.stringify(value));
+const assert = {
+  ok: (value, message) => value || fail(message, `not ok: ${show(value)}`),
+  equal: (a, b, message) => Object.is(a, b) || fail(message, `${show(a)} !== ${show(b)}`),
+  deepEqual: (a, b, message) => same(a, b) || fail(message, `${show(a)} differs from ${show(b)}`),
+  match: (text, pattern, message) => pattern.test(text) || fail(message, `${show(text)} does not match ${pattern}`),
+  throws(fn, Kind, message) {
+    try {
+      fn();
+    } catch (error) {
+      if (Kind && !(error instanceof Kind)) fail(message, `threw ${error}, not a ${Kind.name}`);
+      return;
+    }
+    fail(message, 'did not throw');
+  },
+};
+
+async function main() {
+  const mode = new URLSearchParams(location.search).get('init') === 'sync' ? 'sync' : 'async';
+  const results = [];
+  const record = async (name, run) => {
+    try {
+      await run();
+      results.push({ name, ok: true });
+    } catch (error) {
+      results.push({ name, ok: false, error: String((error && error.stack) || error) });
+    }
+  };
+  await record('before init, a call throws and returns nothing', () =>
+    assert.throws(() => txfx.poseidon2Hash(['0x1']), Error),
+  );
+  const texts = {};
+  await Promise.all(
+    FILES.map(async (name) => {
+      const response = await fetch(`/testdata/${name}`);
+      if (!response.ok) throw new Error(`/testdata/${name}: ${response.status}`);
+      texts[name] = await response.text();
+    }),
+  );
+  if (mode === 'sync') {
+    const bytes = new Uint8Array(await (await fetch(wasmUrl)).arrayBuffer());
+    await record('initSync(bytes) on the main thread', () => txfx.initSync(bytes));
+  } else {
+    // Two concurrent inits share one load.
+    await record('init(url), twice at once', () => Promise.all([txfx.init(wasmUrl), txfx.init(wasmUrl)]));
+  }
+  await record('the engine is the WASM build', () => assert.equal(txfx.backend, 'wasm'));
+  const read = (name) => {
+    if (!(name in texts)) throw new Error(`${name} is not in FILES`);
+    return texts[name];
+  };
+  for (const { name, run } of vectorCases(txfx, read, assert)) await record(name, run);
+  await record('the async forms settle with the synchronous results', async () => {
+    const body = read('blocks/three-fixtures.json');
+    assert.equal(await txfx.txEffectsTreeRootAsync(body), txfx.txEffectsTreeRoot(body));
+    let rejected;
+    await txfx.txEffectsTreeRootAsync('{').catch((error) => {
+      rejected = error;
+    });
+    assert.ok(rejected instanceof TypeError, 'a malformed body rejects with a TypeError');
+  });
+  return { mode, userAgent: navigator.userAgent, results };
+}
+
+main().then(
+  (report) => {
+    window.__txfx = report;
+  },
+  (error) => {
+    window.__txfx = { error: String((error && error.stack) || error), results: [] };
+  },
+);

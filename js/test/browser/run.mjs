@@ -1,0 +1,88 @@
+// Runs the WASM build in headless Chromium, as an app ships it: app.mjs and the vector cases are
+// bundled by esbuild against the packed package installed in `--project`, served from localhost
+// with testdata/, and loaded twice (init(url), then initSync(bytes)). Prints each case; exits 1
+// on any failure, or if a page ran no case.
+//
+// node run.mjs --tools DIR (esbuild, playwright-core) --project DIR (txfx installed)
+//              --testdata DIR [--chromium PATH]
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { readFile, writeFile, copyFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith('--') ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []));
+for (const needed of ['tools', 'project', 'testdata']) if (!args[needed]) throw new Error(`--${needed} is required`);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const tools = createRequire(path.join(path.resolve(args.tools), 'package.json'));
+const esbuild = tools('esbuild');
+const { chromium } = tools('playwright-core');
+
+const project = path.resolve(args.project);
+const out = path.join(project, 'page');
+await copyFile(path.join(here, 'app.mjs'), path.join(project, 'app.mjs'));
+await copyFile(path.join(here, '..', 'vectors.mjs'), path.join(project, 'vectors.mjs'));
+const built = await esbuild.build({
+  absWorkingDir: project,
+  entryPoints: ['app.mjs'],
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  outdir: out,
+  loader: { '.wasm': 'file' },
+  metafile: true,
+  logLevel: 'warning',
+});
+const outputs = Object.entries(built.metafile.outputs).map(([file, { bytes }]) => `${path.basename(file)} ${bytes} B`);
+console.log(`esbuild bundled the app: ${outputs.join(', ')}`);
+await writeFile(path.join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>txfx</title><script type="module" src="./app.js"></script>\n');
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+const server = createServer(async (request, response) => {
+  const url = new URL(request.url, 'http://localhost');
+  const [base, rest] = url.pathname.startsWith('/testdata/') ? [args.testdata, url.pathname.slice('/testdata/'.length)] : [out, url.pathname.slice(1) || 'index.html'];
+  const file = path.resolve(base, decodeURIComponent(rest));
+  if (!file.startsWith(path.resolve(base) + path.sep)) return response.writeHead(403).end();
+  try {
+    const body = await readFile(file);
+    response.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'text/plain' }).end(body);
+  } catch {
+    response.writeHead(404).end();
+  }
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+// As the machine's notes say: without the background-networking flags Chromium keeps dialling
+// Google's hosts, which this closed network refuses.
+const browser = await chromium.launch({
+  executablePath: args.chromium ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+let failed = 0;
+try {
+  for (const mode of ['async', 'sync']) {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    await page.goto(`${origin}/index.html?init=${mode}`);
+    await page.waitForFunction(() => window.__txfx !== undefined, null, { timeout: 300_000 });
+    const report = await page.evaluate(() => window.__txfx);
+    if (report.error) problems.push(report.error);
+    for (const { name, ok, error } of report.results) {
+      console.log(`${ok ? 'ok' : 'FAILED'} [chromium, init ${mode}] ${name}${ok ? '' : `\n  ${error}`}`);
+      if (!ok) failed += 1;
+    }
+    if (report.results.length === 0) problems.push('the page ran no case');
+    for (const problem of problems) console.log(`FAILED [chromium, init ${mode}] ${problem}`);
+    failed += problems.length;
+    console.log(`chromium (${browser.version()}), init ${mode}: ${report.results.filter((r) => r.ok).length} of ${report.results.length} cases passed`);
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
+process.exit(failed === 0 ? 0 : 1);
