@@ -122,8 +122,13 @@ fn subtract_if_not_below(a: [u64; 4], m: [u64; 4]) -> [u64; 4] {
 /// below `4p < R`, and the result below `9p²/R + p < 2.71p`.
 ///
 /// On wasm32, whose 64×64→128-bit products are calls to a software routine, the product runs on
-/// 29-bit limbs ([`mul_29`]), whose products a 64-bit multiply holds.
-#[inline(always)]
+/// 29-bit limbs ([`mul_29`]), whose products a 64-bit multiply holds. There it is one
+/// out-of-line function: inlined into every round, the permutation became one 71 KB function that
+/// V8's optimising compiler handles worse than its baseline one; called, the guest's permutation
+/// under V8 went from 62 to 36 µs and its module from 106 to 52 KB (BENCHMARKS.md, design:
+/// wasm-mul-out-of-line). Natively it stays inline.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+#[cfg_attr(target_arch = "wasm32", inline(never))]
 pub(crate) const fn mul(a: &Coarse, b: &Coarse) -> Coarse {
     #[cfg(target_arch = "wasm32")]
     return mul_29(a, b);
