@@ -210,6 +210,20 @@ function createApi(engine) {
     return JSON.parse(call(engine().txEffectMembershipWitness, documentText(body, 'body'), txSelector(tx), blockNumber(blockNumberGiven, 'blockNumber')));
   }
 
+  // Leaves a node keeps: the stored form txEffectLeaves returns (an object or its JSON text), or
+  // bare leaves (an array of field elements).
+  function leavesText(leaves) {
+    return Array.isArray(leaves) ? JSON.stringify(fields(leaves, 'leaves')) : documentText(leaves, 'leaves');
+  }
+
+  function txEffectsTreeRootFromLeaves(leaves) {
+    return call(engine().txEffectsTreeRootFromLeaves, leavesText(leaves));
+  }
+
+  function txEffectMembershipWitnessFromLeaves(leaves, tx, blockNumberGiven) {
+    return JSON.parse(call(engine().txEffectMembershipWitnessFromLeaves, leavesText(leaves), txSelector(tx), blockNumber(blockNumberGiven, 'blockNumber')));
+  }
+
   function verifyTxEffectMembershipWitness(witness, subjectGiven, trustedRoot, expected) {
     const [kind, value, categoriesHash] = subject(subjectGiven);
     return verdict(engine().verifyTxEffectMembershipWitness, documentText(witness, 'witness'), kind, value, categoriesHash, field(trustedRoot, 'trustedRoot'), expectations(expected));
@@ -305,6 +319,8 @@ function createApi(engine) {
     txEffectsTreeRoot,
     txEffectLeaves,
     txEffectMembershipWitness,
+    txEffectsTreeRootFromLeaves,
+    txEffectMembershipWitnessFromLeaves,
     verifyTxEffectMembershipWitness,
     verifyTx,
     verifyArchive,

@@ -58,6 +58,8 @@ export const {
   txEffectsTreeRoot,
   txEffectLeaves,
   txEffectMembershipWitness,
+  txEffectsTreeRootFromLeaves,
+  txEffectMembershipWitnessFromLeaves,
   verifyTxEffectMembershipWitness,
   verifyTx,
   verifyArchive,

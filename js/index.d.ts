@@ -66,6 +66,23 @@ export declare function txEffectMembershipWitness(
   blockNumber?: number,
 ): TxEffectMembershipWitness;
 
+/**
+ * Leaves a node keeps: the stored form `txEffectLeaves` returns (every leaf and the root are
+ * checked before use), or bare leaves.
+ */
+export type Leaves = StoredBlock | string | readonly FieldInput[];
+/** The root over stored or bare leaves. */
+export declare function txEffectsTreeRootFromLeaves(leaves: Leaves): Hex;
+/**
+ * The witness of one tx served from leaves: by index or tx hash from the stored form (which
+ * carries `categoriesHash`), by index from bare leaves (`blockNumber` then required).
+ */
+export declare function txEffectMembershipWitnessFromLeaves(
+  leaves: Leaves,
+  tx: number | FieldInput,
+  blockNumber?: number,
+): TxEffectMembershipWitness;
+
 export type Subject =
   | { leaf: FieldInput }
   | { txHash: FieldInput; categoriesHash?: FieldInput }

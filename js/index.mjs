@@ -15,6 +15,8 @@ export const {
   txEffectsTreeRoot,
   txEffectLeaves,
   txEffectMembershipWitness,
+  txEffectsTreeRootFromLeaves,
+  txEffectMembershipWitnessFromLeaves,
   verifyTxEffectMembershipWitness,
   verifyTx,
   verifyArchive,

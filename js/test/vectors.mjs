@@ -11,6 +11,7 @@ export const FILES = [
   'reference.json',
   'aztec-fixtures.json',
   'blocks/three-fixtures.json',
+  'blocks/three-fixtures.leaves.json',
   'chain/archive-root.txt',
   'chain/archive-witness-3.json',
   'chain/header-3.json',
@@ -70,6 +71,18 @@ export function vectorCases(txfx, read, assert) {
     for (const key of Object.keys(transcribed)) assert.deepEqual(witness[key], transcribed[key], key);
     // By tx hash, the same witness.
     assert.deepEqual(txfx.txEffectMembershipWitness(body, stored.txs[1].txHash, 3), witness);
+    // Served from what a node keeps: the stored form, and the upstream bare leaves.
+    assert.equal(txfx.txEffectsTreeRootFromLeaves(stored), three.root);
+    assert.deepEqual(txfx.txEffectMembershipWitnessFromLeaves(stored, stored.txs[1].txHash), witness);
+    const bare = JSON.parse(read('blocks/three-fixtures.leaves.json'));
+    assert.deepEqual(bare, three.leaves, 'the bare leaves file holds the upstream leaves');
+    assert.equal(txfx.txEffectsTreeRootFromLeaves(bare), three.root);
+    const fromBare = txfx.txEffectMembershipWitnessFromLeaves(bare, 1, 3);
+    for (const key of ['root', 'leafIndex', 'siblingPath', 'blockNumber']) assert.deepEqual(fromBare[key], transcribed[key], `bare ${key}`);
+    assert.equal(fromBare.categoriesHash, undefined, 'bare leaves carry no categories hash');
+    // A stored form with a leaf changed is refused, not served.
+    const forged = { ...stored, txs: stored.txs.map((tx, i) => (i === 0 ? { ...tx, leaf: stored.txs[1].leaf } : tx)) };
+    assert.throws(() => txfx.txEffectsTreeRootFromLeaves(forged), Error);
   });
 
   case_('TypeScript 4.1.2 effects and bodies: blob fields as @aztec/blob-lib encodes them', () => {

@@ -25,7 +25,8 @@ const verdict = txfx.verifyTx({
 
 async function offLoop(): Promise<string> {
   const leaves = await txfx.txEffectLeavesAsync(body, 3);
-  return leaves.txEffectsTreeRoot;
+  const served: txfx.TxEffectMembershipWitness = txfx.txEffectMembershipWitnessFromLeaves(leaves, 1);
+  return txfx.txEffectsTreeRootFromLeaves([served.root, 1n, new Uint8Array(32)]);
 }
 
 export const used = [root, fromBigint, leafIndex, describe(verdict), offLoop, txfx.backend];

@@ -268,3 +268,116 @@ fn test() -> Result<(), String> {
     );
     Ok(())
 }
+
+/// The engines `bench --js` runs, one Node process each (`xtask/js-bench/bench.mjs`).
+const BENCH_ENGINES: [&str; 4] = ["native", "wasm", "bb-shm", "bb-wasm"];
+
+/// `cargo xtask bench --js [--quick]`: the package's engines (the release addon, the WASM build)
+/// side by side with `@aztec/bb.js` + `@aztec/foundation` as `bench --peer` installs them, one
+/// Node process per engine, into `target/bench/js/`; a full run also writes `benchmarks/js.md`
+/// and `benchmarks/js.svg` and carries the section into BENCHMARKS.md.
+pub fn bench(quick: bool) -> Result<(), String> {
+    build(true)?;
+    let peer = crate::peer::install()?;
+    // Every workload's root, from the Rust benchmark's export (written by a dev build: the
+    // export does not depend on the profile).
+    crate::build_workspace()?;
+    let out = target_dir().join("bench").join("js");
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let export = out.join("export.json");
+    let mut command = Command::new(target_dir().join("debug").join("txfx-bench"));
+    command.args(["export", "--out"]).arg(&export);
+    if quick {
+        command.arg("--quick");
+    }
+    run(&mut command)?;
+    // The scripts run from under the reference's node_modules, so that its imports resolve.
+    let scripts = peer.join("js-bench");
+    std::fs::create_dir_all(&scripts).map_err(|e| e.to_string())?;
+    for script in ["bench.mjs", "cold.mjs", "report.mjs"] {
+        std::fs::copy(root().join("xtask/js-bench").join(script), scripts.join(script))
+            .map_err(|e| format!("{script}: {e}"))?;
+    }
+    let js = root().join("js");
+    let mut results = Vec::new();
+    for engine in BENCH_ENGINES {
+        let result = out.join(format!("{engine}.json"));
+        let mut command = Command::new("node");
+        command
+            .arg(scripts.join("bench.mjs"))
+            .arg(engine)
+            .arg(&export)
+            .arg(root().join("testdata"))
+            .arg(&js)
+            .arg(&result)
+            .env("TXFX_BACKEND", if engine.starts_with("bb-") { "" } else { engine });
+        if quick {
+            command.arg("--quick");
+        }
+        run(&mut command)?;
+        results.push(result);
+    }
+    let mut report = Command::new("node");
+    report.arg(scripts.join("report.mjs")).arg(&out).arg(&js).args(&results);
+    if !quick {
+        // The Rust permutation's own time, measured in the same run (criterion), for the
+        // per-call goal.
+        run(cargo().args([
+            "bench",
+            "--locked",
+            "-p",
+            "txfx-bench",
+            "--bench",
+            "permutation",
+            "--",
+            "--noplot",
+            "permutation/txfx_chained",
+        ]))?;
+        let estimates = target_dir().join("criterion/permutation/txfx_chained/new/estimates.json");
+        let text =
+            std::fs::read_to_string(&estimates).map_err(|e| format!("{}: {e}", estimates.display()))?;
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        let median_ns = value
+            .pointer("/median/point_estimate")
+            .and_then(serde_json::Value::as_f64)
+            .ok_or("criterion estimates: no median")?;
+        report.env("TXFX_RUST_PERMUTATION_US", format!("{}", median_ns / 1000.0));
+    }
+    run(&mut report)?;
+    if !quick {
+        let benchmarks = root().join("benchmarks");
+        for file in ["js.md", "js.svg"] {
+            std::fs::copy(out.join(file), benchmarks.join(file)).map_err(|e| format!("{file}: {e}"))?;
+        }
+        let path = root().join("BENCHMARKS.md");
+        let current = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+        std::fs::write(&path, with_js_section(&current)?).map_err(|e| e.to_string())?;
+        println!("bench --js: wrote benchmarks/js.md, benchmarks/js.svg and their section of BENCHMARKS.md");
+    }
+    Ok(())
+}
+
+const JS_START: &str = "<!-- js-bench: written by `cargo xtask bench --js` -->";
+const JS_END: &str = "<!-- /js-bench -->";
+
+/// `benchmarks.md` text with `benchmarks/js.md` as its JavaScript section: in place of the
+/// previous one, else before `## Reproduce`, else at the end. The Rust report keeps it too.
+pub fn with_js_section(markdown: &str) -> Result<String, String> {
+    let path = root().join("benchmarks").join("js.md");
+    if !path.exists() {
+        return Ok(markdown.to_owned());
+    }
+    let section = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let block = format!("{JS_START}\n{}\n{JS_END}\n", section.trim_end());
+    if let (Some(start), Some(end)) = (markdown.find(JS_START), markdown.find(JS_END)) {
+        return Ok(format!(
+            "{}{block}{}",
+            &markdown[..start],
+            markdown[end + JS_END.len()..].trim_start_matches('\n')
+        ));
+    }
+    Ok(match markdown.find("\n## Reproduce") {
+        Some(at) => format!("{}\n{block}{}", &markdown[..at], &markdown[at..]),
+        None => format!("{markdown}\n{block}"),
+    })
+}

@@ -14,6 +14,7 @@
 //! cargo xtask wasm-guest --check  fail if the committed guest is stale or differs from a rebuild
 //! cargo xtask fuzz --seconds N  run every fuzz target for N seconds (stable-Rust mutation driver)
 //! cargo xtask bench [--peer]    the seed benchmark (release build); --peer also runs Aztec's stack
+//! cargo xtask bench --js        the npm package's engines against bb.js (BENCHMARKS.md's JavaScript section)
 //! cargo xtask bench --quick     every workload with few samples, dev build (CI smoke)
 //! ```
 //!
@@ -33,7 +34,7 @@ mod ts;
 /// `native-always-parallel` or `selected`, are counted when they ran).
 const ENGINES: [&str; 3] = ["sequential", "native", "wasm"];
 
-const USAGE: &str = "usage: cargo xtask <test | lint | ci | package | consumer | backfill | js <build [--release] | test> | ts-fixtures | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer]>";
+const USAGE: &str = "usage: cargo xtask <test | lint | ci | package | consumer | backfill | js <build [--release] | test> | ts-fixtures | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer | --js]>";
 
 /// The published library crates, in dependency order.
 const LIBRARY_CRATES: [&str; 7] = [
@@ -80,8 +81,16 @@ fn main() -> ExitCode {
         }
         // The fuzz driver checks its own arguments (target names, numbers) and refuses bad ones.
         "fuzz" => fuzz(rest),
-        "bench" => flags(command, rest, &["--quick", "--peer", "--reuse-peer"]).and_then(|given| {
+        "bench" => flags(command, rest, &["--quick", "--peer", "--reuse-peer", "--js"]).and_then(|given| {
             let (peer, reuse_peer) = (given.contains(&"--peer"), given.contains(&"--reuse-peer"));
+            if given.contains(&"--js") {
+                if peer || reuse_peer {
+                    return Err(
+                        "bench: --js runs the reference itself; without --peer or --reuse-peer".to_owned()
+                    );
+                }
+                return js::bench(given.contains(&"--quick"));
+            }
             if peer && reuse_peer {
                 return Err("bench: --peer and --reuse-peer exclude each other".to_owned());
             }
@@ -341,16 +350,18 @@ fn bench(quick: bool, peer: bool, reuse_peer: bool) -> Result<(), String> {
         // carried into every full report.
         let design =
             std::fs::read_to_string(root().join("benchmarks/design.md")).map_err(|e| e.to_string())?;
-        let reproduce = "\n## Reproduce\n\n```sh\ncargo xtask bench --peer   # or without --peer: txfx only\n```\n\nResults, JSON and charts are written to `target/bench/`; this file and `benchmarks/*.svg` keep the latest full run.\n";
+        let reproduce = "\n## Reproduce\n\n```sh\ncargo xtask bench --peer   # or without --peer: txfx only\ncargo xtask bench --js     # the npm package against bb.js (the JavaScript section)\n```\n\nResults, JSON and charts are written to `target/bench/`; this file and `benchmarks/*.svg` keep the latest full run.\n";
         std::fs::write(
             root().join("BENCHMARKS.md"),
-            markdown
-                .replace("`sweep.svg`", "[`sweep.svg`](benchmarks/sweep.svg)")
-                .replace("`profiles.svg`", "[`profiles.svg`](benchmarks/profiles.svg)")
-                .replace("`hash.svg`", "[`hash.svg`](benchmarks/hash.svg)")
-                + "\n"
-                + &design
-                + reproduce,
+            js::with_js_section(
+                &(markdown
+                    .replace("`sweep.svg`", "[`sweep.svg`](benchmarks/sweep.svg)")
+                    .replace("`profiles.svg`", "[`profiles.svg`](benchmarks/profiles.svg)")
+                    .replace("`hash.svg`", "[`hash.svg`](benchmarks/hash.svg)")
+                    + "\n"
+                    + &design
+                    + reproduce),
+            )?,
         )
         .map_err(|e| e.to_string())?;
         std::fs::create_dir_all(root().join("benchmarks")).map_err(|e| e.to_string())?;

@@ -18,11 +18,17 @@ const PACKAGE_JSON: &str = r#"{
 }
 "#;
 
+/// Installs the reference under `target/peer/` (if needed) and returns that folder.
+pub fn install() -> Result<std::path::PathBuf, String> {
+    let dir = root().join("target").join("peer");
+    npm_install(&dir, PACKAGE_JSON, "@aztec/bb.js")?;
+    Ok(dir)
+}
+
 /// Installs the reference (if needed) and benchmarks it on `export` (written by
 /// `txfx-bench export`), writing the merged results to `out`.
 pub fn run_peer(export: &str, out: &str) -> Result<(), String> {
-    let dir = root().join("target").join("peer");
-    npm_install(&dir, PACKAGE_JSON, "@aztec/bb.js")?;
+    let dir = install()?;
     let script = dir.join("bench.mjs");
     std::fs::copy(root().join("xtask/peer/bench.mjs"), &script).map_err(|e| e.to_string())?;
     let mut versions = Value::Null;

@@ -170,6 +170,32 @@ pub fn tx_effect_membership_witness(
     Ok(witness_to_json(&witness_of(&witnesses, selector)?).to_string())
 }
 
+/// The root over leaves a node keeps: the stored form of [`tx_effect_leaves`] (every leaf and
+/// the root checked first) or bare leaves (a JSON array of `0x`-hex).
+///
+/// # Errors
+/// A bad or inconsistent document, or a backend failure.
+pub fn tx_effects_tree_root_from_leaves(hasher: &dyn HashBackend, leaves: &str) -> Result<String> {
+    Ok(fr_to_hex(&ops::leaves_root(hasher, doc("leaves", leaves)?)?))
+}
+
+/// The membership witness of one tx served from leaves a node keeps (stored form, by index or
+/// tx hash; bare leaves, by index, with the block number given).
+///
+/// # Errors
+/// As [`tx_effects_tree_root_from_leaves`], a block number missing or in conflict, or a tx the
+/// leaves do not have.
+pub fn tx_effect_membership_witness_from_leaves(
+    hasher: &dyn HashBackend,
+    leaves: &str,
+    tx: &str,
+    block: Option<u32>,
+) -> Result<String> {
+    let selector: TxSelector = tx.parse()?;
+    let witnesses = ops::leaves_witnesses(hasher, doc("leaves", leaves)?, block_number(block))?;
+    Ok(witness_to_json(&witness_of(&witnesses, selector)?).to_string())
+}
+
 /// The subject of a verification, as the JavaScript side gives it: a kind (`leaf`, `txHash`,
 /// `effect`, `categoryProof`), its value, and the categories hash beside a tx hash.
 #[derive(Debug, Clone, Copy)]

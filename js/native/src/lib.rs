@@ -62,6 +62,22 @@ pub fn tx_effect_membership_witness(body: String, tx: String, block: Option<u32>
     edge::tx_effect_membership_witness(&hasher(), &body, &tx, block).map_err(thrown)
 }
 
+/// The root over stored or bare leaves.
+#[napi(js_name = "txEffectsTreeRootFromLeaves")]
+pub fn tx_effects_tree_root_from_leaves(leaves: String) -> Result<String> {
+    edge::tx_effects_tree_root_from_leaves(&hasher(), &leaves).map_err(thrown)
+}
+
+/// The membership witness of one tx, served from stored or bare leaves, as JSON text.
+#[napi(js_name = "txEffectMembershipWitnessFromLeaves")]
+pub fn tx_effect_membership_witness_from_leaves(
+    leaves: String,
+    tx: String,
+    block: Option<u32>,
+) -> Result<String> {
+    edge::tx_effect_membership_witness_from_leaves(&hasher(), &leaves, &tx, block).map_err(thrown)
+}
+
 /// Verifies a tx-effects witness against a root the caller trusts; the verdict as JSON text.
 #[napi(js_name = "verifyTxEffectMembershipWitness")]
 pub fn verify_tx_effect_membership_witness(

@@ -56,6 +56,22 @@ pub fn tx_effect_membership_witness(body: &str, tx: &str, block: Option<u32>) ->
     edge::tx_effect_membership_witness(&Sequential, body, tx, block).map_err(thrown)
 }
 
+/// The root over stored or bare leaves.
+#[wasm_bindgen(js_name = "txEffectsTreeRootFromLeaves")]
+pub fn tx_effects_tree_root_from_leaves(leaves: &str) -> Result<String> {
+    edge::tx_effects_tree_root_from_leaves(&Sequential, leaves).map_err(thrown)
+}
+
+/// The membership witness of one tx, served from stored or bare leaves, as JSON text.
+#[wasm_bindgen(js_name = "txEffectMembershipWitnessFromLeaves")]
+pub fn tx_effect_membership_witness_from_leaves(
+    leaves: &str,
+    tx: &str,
+    block: Option<u32>,
+) -> Result<String> {
+    edge::tx_effect_membership_witness_from_leaves(&Sequential, leaves, tx, block).map_err(thrown)
+}
+
 /// Verifies a tx-effects witness against a root the caller trusts; the verdict as JSON text.
 #[wasm_bindgen(js_name = "verifyTxEffectMembershipWitness")]
 pub fn verify_tx_effect_membership_witness(
