@@ -22,7 +22,7 @@ export declare function init(input?: string | URL | Request | Response | BufferS
 /**
  * Loads the engine on the calling thread from bytes already at hand (or a compiled module). In
  * Node it returns at once. Browsers may refuse to compile large modules synchronously on the main
- * thread; Chromium 156 accepts this one (0.78 MB).
+ * thread; Chromium 156 accepts this one (0.76 MB).
  */
 export declare function initSync(bytes?: BufferSource | WebAssembly.Module): void;
 

@@ -7,7 +7,14 @@ import path from 'node:path';
 
 const [outDir, packageDir, ...files] = process.argv.slice(2);
 const runs = files.map((file) => JSON.parse(readFileSync(file, 'utf8')));
-const results = runs.flatMap((run) => run.results);
+// Each engine ran in two rounds, alternating with the others (this machine's speed drifts over
+// minutes): a timed workload keeps the lower of its two medians.
+const results = [];
+for (const result of runs.flatMap((run) => run.results)) {
+  const same = results.findIndex((r) => r.workload === result.workload && r.name === result.name && r.n === result.n && r.engine === result.engine);
+  if (same === -1) results.push(result);
+  else if (result.median_ms !== undefined && result.median_ms < results[same].median_ms) results[same] = result;
+}
 const versions = Object.assign({}, ...runs.map((run) => run.versions));
 const ENGINES = ['native', 'wasm', 'bb-shm', 'bb-wasm'];
 const LABEL = { native: 'txfx native', wasm: 'txfx WASM', 'bb-shm': 'bb.js shm', 'bb-wasm': 'bb.js WASM' };
@@ -29,7 +36,7 @@ const table = (header, rows) => {
 
 lines.push('## JavaScript: the npm package against bb.js', '');
 lines.push(
-  `One run of \`cargo xtask bench --js\`, one Node ${versions.node} process per engine: txfx's package (\`js/\`, the release addon and the WASM build) against \`@aztec/foundation\` ${versions['@aztec/foundation']} + \`@aztec/bb.js\` ${versions['@aztec/bb.js']} as \`bench --peer\` installs them, on bb.js's synchronous backends (shm: native barretenberg over shared memory; WASM). Every call goes through each side's public JavaScript API, boundary included; every root is checked against the Rust benchmark's before timing. Medians.`,
+  `One run of \`cargo xtask bench --js\`, one Node ${versions.node} process per engine and round (two rounds, the engines alternating; each timed workload keeps the lower of its two medians, since this machine's speed drifts over minutes): txfx's package (\`js/\`, the release addon and the WASM build) against \`@aztec/foundation\` ${versions['@aztec/foundation']} + \`@aztec/bb.js\` ${versions['@aztec/bb.js']} as \`bench --peer\` installs them, on bb.js's synchronous backends (shm: native barretenberg over shared memory; WASM). Every call goes through each side's public JavaScript API, boundary included; every root is checked against the Rust benchmark's before timing. Medians.`,
   '',
 );
 
@@ -69,12 +76,12 @@ table(
 );
 
 lines.push('### The event loop while a log-heavy 64-tx block is hashed (3 blocks in a row)', '');
-lines.push("`perf_hooks.monitorEventLoopDelay` (1 ms resolution) with a 1 ms interval timer running, through each engine's async path: txfx's `txEffectLeavesAsync` (the addon: libuv's pool; the WASM build has no threads, so it blocks), bb.js's synchronous backends (no async path: they block).", '');
+lines.push("How late a 1 ms interval timer's ticks run while each engine's async path computes the block's leaves three times: txfx's `txEffectLeavesAsync` (the addon: libuv's pool; the WASM build has no threads, so it blocks), bb.js's synchronous backends (no async path: they block). A blocked loop runs one tick, as late as the block. `perf_hooks.monitorEventLoopDelay` (1 ms resolution) beside it.", '');
 table(
-  ['engine', 'p50 ms', 'p99 ms', 'max ms', 'elapsed ms'],
+  ['engine', 'ticks', 'p50 ms', 'p99 ms', 'max ms', 'monitor p99 ms', 'monitor max ms', 'elapsed ms'],
   ENGINES.map((e) => {
     const r = find('event-loop', 'log-heavy-64', 64, e);
-    return [LABEL[e], fmt(r?.p50_ms), fmt(r?.p99_ms), fmt(r?.max_ms), fmt(r?.elapsed_ms)];
+    return [LABEL[e], r?.ticks ?? '–', fmt(r?.p50_ms), fmt(r?.p99_ms), fmt(r?.max_ms), fmt(r?.monitor_p99_ms), fmt(r?.monitor_max_ms), fmt(r?.elapsed_ms)];
   }),
 );
 
