@@ -274,7 +274,7 @@ function createApi(engine) {
     return call(engine().encodeBlobFields, documentText(effectOrBody, 'effectOrBody'));
   }
 
-  // ---- off the event loop: the Node addon runs the same work on libuv's thread pool and settles a
+  // ---- off the event loop: the Node addon runs the same work on txfx's background pool and settles a
   // promise; the WASM engine has no threads, so there the promise settles with the synchronous
   // call's result, computed on the calling thread after the current task ----
 

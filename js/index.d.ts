@@ -152,7 +152,7 @@ export declare function blockHeaderHash(header: DocumentInput, protocol?: 'azip-
 export declare function decodeCheckpoint(fields: readonly FieldInput[] | string): { blocks: object[]; [key: string]: unknown };
 export declare function encodeBlobFields(effectOrBody: DocumentInput): Hex[];
 
-// Off the event loop (Node): the same results, computed on libuv's thread pool. Bad input
+// Off the event loop (Node): the same results, computed on txfx's background pool. Bad input
 // rejects with the same TypeError or RangeError the synchronous form throws.
 export declare function txEffectCommitmentAsync(effect: DocumentInput): Promise<TxEffectCommitment>;
 export declare function txEffectLeafAsync(effect: DocumentInput): Promise<{ txHash: Hex; categoriesHash: Hex; leaf: Hex }>;

@@ -38,6 +38,12 @@ impl Thrown {
         Self(json!({ "class": class_name(class), "kind": kind, "message": message }).to_string())
     }
 
+    /// A failure of the binding's own machinery (a pool it hands work to, say), class `Backend`:
+    /// no document or value of the caller's is at fault.
+    pub fn backend(kind: &str, message: &str) -> Self {
+        Self::new(ErrorClass::Backend, kind, message)
+    }
+
     /// The JSON message the binding throws.
     pub fn message(&self) -> &str {
         &self.0

@@ -3,13 +3,17 @@
 //! the native backend, its error thrown as an `Error` carrying the edge's JSON message.
 //!
 //! Hashing runs on the calling thread and, for a whole tree's levels, on rayon's global pool
-//! (started on first use, one thread per core). The `…Async` exports run the same work on
-//! libuv's thread pool (Node's own, `UV_THREADPOOL_SIZE`) and settle a promise, keeping the event
-//! loop free: the addon starts no thread of its own.
+//! (started on first use, one thread per core). The `…Async` exports run the same work on txfx's
+//! background pool (`txfx_poseidon::pool`: one thread per core, started by the first async call,
+//! at a lower priority on Linux so that the event loop, waking, preempts it at once rather than
+//! wait out a time slice) and settle a promise; a thread of libuv's pool (Node's own,
+//! `UV_THREADPOOL_SIZE`) waits for each, asleep.
 
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 use txfx_backend_native::NativeBackend;
+use txfx_backend_native::txfx_poseidon::Offload;
+use txfx_backend_native::txfx_poseidon::pool::BackgroundPool;
 use txfx_js_edge::{self as edge, Chain, SubjectText, Thrown};
 
 fn thrown(error: Thrown) -> Error {
@@ -174,8 +178,9 @@ pub fn encode_blob_fields(effect_or_body: String) -> Result<Vec<String>> {
     edge::encode_blob_fields(&hasher(), &effect_or_body).map_err(thrown)
 }
 
-/// Work for libuv's thread pool: `compute` runs off the event loop, once, and the promise settles
-/// with its text or its error (the edge protocol's JSON message).
+/// Work off the event loop: `compute` (on a thread of libuv's pool) hands it to the background
+/// pool, once, and the promise settles with its text or its error (the edge protocol's JSON
+/// message).
 pub struct OffLoop {
     work: Option<Box<dyn FnOnce() -> Result<String> + Send>>,
 }
@@ -186,12 +191,26 @@ impl napi::Task for OffLoop {
 
     fn compute(&mut self) -> Result<String> {
         let work = self.work.take().ok_or_else(|| {
-            Error::new(
-                Status::GenericFailure,
-                r#"{"class":"Backend","kind":"TaskRanTwice","message":"an async task was computed twice (a napi-rs invariant broke)"}"#,
-            )
+            thrown(Thrown::backend(
+                "TaskRanTwice",
+                "an async task was computed twice (a napi-rs invariant broke)",
+            ))
         })?;
-        work()
+        // The work, and the batches it splits into, run on the background pool (the pool the
+        // task runs in is the one its batches use); this libuv thread sleeps until it is done.
+        let pool = BackgroundPool::global().map_err(|error| {
+            thrown(Thrown::backend("WorkerGone", &format!("txfx's background pool: {error}")))
+        })?;
+        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
+        pool.spawn(Box::new(move || {
+            let _ = sender.send(work());
+        }));
+        receiver.recv().map_err(|_| {
+            thrown(Thrown::backend(
+                "WorkerGone",
+                "txfx's background pool dropped an async task without a result",
+            ))
+        })?
     }
 
     fn resolve(&mut self, _env: napi::Env, output: String) -> Result<String> {
