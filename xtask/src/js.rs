@@ -247,12 +247,7 @@ fn test() -> Result<(), String> {
         ],
     )?;
     // The WASM build in a real browser: Debian's Chromium, the app bundled by esbuild.
-    let chromium = std::env::var("TXFX_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_owned());
-    if !Path::new(&chromium).exists() {
-        return Err(format!(
-            "{chromium}: no Chromium for the browser tests; install Debian's (`apt-get install chromium`, as .ci/run does) or set TXFX_CHROMIUM"
-        ));
-    }
+    let chromium = chromium()?;
     let runner = js.join("test").join("browser").join("run.mjs");
     run(Command::new("node")
         .arg(&runner)
@@ -267,6 +262,17 @@ fn test() -> Result<(), String> {
         "js: node --test passed on both engines, and the WASM build in Chromium; the packed package installs offline, loads by import and require, and type-checks with tsc --strict"
     );
     Ok(())
+}
+
+/// The Chromium the browser tests and benchmarks drive: `TXFX_CHROMIUM`, else Debian's.
+fn chromium() -> Result<String, String> {
+    let chromium = std::env::var("TXFX_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_owned());
+    if !Path::new(&chromium).exists() {
+        return Err(format!(
+            "{chromium}: no Chromium for the browser tests; install Debian's (`apt-get install chromium`, as .ci/run does) or set TXFX_CHROMIUM"
+        ));
+    }
+    Ok(chromium)
 }
 
 /// The engines `bench --js` runs, one Node process each (`xtask/js-bench/bench.mjs`).
@@ -294,10 +300,22 @@ pub fn bench(quick: bool) -> Result<(), String> {
     // The scripts run from under the reference's node_modules, so that its imports resolve.
     let scripts = peer.join("js-bench");
     std::fs::create_dir_all(&scripts).map_err(|e| e.to_string())?;
-    for script in ["bench.mjs", "cold.mjs", "report.mjs"] {
+    for script in [
+        "bench.mjs",
+        "cold.mjs",
+        "report.mjs",
+        "workloads.mjs",
+        "browser.mjs",
+        "page.mjs",
+        "globals.mjs",
+        "builtins.mjs",
+    ] {
         std::fs::copy(root().join("xtask/js-bench").join(script), scripts.join(script))
             .map_err(|e| format!("{script}: {e}"))?;
     }
+    // The Chromium runner's server and flags, shared with the browser tests.
+    std::fs::copy(root().join("js/test/browser/serve.mjs"), scripts.join("serve.mjs"))
+        .map_err(|e| format!("serve.mjs: {e}"))?;
     let js = root().join("js");
     let mut results = Vec::new();
     // Two rounds, the engines alternating: this machine kind's speed drifts over minutes, so
@@ -323,6 +341,26 @@ pub fn bench(quick: bool) -> Result<(), String> {
             run(&mut command)?;
             results.push(result);
         }
+    }
+    // The WASM build in Chromium, beside bb.js's browser WASM in the same page.
+    let tools = target_dir().join("js-tools");
+    npm_install(&tools, TOOLS_PACKAGE_JSON, "playwright-core")?;
+    let mut browser = Command::new("node");
+    browser
+        .arg(scripts.join("browser.mjs"))
+        .arg(&export)
+        .arg(root().join("testdata"))
+        .arg(&js)
+        .arg(&out)
+        .arg("--tools")
+        .arg(&tools)
+        .args(["--chromium", &chromium()?]);
+    if quick {
+        browser.arg("--quick");
+    }
+    run(&mut browser)?;
+    for round in if quick { 1..=1 } else { 1..=2 } {
+        results.push(out.join(format!("chromium-{round}.json")));
     }
     let mut report = Command::new("node");
     report.arg(scripts.join("report.mjs")).arg(&out).arg(&js).args(&results);

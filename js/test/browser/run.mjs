@@ -5,11 +5,12 @@
 //
 // node run.mjs --tools DIR (esbuild, playwright-core) --project DIR (txfx installed)
 //              --testdata DIR [--chromium PATH]
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { readFile, writeFile, copyFile } from 'node:fs/promises';
+import { writeFile, copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { CHROMIUM_ARGS, serve, within } from './serve.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith('--') ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []));
 for (const needed of ['tools', 'project', 'testdata']) if (!args[needed]) throw new Error(`--${needed} is required`);
@@ -38,29 +39,11 @@ const outputs = Object.entries(built.metafile.outputs).map(([file, { bytes }]) =
 console.log(`esbuild bundled the app: ${outputs.join(', ')}`);
 await writeFile(path.join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>txfx</title><script type="module" src="./app.js"></script>\n');
 
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
-const server = createServer(async (request, response) => {
-  const url = new URL(request.url, 'http://localhost');
-  const [base, rest] = url.pathname.startsWith('/testdata/') ? [args.testdata, url.pathname.slice('/testdata/'.length)] : [out, url.pathname.slice(1) || 'index.html'];
-  const file = path.resolve(base, decodeURIComponent(rest));
-  if (!file.startsWith(path.resolve(base) + path.sep)) return response.writeHead(403).end();
-  try {
-    const body = await readFile(file);
-    response.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'text/plain' }).end(body);
-  } catch {
-    response.writeHead(404).end();
-  }
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const origin = `http://127.0.0.1:${server.address().port}`;
+const { origin, close } = await serve((pathname) =>
+  pathname.startsWith('/testdata/') ? within(args.testdata, pathname.slice('/testdata/'.length)) : within(out, pathname.slice(1) || 'index.html'),
+);
 
-// As the machine's notes say: without the background-networking flags Chromium keeps dialling
-// Google's hosts, which this closed network refuses.
-const browser = await chromium.launch({
-  executablePath: args.chromium ?? '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await chromium.launch({ executablePath: args.chromium ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 let failed = 0;
 try {
   for (const mode of ['async', 'sync']) {
@@ -83,6 +66,6 @@ try {
   }
 } finally {
   await browser.close();
-  server.close();
+  close();
 }
 process.exit(failed === 0 ? 0 : 1);
