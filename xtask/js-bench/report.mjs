@@ -94,7 +94,6 @@ table(
   }),
 );
 
-const CHROMIUM = ['chromium-wasm', 'chromium-bb-wasm'];
 const inChromium = results.some((r) => r.engine === 'chromium-wasm');
 if (inChromium) {
   lines.push(`### In Chromium: txfx's WASM build and bb.js's browser WASM in one page`, '');

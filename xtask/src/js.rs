@@ -269,7 +269,7 @@ fn chromium() -> Result<String, String> {
     let chromium = std::env::var("TXFX_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_owned());
     if !Path::new(&chromium).exists() {
         return Err(format!(
-            "{chromium}: no Chromium for the browser tests; install Debian's (`apt-get install chromium`, as .ci/run does) or set TXFX_CHROMIUM"
+            "{chromium}: no Chromium for the browser tests and benchmarks; install Debian's (`apt-get install chromium`, as .ci/run does) or set TXFX_CHROMIUM"
         ));
     }
     Ok(chromium)
@@ -320,7 +320,8 @@ pub fn bench(quick: bool) -> Result<(), String> {
     let mut results = Vec::new();
     // Two rounds, the engines alternating: this machine kind's speed drifts over minutes, so
     // each engine gets two chances at the same conditions (the report keeps the lower median).
-    for round in if quick { 1..=1 } else { 1..=2 } {
+    let rounds = if quick { 1 } else { 2 };
+    for round in 1..=rounds {
         for engine in BENCH_ENGINES {
             let result = out.join(format!("{engine}-{round}.json"));
             let mut command = Command::new("node");
@@ -354,12 +355,13 @@ pub fn bench(quick: bool) -> Result<(), String> {
         .arg(&out)
         .arg("--tools")
         .arg(&tools)
-        .args(["--chromium", &chromium()?]);
+        .args(["--chromium", &chromium()?])
+        .args(["--rounds", &rounds.to_string()]);
     if quick {
         browser.arg("--quick");
     }
     run(&mut browser)?;
-    for round in if quick { 1..=1 } else { 1..=2 } {
+    for round in 1..=rounds {
         results.push(out.join(format!("chromium-{round}.json")));
     }
     let mut report = Command::new("node");
