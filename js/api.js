@@ -11,6 +11,28 @@ function createApi(engine) {
 
   // ---- values in ----
 
+  // A TypeError of the JavaScript side's own checks, with a kind as the engine's errors have.
+  function typeError(message, kind = 'Argument') {
+    const error = new TypeError(message);
+    error.kind = kind;
+    error.txfxClass = 'Malformed';
+    return error;
+  }
+
+  function rangeError(message, kind = 'Argument') {
+    const error = new RangeError(message);
+    error.kind = kind;
+    error.txfxClass = 'OutOfRange';
+    return error;
+  }
+
+  // A plain object: what JSON.parse makes (no class instance, no Map, no Date).
+  function isPlainObject(value) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+  }
+
   function hexOfBytes(bytes) {
     let out = '0x';
     for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
@@ -23,49 +45,84 @@ function createApi(engine) {
     if (typeof value === 'string') return value;
     if (typeof value === 'bigint') {
       if (value < 0n || value >= FIELD_MODULUS) {
-        throw new RangeError(`${what}: ${value} is not a field element (0 <= x < p)`);
+        throw rangeError(`${what}: ${value} is not a field element (0 <= x < p)`);
       }
       return `0x${value.toString(16).padStart(64, '0')}`;
     }
     if (value instanceof Uint8Array) {
-      if (value.length !== 32) throw new RangeError(`${what}: ${value.length} bytes; a field element is 32 (big-endian)`);
+      if (value.length !== 32) throw rangeError(`${what}: ${value.length} bytes; a field element is 32 (big-endian)`);
       return hexOfBytes(value);
     }
-    throw new TypeError(`${what}: expected a 0x-hex string, a bigint or a 32-byte Uint8Array, got ${describe(value)}`);
+    throw typeError(`${what}: expected a 0x-hex string, a bigint or a 32-byte Uint8Array, got ${describe(value)}`);
   }
 
   function fields(values, what) {
-    if (!Array.isArray(values)) throw new TypeError(`${what}: expected an array of field elements, got ${describe(values)}`);
-    return values.map((value, i) => field(value, `${what}[${i}]`));
+    if (!Array.isArray(values)) throw typeError(`${what}: expected an array of field elements, got ${describe(values)}`);
+    const out = new Array(values.length);
+    for (let i = 0; i < values.length; i += 1) {
+      if (!(i in values)) throw typeError(`${what}[${i}]: a hole in the array; every element must be a field element`);
+      out[i] = field(values[i], `${what}[${i}]`);
+    }
+    return out;
   }
 
   // A document as JSON text: text is passed on as it is (txfx reads it as Aztec's TypeScript does,
-  // refusing duplicate keys), a parsed object or array is serialized.
+  // refusing duplicate keys); a parsed document (what JSON.parse gives: plain objects, arrays,
+  // strings, finite numbers, booleans, null) is serialized. Anything JSON.stringify would change
+  // or drop (a Map, a Date, a class instance, a hole or undefined in an array, NaN, a bigint, a
+  // toJSON method) is refused, so that txfx reads what the caller holds and nothing else.
   function documentText(value, what) {
     if (typeof value === 'string') return value;
-    if (value !== null && typeof value === 'object') {
-      try {
-        return JSON.stringify(value);
-      } catch (error) {
-        throw new TypeError(`${what}: not serializable as JSON (${error.message})`);
-      }
+    if (value instanceof String) throw typeError(`${what}: a String object; pass the string itself (${what}.valueOf())`);
+    if (value === null || typeof value !== 'object') {
+      throw typeError(`${what}: expected JSON text or a parsed JSON document, got ${describe(value)}`);
     }
-    throw new TypeError(`${what}: expected JSON text or a parsed JSON object, got ${describe(value)}`);
+    if (!Array.isArray(value) && !isPlainObject(value)) {
+      throw typeError(`${what}: ${describe(value)} is not a parsed JSON document (JSON text, or what JSON.parse gives)`);
+    }
+    let text;
+    try {
+      text = JSON.stringify(value, function plainOnly(key, converted) {
+        const original = this[key];
+        const where = key === '' ? what : `${what}: ${JSON.stringify(key)}`;
+        if (Array.isArray(this) && !(key in this)) throw typeError(`${where}: a hole in an array`);
+        if (original !== null && typeof original === 'object' && !Array.isArray(original) && !isPlainObject(original)) {
+          throw typeError(`${where}: ${describe(original)} is not JSON (JSON.stringify would change it)`);
+        }
+        if (original !== null && typeof original === 'object' && typeof original.toJSON === 'function') {
+          throw typeError(`${where}: an object with a toJSON method is not JSON`);
+        }
+        if (typeof original === 'number' && !Number.isFinite(original)) throw typeError(`${where}: ${original} is not a JSON number`);
+        if (original === undefined && Array.isArray(this)) throw typeError(`${where}: undefined in an array is not JSON`);
+        if (typeof original === 'bigint' || typeof original === 'function' || typeof original === 'symbol') {
+          throw typeError(`${where}: a ${typeof original} is not JSON`);
+        }
+        return converted;
+      });
+    } catch (error) {
+      if (error instanceof TypeError && error.kind !== undefined) throw error;
+      throw typeError(`${what}: not serializable as JSON (${error.message})`);
+    }
+    if (typeof text !== 'string') throw typeError(`${what}: JSON.stringify gives no text for it`);
+    return text;
   }
 
   function blockNumber(value, what) {
-    if (value === undefined || value === null) return undefined;
-    if (typeof value === 'bigint') value = Number(value);
-    if (typeof value !== 'number') throw new TypeError(`${what}: expected a number, got ${describe(value)}`);
+    if (value === undefined) return undefined;
+    if (typeof value === 'bigint') {
+      if (value < 0n || value > 0xffffffffn) throw rangeError(`${what}: ${value} is not a block number (an integer from 0 to 2^32 - 1)`);
+      value = Number(value);
+    }
+    if (typeof value !== 'number') throw typeError(`${what}: expected a number, got ${describe(value)}`);
     if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) {
-      throw new RangeError(`${what}: ${value} is not a block number (an integer from 0 to 2^32 - 1)`);
+      throw rangeError(`${what}: ${value} is not a block number (an integer from 0 to 2^32 - 1)`);
     }
     return value;
   }
 
   function txSelector(tx) {
     if (typeof tx === 'number') {
-      if (!Number.isSafeInteger(tx) || tx < 0) throw new RangeError(`tx: ${tx} is not a tx index`);
+      if (!Number.isSafeInteger(tx) || tx < 0) throw rangeError(`tx: ${tx} is not a tx index`);
       return String(tx);
     }
     if (typeof tx === 'string' && /^[0-9]+$/.test(tx)) return tx;
@@ -74,7 +131,7 @@ function createApi(engine) {
 
   function protocol(value) {
     if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'string') throw new TypeError(`protocol: expected "azip-26" or "pre-azip-26", got ${describe(value)}`);
+    if (typeof value !== 'string') throw typeError(`protocol: expected "azip-26" or "pre-azip-26", got ${describe(value)}`);
     return value;
   }
 
@@ -82,14 +139,19 @@ function createApi(engine) {
   // otherwise drop a check the caller believes is made.
   function onlyKeys(value, known, what) {
     for (const key of Object.keys(value)) {
-      if (!known.includes(key)) throw new TypeError(`${what}.${key}: unknown; expected ${known.join(', ')}`);
+      if (!known.includes(key)) throw typeError(`${what}.${key}: unknown; expected ${known.join(', ')}`);
     }
   }
 
+  // The caller's expectations: a plain object whose keys are all known and none null (a null, an
+  // array or an instance would otherwise read as "expect nothing" and drop a check).
   function expectations(expected) {
-    if (expected === undefined || expected === null) return undefined;
-    if (typeof expected !== 'object') throw new TypeError(`expected: an object, got ${describe(expected)}`);
+    if (expected === undefined) return undefined;
+    if (!isPlainObject(expected)) throw typeError(`expected: a plain object {blockNumber?, blockHash?, txHash?}, got ${describe(expected)}`);
     onlyKeys(expected, ['blockNumber', 'blockHash', 'txHash'], 'expected');
+    for (const key of Object.keys(expected)) {
+      if (expected[key] === null) throw typeError(`expected.${key}: null; leave the key out to expect nothing of it`);
+    }
     // JSON.stringify drops the keys left undefined.
     return JSON.stringify({
       blockNumber: blockNumber(expected.blockNumber, 'expected.blockNumber'),
@@ -102,12 +164,12 @@ function createApi(engine) {
   // {categoryProof}.
   function subject(value) {
     if (value === null || typeof value !== 'object') {
-      throw new TypeError(`subject: expected {leaf}, {txHash, categoriesHash?}, {effect} or {categoryProof}, got ${describe(value)}`);
+      throw typeError(`subject: expected {leaf}, {txHash, categoriesHash?}, {effect} or {categoryProof}, got ${describe(value)}`);
     }
     const keys = Object.keys(value).filter((key) => value[key] !== undefined);
     const main = keys.filter((key) => key !== 'categoriesHash');
     if (main.length !== 1 || (keys.includes('categoriesHash') && main[0] !== 'txHash')) {
-      throw new TypeError(`subject: give exactly one of leaf, txHash (with categoriesHash if you have it), effect or categoryProof; got keys ${JSON.stringify(keys)}`);
+      throw typeError(`subject: give exactly one of leaf, txHash (with categoriesHash if you have it), effect or categoryProof; got keys ${JSON.stringify(keys)}`);
     }
     const kind = main[0];
     switch (kind) {
@@ -120,7 +182,7 @@ function createApi(engine) {
       case 'categoryProof':
         return [kind, documentText(value.categoryProof, 'subject.categoryProof'), undefined];
       default:
-        throw new TypeError(`subject.${kind}: unknown; expected leaf, txHash, effect or categoryProof`);
+        throw typeError(`subject.${kind}: unknown; expected leaf, txHash, effect or categoryProof`);
     }
   }
 
@@ -128,7 +190,11 @@ function createApi(engine) {
     if (value === null) return 'null';
     if (Array.isArray(value)) return 'an array';
     if (value instanceof Uint8Array) return `a ${value.length}-byte Uint8Array`;
-    return typeof value;
+    if (typeof value === 'object') {
+      const name = value.constructor && value.constructor.name;
+      return name && name !== 'Object' ? `a ${name}` : 'an object';
+    }
+    return `a ${typeof value}`;
   }
 
   // ---- errors out ----
@@ -184,7 +250,7 @@ function createApi(engine) {
 
   function poseidon2HashWithSeparator(inputs, separator) {
     if (!Number.isInteger(separator) || separator < 0 || separator > 0xffffffff) {
-      throw new RangeError(`separator: ${separator} is not a u32 domain separator`);
+      throw rangeError(`separator: ${separator} is not a u32 domain separator`);
     }
     return call(engine().poseidon2HashWithSeparator, fields(inputs, 'inputs'), separator);
   }
@@ -230,7 +296,7 @@ function createApi(engine) {
   }
 
   function verifyTx(chain) {
-    if (chain === null || typeof chain !== 'object') throw new TypeError('verifyTx: expected {archiveRoot, archiveWitness, header, witness, subject, expected?, protocol?}');
+    if (!isPlainObject(chain)) throw typeError('verifyTx: expected {archiveRoot, archiveWitness, header, witness, subject, expected?, protocol?}');
     onlyKeys(chain, ['archiveRoot', 'archiveWitness', 'header', 'witness', 'subject', 'expected', 'protocol'], 'verifyTx');
     const [kind, value, categoriesHash] = subject(chain.subject);
     return verdict(
@@ -248,7 +314,7 @@ function createApi(engine) {
   }
 
   function verifyArchive(archive) {
-    if (archive === null || typeof archive !== 'object') throw new TypeError('verifyArchive: expected {archiveRoot, archiveWitness, header | blockHash, expected?, protocol?}');
+    if (!isPlainObject(archive)) throw typeError('verifyArchive: expected {archiveRoot, archiveWitness, header | blockHash, expected?, protocol?}');
     onlyKeys(archive, ['archiveRoot', 'archiveWitness', 'header', 'blockHash', 'expected', 'protocol'], 'verifyArchive');
     return verdict(
       engine().verifyArchive,

@@ -2,7 +2,7 @@
 // single-threaded, no SharedArrayBuffer, no cross-origin isolation. The API is api.js's, the
 // same as in Node; this file loads the module.
 //
-// Call `await init()` once before the first call: it fetches and compiles dist/txfx_wasm_bg.wasm,
+// Call `await init()` once before the first call: it fetches and compiles dist/txfx.wasm,
 // which it names with `new URL(..., import.meta.url)`, the form bundlers (webpack 5, Vite,
 // Parcel, Rollup's URL plugins) see and copy. A bundler that does not (esbuild) gets the file
 // from the export `txfx/txfx.wasm` and passes its URL: `init(url)`. `initSync(bytes)` compiles
@@ -11,25 +11,41 @@
 // every call throws; init twice is harmless.
 
 import { createApi } from './api.js';
-import * as wasm from './dist/txfx_wasm.mjs';
+import { createWasmEngine } from './wasm.js';
 
-let ready = false;
+let engineReady;
 let pending;
 
 function engine() {
-  if (!ready) throw new Error('txfx: the WASM engine is not initialised; call `await init()` (or `initSync(bytes)`) before the first call');
-  return wasm;
+  if (engineReady === undefined) throw new Error('txfx: the WASM engine is not initialised; call `await init()` (or `initSync(bytes)`) before the first call');
+  return engineReady;
 }
 
 export const backend = 'wasm';
 
+// The compiled module, from what `init` was given: a URL (or its string), a Request, a Response,
+// the module's bytes, or a WebAssembly.Module.
+async function compile(input) {
+  if (input instanceof WebAssembly.Module) return input;
+  if (input instanceof ArrayBuffer || ArrayBuffer.isView(input)) return WebAssembly.compile(input);
+  const response = input instanceof Response ? input : await fetch(input);
+  if (!response.ok) {
+    throw new Error(`fetching ${response.url || input} gave HTTP ${response.status}; serve dist/txfx.wasm (the export txfx/txfx.wasm) and pass its URL: init(url)`);
+  }
+  // Streaming compilation needs the application/wasm type; any server's bytes compile otherwise.
+  if (typeof WebAssembly.compileStreaming === 'function' && response.headers.get('content-type') === 'application/wasm') {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
 export function init(input) {
-  if (ready) return Promise.resolve();
+  if (engineReady !== undefined) return Promise.resolve();
   if (pending === undefined) {
-    const source = input ?? new URL('./dist/txfx_wasm_bg.wasm', import.meta.url);
-    pending = wasm.default({ module_or_path: source }).then(
-      () => {
-        ready = true;
+    const source = input ?? new URL('./dist/txfx.wasm', import.meta.url);
+    pending = compile(source).then(
+      (module) => {
+        engineReady = createWasmEngine(module);
       },
       (error) => {
         pending = undefined;
@@ -41,10 +57,9 @@ export function init(input) {
 }
 
 export function initSync(bytes) {
-  if (ready) return;
+  if (engineReady !== undefined) return;
   if (bytes === undefined) throw new TypeError('initSync(bytes): give the module\'s bytes (or a WebAssembly.Module); `await init()` fetches them itself');
-  wasm.initSync({ module: bytes });
-  ready = true;
+  engineReady = createWasmEngine(bytes instanceof WebAssembly.Module ? bytes : new WebAssembly.Module(bytes));
 }
 
 const api = createApi(engine);

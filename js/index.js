@@ -5,10 +5,11 @@
 // verification. The API itself is api.js; this file picks the engine.
 //
 // Engine selection, as the Rust crates publish it: the native addon (txfx.node) where it loads,
-// else the WASM build (single-threaded, loaded synchronously from dist/txfx_wasm_bg.wasm).
+// else the WASM build (single-threaded, compiled synchronously from dist/txfx.wasm).
 // TXFX_BACKEND=native or wasm forces one and fails loudly, at import, if it cannot load.
 
 const { createApi } = require('./api.js');
+const { createWasmEngine } = require('./wasm.js');
 
 function loadEngine() {
   const wanted = (typeof process !== 'undefined' && process.env && process.env.TXFX_BACKEND) || 'auto';
@@ -25,9 +26,10 @@ function loadEngine() {
     }
   }
   try {
-    return { engine: require('./dist/txfx_wasm.cjs'), backend: 'wasm' };
+    const bytes = require('node:fs').readFileSync(require('node:path').join(__dirname, 'dist', 'txfx.wasm'));
+    return { engine: createWasmEngine(new WebAssembly.Module(bytes)), backend: 'wasm' };
   } catch (error) {
-    const why = `the WASM engine (dist/txfx_wasm.cjs) did not load: ${error.message}`;
+    const why = `the WASM engine (dist/txfx.wasm) did not load: ${error.message}`;
     throw new Error(wanted === 'wasm' ? `TXFX_BACKEND=wasm: ${why}` : `txfx: ${nativeFailure}; ${why}`);
   }
 }

@@ -6,9 +6,10 @@ use std::process::ExitCode;
 
 use rayon::prelude::*;
 use serde_json::{Value, json};
+use txfx_documents::classify::{Classify, ErrorClass};
 use txfx_documents::verdict::refutation_json;
 use txfx_documents::{Doc, DocumentError};
-use txfx_poseidon::{BackendError, Classify, ErrorClass};
+use txfx_poseidon::BackendError;
 
 /// The largest input file the CLI reads: the documents' limit, which the bindings share.
 pub const MAX_INPUT_BYTES: u64 = txfx_documents::MAX_DOCUMENT_BYTES;
@@ -144,15 +145,35 @@ impl Input {
     }
 }
 
+/// Skips the rest of a line without keeping it.
+fn skip_line(reader: &mut dyn BufRead) -> std::io::Result<()> {
+    loop {
+        let buffer = reader.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        match buffer.iter().position(|b| *b == b'\n') {
+            Some(end) => {
+                reader.consume(end + 1);
+                return Ok(());
+            }
+            None => {
+                let length = buffer.len();
+                reader.consume(length);
+            }
+        }
+    }
+}
+
 /// The most lines `--jsonl` holds at once, and the most bytes: a chunk is decoded on all cores,
 /// then printed in order.
 const JSONL_CHUNK_LINES: usize = 256;
 const JSONL_CHUNK_BYTES: usize = 64 << 20;
 
 /// `--jsonl`: one input per line, one JSON result per line, in input order, each chunk of lines
-/// on all cores. A line that fails prints `{"line": N, "error": "..."}` in its place (so output
-/// line N always answers input line N) and the command exits 2 (3 for a backend failure) after
-/// the last line.
+/// on all cores. A line that fails, one longer than the input limit included (it is skipped, never
+/// held), prints `{"line": N, "error": "..."}` in its place (so output line N always answers input
+/// line N) and the command exits 2 (3 for a backend failure) after the last line.
 pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Value, Failure> + Sync) -> Result<(), Failure> {
     let mut reader: Box<dyn BufRead> = if path == "-" {
         Box::new(std::io::stdin().lock())
@@ -162,7 +183,8 @@ pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Value, Failure> + 
     };
     let (mut line_number, mut failed, mut backend_failed) = (0usize, 0usize, false);
     loop {
-        let (mut chunk, mut bytes) = (Vec::new(), 0);
+        // A line over the input limit is not kept: it is answered by its error, in its place.
+        let (mut chunk, mut bytes): (Vec<Option<Vec<u8>>>, usize) = (Vec::new(), 0);
         while chunk.len() < JSONL_CHUNK_LINES && bytes < JSONL_CHUNK_BYTES {
             let mut line = Vec::new();
             let read = (&mut reader)
@@ -173,13 +195,13 @@ pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Value, Failure> + 
                 break;
             }
             if line.len() as u64 > MAX_INPUT_BYTES {
-                return Err(Failure::Input(format!(
-                    "{path}: line {} is longer than the {MAX_INPUT_BYTES}-byte input limit",
-                    line_number + chunk.len() + 1
-                )));
+                drop(line);
+                skip_line(&mut *reader).map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+                chunk.push(None);
+                continue;
             }
             bytes += line.len();
-            chunk.push(line);
+            chunk.push(Some(line));
         }
         if chunk.is_empty() {
             break;
@@ -191,6 +213,11 @@ pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Value, Failure> + 
             .enumerate()
             .map(|(i, line)| {
                 let name = format!("line {}", first + i);
+                let Some(line) = line else {
+                    return Err(Failure::Input(format!(
+                        "{name}: longer than the {MAX_INPUT_BYTES}-byte input limit (not read)"
+                    )));
+                };
                 let text =
                     std::str::from_utf8(line).map_err(|_| Failure::Input(format!("{name}: not UTF-8")))?;
                 let text = text.trim_end_matches(['\n', '\r']);

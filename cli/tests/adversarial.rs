@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
-use txfx_suite::adversarial::{catalogue, contains, document};
+use txfx_suite::adversarial::{catalogue, check_message, contains, document};
 use txfx_suite::vectors::testdata_dir;
 
 /// Writes each document of a case to a file of its own, and gives back the file's path.
@@ -132,6 +132,21 @@ fn arguments(files: &Files, operation: &str, inputs: &Value) -> Vec<String> {
         "header-hash" => push(&["header", "hash", &file("header"), "--protocol", &text(&inputs["protocol"])]),
         "tree-root" => push(&["tree", "root", &file("leaves")]),
         "checkpoint-decode" => push(&["checkpoint", "decode", &file("fields")]),
+        "effect-hash" => push(&["effect", "hash", &file("effect")]),
+        "blob-encode" => push(&["block", "encode-blob", &file("document")]),
+        "block-decode-blob" => push(&["block", "decode-blob", &file("fields")]),
+        "tree-witness" => {
+            push(&["tree", "witness", &file("leaves")]);
+            let tx = text(&inputs["tx"]);
+            if tx.starts_with("0x") {
+                push(&["--tx-hash", &tx]);
+            } else {
+                push(&["--index", &tx]);
+            }
+            if let Some(number) = inputs.get("blockNumber") {
+                push(&["--block-number", &text(number)]);
+            }
+        }
         other => panic!("unknown operation {other}"),
     }
     args
@@ -211,6 +226,7 @@ fn check(case: &Value, output: &Output) -> Result<(), String> {
             if code != Some(2) || !stderr.contains(message) {
                 return Err(format!("exit {code:?} and {message:?} expected on stderr: {stderr}"));
             }
+            check_message(case["name"].as_str().unwrap_or("?"), stderr.trim_end());
         }
     }
     Ok(())

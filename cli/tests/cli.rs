@@ -154,11 +154,20 @@ fn witness_commands_round_trip_and_verify() {
         txfx(&["block", "witness", "blocks/three-fixtures.json", "--tx", "0", "--block-number", "7"]);
     let json: serde_json::Value = serde_json::from_slice(&witness.stdout).expect("JSON");
     assert_eq!(&json, at(aztec_fixtures(), "/witness_json_example/json"));
+    // Two txs share hash 0x1234 (small and maximum): the hash selects neither, an index still does.
     let by_hash =
         txfx(&["block", "witness", "blocks/three-fixtures.json", "--tx", "0x1234", "--block-number", "7"]);
-    // Two txs share hash 0x1234 (small and maximum); the first, tx 1, is served.
-    let by_hash: serde_json::Value = serde_json::from_slice(&by_hash.stdout).expect("JSON");
-    assert_eq!(by_hash["leafIndex"], "1");
+    assert_eq!(by_hash.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&by_hash.stderr);
+    assert!(
+        stderr.contains("txs 1 and 2 of the block both have hash") && stderr.contains("index"),
+        "{stderr}"
+    );
+    let by_index: serde_json::Value = serde_json::from_slice(
+        &txfx(&["block", "witness", "blocks/three-fixtures.json", "--tx", "1", "--block-number", "7"]).stdout,
+    )
+    .expect("JSON");
+    assert_eq!(by_index["leafIndex"], "1");
     let all: serde_json::Value = serde_json::from_slice(
         &txfx(&["block", "witness", "blocks/three-fixtures.json", "--all", "--block-number", "7"]).stdout,
     )

@@ -2,15 +2,17 @@
 //! wrong with it, typed, with its class ([`Classify`]) deciding the exit status or the exception.
 
 use txfx_membership::{
-    ArchiveError, BuildError, CategoryError, ChainError, HeaderError, StoredError, UnknownTx, VerifyError,
+    ArchiveError, BuildError, CategoryError, ChainError, HeaderError, StoredError, TxLookupError, VerifyError,
 };
 use txfx_poseidon::field::{FieldError, fr_to_hex};
-use txfx_poseidon::{BackendError, Classify, ErrorClass, Fr, classify::nested};
+use txfx_poseidon::{BackendError, Fr};
 use txfx_tx_effects::blob::BlobError;
 use txfx_tx_effects::checkpoint::CheckpointDecodeError;
 use txfx_tx_effects::{BlockNumber, IndexOutOfBounds};
 
-use crate::json::{JsonError, JsonInput, Malformed};
+use crate::classify::{Classify, ErrorClass, nested};
+use crate::json::wire::{Locate, Raw, Within};
+use crate::json::{JsonError, JsonInput, Malformed, Quoted};
 
 /// A document and the name a front end gives it in messages (a file path, an argument's name).
 #[derive(Debug, Clone, Copy)]
@@ -36,6 +38,85 @@ impl<'a> Doc<'a> {
     pub fn error(&self, problem: impl Into<Problem>) -> DocumentError {
         DocumentError { document: Some(self.name.to_owned()), problem: Box::new(problem.into()) }
     }
+
+    /// Reads the document with `read` (see [`JsonInput`]: the whole text is checked to be JSON
+    /// first, and a fault is located by line and column).
+    pub(crate) fn read<T>(
+        &self,
+        read: impl FnOnce(Raw<'_>) -> Result<T, Problem>,
+    ) -> Result<T, DocumentError> {
+        self.input.read(read).map_err(|problem| self.error(problem))
+    }
+}
+
+/// A value a claim or a fact holds, as messages print it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    /// A number (a block number, an index).
+    Number(u64),
+    /// A field element (a hash, a root).
+    Field(Fr),
+}
+
+impl std::fmt::Display for Claim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Number(value) => write!(f, "{value}"),
+            Self::Field(value) => f.write_str(&fr_to_hex(value)),
+        }
+    }
+}
+
+impl From<BlockNumber> for Claim {
+    fn from(number: BlockNumber) -> Self {
+        Self::Number(u64::from(number.get()))
+    }
+}
+
+impl From<Fr> for Claim {
+    fn from(value: Fr) -> Self {
+        Self::Field(value)
+    }
+}
+
+/// A claim a document makes, and the fact it contradicts.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{what} is {claimed}, but {against} is {actual}")]
+pub struct Contradiction {
+    /// The claim (`l2BlockNumber`, `the witness's root`).
+    pub what: &'static str,
+    /// Its value.
+    pub claimed: Claim,
+    /// What it is compared with.
+    pub against: &'static str,
+    /// That value.
+    pub actual: Claim,
+    /// The link of the chain the claim belongs to.
+    pub link: &'static str,
+}
+
+/// What is wrong with a JSON-RPC response.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RpcProblem {
+    /// A response without a result: the node knows no such thing.
+    #[error("the JSON-RPC response has no result: the node does not know what was asked for")]
+    NoResult,
+    /// A response carrying an error.
+    #[error("the node answered with an error{}: {message}", .code.map(|code| format!(" {code}")).unwrap_or_default())]
+    NodeError {
+        /// The error's `code`, if it has a numeric one.
+        code: Option<i64>,
+        /// Its `message` (or the whole error, quoted).
+        message: Quoted,
+    },
+    /// A response with both `result` and `error`: JSON-RPC gives one or the other, and readers
+    /// that look at one first would read it two ways.
+    #[error("the JSON-RPC response carries both a result and an error; a response may carry only one")]
+    ResultAndError,
+    /// A batch of responses (a JSON array of them), where one document is read.
+    #[error("a batch of JSON-RPC responses (a JSON array of them): give the one response to read")]
+    Batch,
 }
 
 /// What is wrong, by kind.
@@ -61,15 +142,9 @@ pub enum Problem {
         /// Its keys present.
         second_keys: String,
     },
-    /// A JSON-RPC response without a result: the node knows no such thing.
-    #[error("the JSON-RPC response has no result: the node does not know what was asked for")]
-    NoResult,
-    /// A JSON-RPC response carrying an error.
-    #[error("the node answered with an error: {message}")]
-    NodeError {
-        /// The error object, as JSON.
-        message: String,
-    },
+    /// A JSON-RPC response that does not carry one result.
+    #[error(transparent)]
+    Rpc(#[from] RpcProblem),
     /// A header that cannot serve (a pre-AZIP-26 header asked to authenticate a tx).
     #[error(transparent)]
     Header(#[from] HeaderError),
@@ -91,9 +166,12 @@ pub enum Problem {
     /// A tx index outside the block.
     #[error(transparent)]
     OutOfBounds(#[from] IndexOutOfBounds),
-    /// No tx of the block has the hash asked for.
+    /// The tx hash asked for selects no one tx of the block.
     #[error(transparent)]
-    UnknownTx(#[from] UnknownTx),
+    TxLookup(#[from] TxLookupError),
+    /// A witness that could not be built.
+    #[error(transparent)]
+    Build(#[from] BuildError),
     /// A witness that does not prove membership.
     #[error(transparent)]
     Verify(#[from] VerifyError),
@@ -109,23 +187,51 @@ pub enum Problem {
         body: Fr,
     },
     /// A claim a document makes that contradicts what was proven or given.
-    #[error("{what} is {claimed}, but {against} is {actual}")]
-    Contradicts {
-        /// The claim (`l2BlockNumber`, `the witness's root`).
-        what: &'static str,
-        /// Its value.
-        claimed: String,
-        /// What it is compared with.
-        against: &'static str,
-        /// That value.
-        actual: String,
-        /// The link of the chain the claim belongs to.
-        link: &'static str,
+    #[error(transparent)]
+    Contradicts(Box<Contradiction>),
+    /// A tx selector that is neither an index nor a tx hash.
+    #[error("tx {given}: not an index (decimal digits) or a tx hash (0x-hex)")]
+    BadTxSelector {
+        /// What was given.
+        given: Quoted,
     },
-    /// Two inputs disagree about something the caller must settle (`--block-number` against an
-    /// `L2Block`'s header), or ask for something impossible.
-    #[error("{0}")]
-    Conflict(String),
+    /// An expectation about a fact this check does not establish: it could never be met.
+    #[error("{fact} cannot be expected here: {why}")]
+    CannotExpect {
+        /// The fact (`a block hash`).
+        fact: &'static str,
+        /// Why this check does not establish it.
+        why: &'static str,
+    },
+    /// The block number the caller gave is not the one the document gives.
+    #[error("block number {given} was given, {document_says} is of block {document}")]
+    BlockNumberConflict {
+        /// The caller's.
+        given: BlockNumber,
+        /// The document's.
+        document: BlockNumber,
+        /// What in the document gives it (`the L2Block's header`).
+        document_says: &'static str,
+    },
+    /// A block number is needed and nothing gives one.
+    #[error("give the block number: {why}")]
+    BlockNumberMissing {
+        /// Why the document gives none.
+        why: &'static str,
+    },
+    /// A bare leaf as the subject of a chain, which ends in a tx.
+    #[error("a chain ends in a tx: give a tx hash, an effect or a category proof, not a bare leaf")]
+    LeafEndsNoChain,
+    /// A decoded checkpoint whose block claims a tx-effects root its body does not give.
+    #[error("block {block}: txEffectsTreeRoot {} is given, its body gives {}", fr_to_hex(.claimed), fr_to_hex(.computed))]
+    ClaimedRootNotBody {
+        /// The block's index in the checkpoint.
+        block: usize,
+        /// The root given.
+        claimed: Fr,
+        /// The body's.
+        computed: Fr,
+    },
     /// Too much asked for: more than a valid input can need.
     #[error("{what} is {given}, at most {max} allowed")]
     TooMuch {
@@ -143,7 +249,7 @@ pub enum Problem {
 
 impl From<Malformed> for Problem {
     fn from(error: Malformed) -> Self {
-        Self::Json(JsonError::Malformed(error))
+        Self::Json(JsonError::from(error))
     }
 }
 
@@ -154,13 +260,31 @@ impl Problem {
     }
 }
 
-impl From<BuildError> for Problem {
-    fn from(error: BuildError) -> Self {
-        match error {
-            BuildError::OutOfBounds(error) => Self::OutOfBounds(error),
-            BuildError::Backend(error) => Self::Backend(error),
-            // A variant BuildError gains later is named by its own message.
-            other => Self::Conflict(other.to_string()),
+impl Problem {
+    /// The problem of a document read as `what`: a malformed document names what it was read as.
+    #[must_use]
+    pub(crate) fn expecting(self, what: &'static str) -> Self {
+        match self {
+            Self::Json(error) => Self::Json(error.expecting(what)),
+            other => other,
+        }
+    }
+}
+
+impl Within for Problem {
+    fn within(self, key: &str) -> Self {
+        match self {
+            Self::Json(error) => Self::Json(error.within(key)),
+            other => other,
+        }
+    }
+}
+
+impl Locate for Problem {
+    fn malformed_mut(&mut self) -> Option<&mut Malformed> {
+        match self {
+            Self::Json(error) => error.malformed_mut(),
+            _ => None,
         }
     }
 }
@@ -202,7 +326,8 @@ document_error_from!(
     CheckpointDecodeError,
     BlobError,
     IndexOutOfBounds,
-    UnknownTx,
+    TxLookupError,
+    RpcProblem,
     VerifyError,
     ChainError,
     BuildError,
@@ -223,7 +348,7 @@ impl DocumentError {
             Problem::Proof(CategoryError::Leaf(_)) | Problem::Verify(_) => "tx",
             Problem::Proof(_) | Problem::Json(JsonError::Proof(_)) => "category",
             Problem::Header(_) | Problem::BodyNotInHeader { .. } => "header",
-            Problem::Contradicts { link, .. } => link,
+            Problem::Contradicts(contradiction) => contradiction.link,
             _ => "document",
         })
     }
@@ -235,8 +360,7 @@ impl Classify for Problem {
             // A JSON error's kind is its own: `Malformed`, `Field/...`, `Invalid/...`.
             Self::Json(source) => source.kind(),
             Self::Ambiguous { .. } => "Ambiguous".into(),
-            Self::NoResult => "NoResult".into(),
-            Self::NodeError { .. } => "NodeError".into(),
+            Self::Rpc(source) => nested("Rpc", source),
             Self::Header(source) => nested("Header", source),
             Self::Archive(source) => nested("Archive", source),
             Self::Stored(source) => nested("Stored", source),
@@ -244,12 +368,18 @@ impl Classify for Problem {
             Self::Checkpoint(source) => nested("Checkpoint", source),
             Self::Blob(source) => nested("Blob", source),
             Self::OutOfBounds(source) => nested("OutOfBounds", source),
-            Self::UnknownTx(source) => nested("UnknownTx", source),
+            Self::TxLookup(source) => nested("TxLookup", source),
+            Self::Build(source) => nested("Build", source),
             Self::Verify(source) => nested("Verify", source),
             Self::Chain(source) => nested("Chain", source),
             Self::BodyNotInHeader { .. } => "BodyNotInHeader".into(),
-            Self::Contradicts { .. } => "Contradicts".into(),
-            Self::Conflict(_) => "Conflict".into(),
+            Self::Contradicts(_) => "Contradicts".into(),
+            Self::BadTxSelector { .. } => "BadTxSelector".into(),
+            Self::CannotExpect { .. } => "CannotExpect".into(),
+            Self::BlockNumberConflict { .. } => "BlockNumberConflict".into(),
+            Self::BlockNumberMissing { .. } => "BlockNumberMissing".into(),
+            Self::LeafEndsNoChain => "LeafEndsNoChain".into(),
+            Self::ClaimedRootNotBody { .. } => "ClaimedRootNotBody".into(),
             Self::TooMuch { .. } => "TooMuch".into(),
             Self::Backend(source) => nested("Backend", source),
         }
@@ -257,9 +387,14 @@ impl Classify for Problem {
 
     fn class(&self) -> ErrorClass {
         match self {
-            Self::Ambiguous { .. } | Self::NoResult | Self::NodeError { .. } | Self::Conflict(_) => {
-                ErrorClass::Malformed
-            }
+            Self::Ambiguous { .. }
+            | Self::Rpc(_)
+            | Self::BadTxSelector { .. }
+            | Self::CannotExpect { .. }
+            | Self::BlockNumberConflict { .. }
+            | Self::BlockNumberMissing { .. }
+            | Self::LeafEndsNoChain
+            | Self::ClaimedRootNotBody { .. } => ErrorClass::Malformed,
             Self::TooMuch { .. } => ErrorClass::OutOfRange,
             Self::Json(source) => source.class(),
             Self::Header(source) => source.class(),
@@ -269,10 +404,11 @@ impl Classify for Problem {
             Self::Checkpoint(source) => source.class(),
             Self::Blob(source) => source.class(),
             Self::OutOfBounds(source) => source.class(),
-            Self::UnknownTx(source) => source.class(),
+            Self::TxLookup(source) => source.class(),
+            Self::Build(source) => source.class(),
             Self::Verify(source) => source.class(),
             Self::Chain(source) => source.class(),
-            Self::BodyNotInHeader { .. } | Self::Contradicts { .. } => ErrorClass::Refuted,
+            Self::BodyNotInHeader { .. } | Self::Contradicts(_) => ErrorClass::Refuted,
             Self::Backend(_) => ErrorClass::Backend,
         }
     }

@@ -1,13 +1,13 @@
 #![doc = include_str!("../README.md")]
 
-mod classify;
+pub mod classify;
 pub mod error;
 pub mod json;
 pub mod ops;
 pub mod read;
 pub mod verdict;
 
-pub use error::{Doc, DocumentError, Problem};
+pub use error::{Claim, Contradiction, Doc, DocumentError, Problem, RpcProblem};
 pub use ops::{ArchiveSubject, Expected, Subject, TxSelector};
 pub use verdict::{Proves, Verdict};
 

@@ -5,8 +5,8 @@
 use serde_json::{Value, json};
 use txfx_membership::{
     BlockWitnesses, CategoryProof, ChainSubject, ElementQuery, ProtocolVersion, StoredBlock,
-    TrustedArchiveRoot, TrustedRoot, TxClaim, TxEffectMembershipWitness, prove_category, verify_block_hash,
-    verify_category_proof, verify_chain, verify_effect, verify_leaf, verify_tx,
+    TrustedArchiveRoot, TrustedRoot, TxClaim, TxEffectMembershipWitness, find_tx, prove_category,
+    verify_block_hash, verify_category_proof, verify_chain, verify_effect, verify_leaf, verify_tx,
 };
 use txfx_poseidon::field::{fr_to_hex, parse_fr_hex};
 use txfx_poseidon::{Fr, HashBackend};
@@ -18,8 +18,9 @@ use txfx_tx_effects::{
     BlockCommitment, BlockNumber, Category, TxEffectCommitment, commit_block, commit_effect, tree_root,
 };
 
-use crate::error::{Doc, DocumentError, Problem};
-use crate::json::{body_to_json, checkpoint_to_json, witness_to_json};
+use crate::error::{Claim, Contradiction, Doc, DocumentError, Problem};
+use crate::json::wire::safe_number;
+use crate::json::{Quoted, body_to_json, checkpoint_to_json, witness_to_json};
 use crate::read::{self, BodyDocument, EffectDocument, InBlock, LeavesDocument};
 use crate::verdict::Verdict;
 
@@ -43,8 +44,7 @@ impl std::str::FromStr for TxSelector {
         }
         match text.parse::<usize>() {
             Ok(index) if text.bytes().all(|b| b.is_ascii_digit()) => Ok(Self::Index(index)),
-            _ => Err(Problem::Conflict(format!("tx {text:?}: not an index (decimal) or a tx hash (0x-hex)"))
-                .into()),
+            _ => Err(Problem::BadTxSelector { given: Quoted::new(text) }.into()),
         }
     }
 }
@@ -60,38 +60,63 @@ pub struct Expected {
     pub tx_hash: Option<Fr>,
 }
 
+impl Expected {
+    /// Reads expectations given as JSON (`{"blockNumber"?, "blockHash"?, "txHash"?}`, as the
+    /// JavaScript bindings pass them): a plain object, no other key, no `null`.
+    ///
+    /// # Errors
+    /// [`DocumentError`] for anything else.
+    pub fn from_json(doc: Doc<'_>) -> Result<Self, DocumentError> {
+        doc.read(|raw| {
+            let object = raw.object("expectations", &["blockNumber", "blockHash", "txHash"])?;
+            object.strict()?;
+            Ok(Self {
+                block_number: object.read_optional("blockNumber", crate::json::header::read_block_number)?,
+                block_hash: object.read_optional("blockHash", crate::json::hex_field)?,
+                tx_hash: object.read_optional("txHash", crate::json::hex_field)?,
+            })
+        })
+    }
+}
+
 fn contradicts(
     what: &'static str,
-    claimed: String,
+    claimed: impl Into<Claim>,
     against: &'static str,
-    actual: String,
+    actual: impl Into<Claim>,
     link: &'static str,
 ) -> Problem {
-    Problem::Contradicts { what, claimed, against, actual, link }
+    Problem::Contradicts(Box::new(Contradiction {
+        what,
+        claimed: claimed.into(),
+        against,
+        actual: actual.into(),
+        link,
+    }))
 }
 
 impl Expected {
     /// Checks the verdict's facts against the expectations. An expectation about a fact the
     /// verification did not establish is refused: it cannot be met.
     fn check(&self, verdict: &Verdict) -> Result<(), DocumentError> {
-        let hex = |value: &Fr| fr_to_hex(value);
         if let Some(expected) = self.block_number {
             match verdict.block_number {
                 Some(proven) if proven == expected => {}
                 Some(proven) => {
                     return Err(contradicts(
                         "the block number",
-                        proven.to_string(),
+                        proven,
                         "the one expected",
-                        expected.to_string(),
+                        expected,
                         "expected",
                     )
                     .into());
                 }
                 None => {
-                    return Err(Problem::Conflict(
-                        "a block number is not something this check establishes".into(),
-                    )
+                    return Err(Problem::CannotExpect {
+                        fact: "a block number",
+                        why: "this check does not establish one",
+                    }
                     .into());
                 }
             }
@@ -102,17 +127,18 @@ impl Expected {
                 Some(proven) => {
                     return Err(contradicts(
                         "the block hash",
-                        hex(&proven),
+                        proven,
                         "the one expected",
-                        hex(&expected),
+                        expected,
                         "expected",
                     )
                     .into());
                 }
                 None => {
-                    return Err(Problem::Conflict(
-                        "a block hash is established only from an archive root (txfx verify tx, txfx archive verify)".into(),
-                    )
+                    return Err(Problem::CannotExpect {
+                        fact: "a block hash",
+                        why: "a block hash is established only from an archive root (txfx verify tx, txfx archive verify)",
+                    }
                     .into());
                 }
             }
@@ -121,16 +147,17 @@ impl Expected {
             match verdict.tx_hash {
                 Some(proven) if proven == expected => {}
                 Some(proven) => {
-                    return Err(contradicts(
-                        "the tx hash",
-                        hex(&proven),
-                        "the one expected",
-                        hex(&expected),
-                        "expected",
-                    )
+                    return Err(
+                        contradicts("the tx hash", proven, "the one expected", expected, "expected").into()
+                    );
+                }
+                None => {
+                    return Err(Problem::CannotExpect {
+                        fact: "a tx hash",
+                        why: "a bare leaf names no tx hash",
+                    }
                     .into());
                 }
-                None => return Err(Problem::Conflict("a bare leaf names no tx hash to expect".into()).into()),
             }
         }
         Ok(())
@@ -202,21 +229,22 @@ pub fn body_commitment(
 /// The block number to use: the caller's, the document's, or both when they agree.
 ///
 /// # Errors
-/// [`Problem::Conflict`] when they disagree, or neither is given.
+/// [`Problem::BlockNumberConflict`] when they disagree, [`Problem::BlockNumberMissing`] when neither is given.
 pub fn block_number_of(
     given: Option<BlockNumber>,
     document: &BodyDocument,
 ) -> Result<BlockNumber, DocumentError> {
     match (given, document.block_number()) {
-        (Some(given), Some(header)) if given != header => Err(Problem::Conflict(format!(
-            "block number {given} was given, the L2Block's header is of block {header}"
-        ))
+        (Some(given), Some(header)) if given != header => Err(Problem::BlockNumberConflict {
+            given,
+            document: header,
+            document_says: "the L2Block's header",
+        }
         .into()),
         (Some(number), _) | (None, Some(number)) => Ok(number),
-        (None, None) => Err(Problem::Conflict(
-            "give the block number: the body has no L2Block header to take it from".into(),
-        )
-        .into()),
+        (None, None) => {
+            Err(Problem::BlockNumberMissing { why: "the body has no L2Block header to take it from" }.into())
+        }
     }
 }
 
@@ -252,7 +280,7 @@ pub fn block_witnesses(
 /// The witness of one tx, by index or hash.
 ///
 /// # Errors
-/// [`Problem::OutOfBounds`] or [`Problem::UnknownTx`].
+/// [`Problem::OutOfBounds`] or [`Problem::TxLookup`].
 pub fn witness_of(
     witnesses: &BlockWitnesses,
     tx: TxSelector,
@@ -295,17 +323,17 @@ pub fn leaves_witnesses(
     match read::leaves(doc)? {
         LeavesDocument::Stored(stored) => {
             if let Some(given) = block_number.filter(|given| *given != stored.block_number) {
-                return Err(doc.error(Problem::Conflict(format!(
-                    "block number {given} was given, the stored leaves are of block {}",
-                    stored.block_number
-                ))));
+                return Err(doc.error(Problem::BlockNumberConflict {
+                    given,
+                    document: stored.block_number,
+                    document_says: "the stored block",
+                }));
             }
             BlockWitnesses::from_stored(hasher, &stored).map_err(|e| doc.error(e))
         }
         LeavesDocument::Bare(leaves) => {
-            let number = block_number.ok_or_else(|| {
-                doc.error(Problem::Conflict("bare leaves carry no block number; give one".into()))
-            })?;
+            let number = block_number
+                .ok_or_else(|| doc.error(Problem::BlockNumberMissing { why: "bare leaves carry none" }))?;
             Ok(BlockWitnesses::from_leaves(hasher, leaves, number)?)
         }
     }
@@ -327,9 +355,9 @@ fn check_in_block(
         };
         return Err(contradicts(
             "the effect's l2BlockNumber",
-            in_block.block_number.to_string(),
+            in_block.block_number,
             against,
-            proven_number.to_string(),
+            proven_number,
             "effect",
         )
         .into());
@@ -338,9 +366,9 @@ fn check_in_block(
         Some(hash) if hash != in_block.block_hash => {
             return Err(contradicts(
                 "the effect's l2BlockHash",
-                fr_to_hex(&in_block.block_hash),
+                in_block.block_hash,
                 "the proven block hash",
-                fr_to_hex(&hash),
+                hash,
                 "effect",
             )
             .into());
@@ -353,7 +381,7 @@ fn check_in_block(
     }
     // A witness fixes a leaf's place in its level, not the tx's index in the block: no check can
     // cover it (docs/spec.md §12.8).
-    verdict.unverified("txIndexInBlock", json!(in_block.tx_index_in_block));
+    verdict.unverified("txIndexInBlock", safe_number(in_block.tx_index_in_block));
     Ok(())
 }
 
@@ -362,7 +390,7 @@ fn check_in_block(
 ///
 /// # Errors
 /// [`DocumentError`]: a bad document, a refuted check (its class is
-/// [`txfx_poseidon::ErrorClass::Refuted`], its [`DocumentError::link`] names the link), or a
+/// [`crate::classify::ErrorClass::Refuted`], its [`DocumentError::link`] names the link), or a
 /// backend failure.
 pub fn verify_witness(
     hasher: &dyn HashBackend,
@@ -392,9 +420,9 @@ pub fn verify_witness(
     if witness.root != trusted_root {
         return Err(witness_doc.error(contradicts(
             "the witness's root",
-            fr_to_hex(&witness.root),
+            witness.root,
             "the trusted root",
-            fr_to_hex(&trusted_root),
+            trusted_root,
             "witness",
         )));
     }
@@ -405,9 +433,9 @@ pub fn verify_witness(
         Some(number) => {
             return Err(contradicts(
                 "the witness's blockNumber",
-                witness.block_number.to_string(),
+                witness.block_number,
                 "the block expected",
-                number.to_string(),
+                number,
                 "expected",
             )
             .into());
@@ -443,12 +471,7 @@ pub fn verify_tx_chain(
     let root = TrustedArchiveRoot::from_trusted_source(archive_root);
     let (effect, proof);
     let (chain_subject, in_block) = match subject {
-        Subject::Leaf(_) => {
-            return Err(Problem::Conflict(
-                "a chain ends in a tx: give a tx hash, an effect or a category proof".into(),
-            )
-            .into());
-        }
+        Subject::Leaf(_) => return Err(Problem::LeafEndsNoChain.into()),
         Subject::Tx { tx_hash, categories_hash } => {
             (ChainSubject::Tx(TxClaim { tx_hash, categories_hash }), None)
         }
@@ -494,9 +517,10 @@ pub fn verify_archive(
     expected: &Expected,
 ) -> Result<Verdict, DocumentError> {
     if expected.tx_hash.is_some() {
-        return Err(Problem::Conflict(
-            "an archive check proves a block, not a tx: a tx hash goes with the chain".into(),
-        )
+        return Err(Problem::CannotExpect {
+            fact: "a tx hash",
+            why: "an archive check proves a block, not a tx (a tx hash goes with the chain: txfx verify tx)",
+        }
         .into());
     }
     let witness = read::archive_witness(archive_witness_doc)?;
@@ -541,10 +565,7 @@ pub fn category_prove(
     let effects = &document.body.tx_effects;
     let index = match tx {
         TxSelector::Index(index) => index,
-        TxSelector::Hash(hash) => effects
-            .iter()
-            .position(|effect| effect.tx_hash == hash)
-            .ok_or(Problem::UnknownTx(txfx_membership::UnknownTx { tx_hash: hash }))?,
+        TxSelector::Hash(hash) => find_tx(effects.iter().map(|effect| effect.tx_hash), hash)?,
     };
     let effect = effects
         .get(index)
@@ -595,11 +616,7 @@ pub fn checkpoint_encode(
         let roots = checkpoint_roots(hasher, &parsed.checkpoint)?;
         for (block, (claimed, root)) in parsed.claimed_roots.iter().zip(&roots).enumerate() {
             if let Some(claimed) = claimed.filter(|claimed| claimed != root) {
-                return Err(doc.error(Problem::Conflict(format!(
-                    "block {block}: txEffectsTreeRoot {} is given, its body gives {}",
-                    fr_to_hex(&claimed),
-                    fr_to_hex(root)
-                ))));
+                return Err(doc.error(Problem::ClaimedRootNotBody { block, claimed, computed: *root }));
             }
         }
     }
@@ -613,10 +630,10 @@ pub fn checkpoint_encode(
 /// # Errors
 /// [`DocumentError`] for a bad document, or a backend failure (an `L2Block`'s body check).
 pub fn blob_encode(hasher: &dyn HashBackend, doc: Doc<'_>) -> Result<Vec<Fr>, DocumentError> {
-    if let Ok(object) = doc.input.object()
-        && read::shape_of(&object, &[read::BODY, read::L2_BLOCK, read::TX_EFFECT, read::INDEXED_TX_EFFECT])
-            .is_ok_and(|shape| shape == read::TX_EFFECT || shape == read::INDEXED_TX_EFFECT)
-    {
+    // The shape is told among every document's shapes: a document with an effect's keys and a
+    // body's is refused, never read as whichever comes first.
+    let shape = doc.read(read::effect_or_body)?;
+    if matches!(shape, Some(shape) if shape == read::TX_EFFECT || shape == read::INDEXED_TX_EFFECT) {
         return Ok(encode_tx_blob(&read::effect(doc)?.effect));
     }
     Ok(encode_block_blob(&read::body(hasher, doc)?.body))

@@ -23,22 +23,24 @@
 //! Reading checks what a document says about itself where that needs no trust: an `L2Block`
 //! whose header commits to a tx-effects root (AZIP-26) must have a body with that root.
 
-use serde_json::Value;
 use txfx_membership::{
     ArchiveWitness, BlockHeader, CategoryProof, ProtocolVersion, StoredBlock, TreeSnapshot,
     TxEffectMembershipWitness,
 };
-use txfx_poseidon::field::parse_fr_hex;
 use txfx_poseidon::{Fr, HashBackend};
 use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
 use txfx_tx_effects::{BlockNumber, Body, TxEffect, commit_block};
 
-use crate::error::{Doc, DocumentError, Problem};
-use crate::json::wire::{JsonInput, JsonKind, JsonObject, Malformed, lenient_u64};
+use crate::error::{Doc, DocumentError, Problem, RpcProblem};
+use crate::json::wire::{Integer, JsonType, MAX_SAFE_INTEGER, Malformation, Object, Quoted, Raw};
 use crate::json::{
-    ParsedCheckpoint, SnapshotJson, archive_witness_from_json, archive_witness_from_text, body_from_json,
-    category_proof_from_json, checkpoint_from_json, effect_from_json, header_from_json,
-    stored_block_from_json, witness_from_json,
+    JsonError, ParsedCheckpoint, archive_witness_from_text, checkpoint_from_json, fields as field_list,
+    hex_field,
+};
+use crate::json::{
+    archive::read_archive_witness, effect::read_body, effect::read_effect, header::read_block_number,
+    header::read_header, header::read_snapshot, proof::read_category_proof, stored::read_stored_block,
+    witness::read_witness,
 };
 
 /// One shape a document may have, and the keys that tell it.
@@ -51,21 +53,7 @@ pub struct Shape {
 }
 
 /// TypeScript's `TxEffect`.
-pub const TX_EFFECT: Shape = Shape {
-    name: "a tx effect",
-    keys: &[
-        "revertCode",
-        "txHash",
-        "transactionFee",
-        "noteHashes",
-        "nullifiers",
-        "l2ToL1Msgs",
-        "publicDataWrites",
-        "privateLogs",
-        "publicLogs",
-        "contractClassLogs",
-    ],
-};
+pub const TX_EFFECT: Shape = Shape { name: "a tx effect", keys: &crate::json::effect::EFFECT_KEYS };
 
 /// The node's `getTxEffect` result (TypeScript's `IndexedTxEffect`).
 pub const INDEXED_TX_EFFECT: Shape =
@@ -81,44 +69,35 @@ pub const L2_BLOCK: Shape = Shape {
 };
 
 /// TypeScript's `BlockHeader`, either layout.
-pub const BLOCK_HEADER: Shape = Shape {
-    name: "a block header",
-    keys: &[
-        "lastArchive",
-        "state",
-        "spongeBlobHash",
-        "txEffectsTreeRoot",
-        "globalVariables",
-        "totalFees",
-        "totalManaUsed",
-    ],
-};
-
-/// The node's tx-effects membership witness.
-pub const WITNESS: Shape = Shape { name: "a tx-effects witness", keys: &crate::json::witness::WITNESS_KEYS };
-
-/// txfx's stored block.
-pub const STORED_BLOCK: Shape =
-    Shape { name: "a stored block", keys: &["blockNumber", "txEffectsTreeRoot", "txs"] };
+pub const BLOCK_HEADER: Shape = Shape { name: "a block header", keys: &crate::json::header::HEADER_KEYS };
 
 /// A JSON-RPC response around a node result.
 pub const JSON_RPC: Shape =
     Shape { name: "a JSON-RPC response", keys: &["jsonrpc", "id", "result", "error"] };
 
-/// The one shape among `candidates` whose keys the object has; the first when it has none of
-/// any (its reader then names what is missing).
+/// Every shape of the documents TypeScript reads leniently (unknown keys ignored). A document is
+/// told apart among all of them, whatever it is read as: a document with keys of two is refused
+/// everywhere, and one of another kind is named as what it is.
+pub const LENIENT_SHAPES: [Shape; 6] = [TX_EFFECT, INDEXED_TX_EFFECT, BODY, L2_BLOCK, BLOCK_HEADER, JSON_RPC];
+
+/// The keys of every shape of [`LENIENT_SHAPES`].
+fn lenient_keys() -> Vec<&'static str> {
+    LENIENT_SHAPES.iter().flat_map(|shape| shape.keys.iter().copied()).collect()
+}
+
+/// The one shape of [`LENIENT_SHAPES`] whose keys the object has, if any.
 ///
 /// # Errors
 /// [`Problem::Ambiguous`] when the object has keys of two shapes.
-pub fn shape_of(object: &JsonObject<'_>, candidates: &[Shape]) -> Result<Shape, Problem> {
-    let matching: Vec<(Shape, Vec<&'static str>)> = candidates
+fn shape_among(object: &Object<'_>) -> Result<Option<Shape>, Problem> {
+    let matching: Vec<(Shape, Vec<&'static str>)> = LENIENT_SHAPES
         .iter()
         .map(|shape| (*shape, object.present(shape.keys)))
         .filter(|(_, present)| !present.is_empty())
         .collect();
     match matching.as_slice() {
-        [] => Ok(candidates.first().copied().unwrap_or(TX_EFFECT)),
-        [(shape, _)] => Ok(*shape),
+        [] => Ok(None),
+        [(shape, _)] => Ok(Some(*shape)),
         [(first, first_keys), (second, second_keys), ..] => Err(Problem::Ambiguous {
             first: first.name,
             first_keys: first_keys.join(", "),
@@ -128,28 +107,77 @@ pub fn shape_of(object: &JsonObject<'_>, candidates: &[Shape]) -> Result<Shape, 
     }
 }
 
+/// The shape of a document read as one of `accepted` (`expected` names the kind): `None` for a
+/// value that is not an object, or an object of no shape's keys (the reader of the first accepted
+/// shape then names what is missing).
+///
+/// # Errors
+/// [`Problem::Ambiguous`], or [`Malformation::OtherKind`] for a document of another kind.
+fn shape_of(raw: Raw<'_>, accepted: &[Shape], expected: &'static str) -> Result<Option<Shape>, Problem> {
+    if raw.kind() != JsonType::Object {
+        return Ok(None);
+    }
+    let object = raw.object(expected, &lenient_keys())?;
+    match shape_among(&object)? {
+        Some(shape) if !accepted.contains(&shape) => {
+            Err(raw.fault(Malformation::OtherKind { expected, got: shape.name }).into())
+        }
+        shape => Ok(shape),
+    }
+}
+
+/// The shape a document would be read as by [`effect`] or [`body`] (`blob_encode` reads either).
+///
+/// # Errors
+/// As [`shape_of`], for a document that is neither.
+pub(crate) fn effect_or_body(raw: Raw<'_>) -> Result<Option<Shape>, Problem> {
+    shape_of(unwrap_rpc(raw)?, &[TX_EFFECT, INDEXED_TX_EFFECT, BODY, L2_BLOCK], "a tx effect or a body")
+}
+
+/// A JSON-RPC error object, quoted: its `code` and `message` when it has them, else its text.
+fn node_error(raw: Raw<'_>) -> Problem {
+    let quoted = || Quoted::new(raw.text());
+    let Ok(object) = raw.object("an error", &["code", "message"]) else {
+        return RpcProblem::NodeError { code: None, message: quoted() }.into();
+    };
+    let code = object.get("code").and_then(|code| code.integer(Integer::number(u128::MAX)).ok());
+    let message =
+        object.get("message").and_then(|m| m.string().ok()).map_or_else(quoted, |m| Quoted::new(&m));
+    RpcProblem::NodeError { code: code.and_then(|c| i64::try_from(c).ok()), message }.into()
+}
+
 /// The node result inside a JSON-RPC response, or the document itself when it is not one.
 ///
 /// # Errors
-/// [`Problem::NodeError`] for an `error` answer, [`Problem::NoResult`] when there is no result,
+/// [`RpcProblem`] for an `error` answer, no result, both, or a batch of answers;
 /// [`Problem::Ambiguous`] for a response with another shape's keys beside it.
-fn unwrap_rpc<'a>(input: JsonInput<'a>, shapes: &[Shape]) -> Result<JsonInput<'a>, Problem> {
-    if input.kind() != JsonKind::Object {
-        return Ok(input);
-    }
-    let object = input.object()?;
-    let mut candidates = vec![JSON_RPC];
-    candidates.extend_from_slice(shapes);
-    if shape_of(&object, &candidates)? != JSON_RPC || object.present(JSON_RPC.keys).is_empty() {
-        return Ok(input);
-    }
-    object.only(JSON_RPC.keys)?;
-    if let Some(error) = object.get("error") {
-        return Err(Problem::NodeError { message: error.parse::<Value>()?.to_string() });
-    }
-    match object.get("result") {
-        Some(result) if result.parse::<Value>()? != Value::Null => Ok(result),
-        _ => Err(Problem::NoResult),
+fn unwrap_rpc(raw: Raw<'_>) -> Result<Raw<'_>, Problem> {
+    match raw.kind() {
+        JsonType::Array => {
+            // A batch of answers (the node client sends and receives arrays): txfx reads one.
+            let first = raw.array(MAX_TXS_PER_BLOCK, "a batch")?.first().copied();
+            if let Some(first) = first.filter(|first| first.kind() == JsonType::Object)
+                && first.object("a JSON-RPC response", JSON_RPC.keys)?.has("jsonrpc")
+            {
+                return Err(RpcProblem::Batch.into());
+            }
+            Ok(raw)
+        }
+        JsonType::Object => {
+            let object = raw.object("a document", &lenient_keys())?;
+            if shape_among(&object)? != Some(JSON_RPC) {
+                return Ok(raw);
+            }
+            object.only(JSON_RPC.keys)?;
+            let result = object.get("result").filter(|result| !result.is_null());
+            match (object.get("error"), result) {
+                (Some(_), Some(_)) => Err(RpcProblem::ResultAndError.into()),
+                (Some(error), None) if !error.is_null() => Err(node_error(error)),
+                (_, Some(result)) => Ok(result),
+                (_, None) => Err(RpcProblem::NoResult.into()),
+            }
+        }
+        _ => Ok(raw),
     }
 }
 
@@ -173,43 +201,31 @@ pub struct EffectDocument {
     pub in_block: Option<InBlock>,
 }
 
-fn number(object: &JsonObject<'_>, key: &str) -> Result<u64, Malformed> {
-    #[derive(serde::Deserialize)]
-    struct Number(#[serde(deserialize_with = "lenient_u64::deserialize")] u64);
-    object.parse::<Number>(key).map(|Number(value)| value)
-}
-
-fn hex(object: &JsonObject<'_>, key: &str) -> Result<Fr, Problem> {
-    let text: String = object.parse(key)?;
-    parse_fr_hex(&text).map_err(|source| Problem::field(key, source))
-}
+/// `txIndexInBlock`: TypeScript's `schemas.Integer` (a number, bigint or string, coerced to a
+/// JavaScript number), so at most 2^53 − 1 in any form, the most it reads exactly.
+const TX_INDEX: Integer = Integer::lenient(MAX_SAFE_INTEGER as u128);
 
 /// Reads an effect document (module docs).
 ///
 /// # Errors
 /// [`DocumentError`] naming the document and what is wrong.
 pub fn effect(doc: Doc<'_>) -> Result<EffectDocument, DocumentError> {
-    effect_problem(doc.input).map_err(|problem| doc.error(problem))
+    doc.read(|raw| effect_problem(raw).map_err(|problem| problem.expecting("a tx effect")))
 }
 
-fn effect_problem(input: JsonInput<'_>) -> Result<EffectDocument, Problem> {
-    let input = unwrap_rpc(input, &[TX_EFFECT, INDEXED_TX_EFFECT])?;
-    if input.kind() == JsonKind::Object {
-        let object = input.object()?;
-        if shape_of(&object, &[TX_EFFECT, INDEXED_TX_EFFECT])? == INDEXED_TX_EFFECT {
-            let block_number = BlockNumber::try_from(number(&object, "l2BlockNumber")?)
-                .map_err(|e| Malformed::at("l2BlockNumber", e.to_string()))?;
-            let in_block = InBlock {
-                block_number,
-                block_hash: hex(&object, "l2BlockHash")?,
-                tx_index_in_block: number(&object, "txIndexInBlock")?,
-            };
-            let data = object.get("data").ok_or_else(|| Malformed::new("missing key \"data\""))?;
-            let effect = effect_from_json(data).map_err(|error| error.within("data"))?;
-            return Ok(EffectDocument { effect, in_block: Some(in_block) });
-        }
+fn effect_problem(raw: Raw<'_>) -> Result<EffectDocument, Problem> {
+    let raw = unwrap_rpc(raw)?;
+    if shape_of(raw, &[TX_EFFECT, INDEXED_TX_EFFECT], "a tx effect")? == Some(INDEXED_TX_EFFECT) {
+        let object = raw.object("a getTxEffect result", INDEXED_TX_EFFECT.keys)?;
+        let in_block = InBlock {
+            block_number: object.read("l2BlockNumber", read_block_number)?,
+            block_hash: object.read("l2BlockHash", hex_field)?,
+            tx_index_in_block: object.read("txIndexInBlock", |r| r.u64(TX_INDEX).map_err(JsonError::from))?,
+        };
+        let effect = object.read("data", read_effect)?;
+        return Ok(EffectDocument { effect, in_block: Some(in_block) });
     }
-    Ok(EffectDocument { effect: effect_from_json(input)?, in_block: None })
+    Ok(EffectDocument { effect: read_effect(raw)?, in_block: None })
 }
 
 /// What an `L2Block` says beside its body.
@@ -243,36 +259,33 @@ impl BodyDocument {
 
 /// The layout of a header read inside an `L2Block` whose reader names none: the one its own keys
 /// give. Only an AZIP-26 header's root is then checked against the body.
-fn own_layout(header: JsonInput<'_>) -> Result<ProtocolVersion, Problem> {
-    let object = header.object().map_err(|e| e.within("header"))?;
+fn own_layout(header: Raw<'_>) -> Result<ProtocolVersion, Problem> {
+    let object = header.object("a block header", &["txEffectsTreeRoot"]).map_err(|e| e.within("header"))?;
     Ok(if object.has("txEffectsTreeRoot") { ProtocolVersion::Azip26 } else { ProtocolVersion::PreAzip26 })
 }
 
+/// A checkpoint number or an index within one: TypeScript's `CheckpointNumberSchema` and
+/// `schemas.Integer` coerce to a JavaScript number.
+const NUMBER: Integer = Integer::lenient(MAX_SAFE_INTEGER as u128);
+
 /// Reads an `L2Block`'s parts: the header in `layout` (or its own), and the body.
-fn l2_block(
-    object: &JsonObject<'_>,
-    layout: Option<ProtocolVersion>,
-) -> Result<(L2BlockParts, Body), Problem> {
-    let part = |key: &str| object.get(key).ok_or_else(|| Malformed::new(format!("missing key {key:?}")));
-    let header_input = part("header")?;
+fn l2_block(raw: Raw<'_>, layout: Option<ProtocolVersion>) -> Result<(L2BlockParts, Body), Problem> {
+    let object = raw.object("an L2Block", L2_BLOCK.keys)?;
+    let header_input = object.require("header")?;
     let layout = match layout {
         Some(layout) => layout,
         None => own_layout(header_input)?,
     };
-    let header = header_from_json(header_input, layout).map_err(|error| error.within("header"))?;
+    let header = read_header(header_input, layout).map_err(|error| error.within("header"))?;
     // TypeScript's L2Block holds a Body: `{"txEffects": [...]}`, never a bare array.
-    let body_input = part("body")?;
-    if body_input.kind() != JsonKind::Object {
-        return Err(Malformed::at("body", "an L2Block's body is {\"txEffects\": [...]}").into());
-    }
-    let body = body_from_json(body_input).map_err(|error| error.within("body"))?;
-    let archive: SnapshotJson = object.parse("archive")?;
+    let body = object.read("body", crate::json::effect::read_body_object)?;
+    let number = |key: &'static str| object.read(key, |r| r.u64(NUMBER).map_err(JsonError::from));
     Ok((
         L2BlockParts {
             header,
-            archive: TreeSnapshot::from(archive),
-            checkpoint_number: number(object, "checkpointNumber")?,
-            index_within_checkpoint: number(object, "indexWithinCheckpoint")?,
+            archive: object.read("archive", read_snapshot)?,
+            checkpoint_number: number("checkpointNumber")?,
+            index_within_checkpoint: number("indexWithinCheckpoint")?,
         },
         body,
     ))
@@ -296,20 +309,17 @@ fn check_block_body(hasher: &dyn HashBackend, header: &BlockHeader, body: &Body)
 /// # Errors
 /// [`DocumentError`] naming the document and what is wrong.
 pub fn body(hasher: &dyn HashBackend, doc: Doc<'_>) -> Result<BodyDocument, DocumentError> {
-    body_problem(hasher, doc.input).map_err(|problem| doc.error(problem))
+    doc.read(|raw| body_problem(hasher, raw).map_err(|problem| problem.expecting("a body")))
 }
 
-fn body_problem(hasher: &dyn HashBackend, input: JsonInput<'_>) -> Result<BodyDocument, Problem> {
-    let input = unwrap_rpc(input, &[BODY, L2_BLOCK])?;
-    if input.kind() == JsonKind::Object {
-        let object = input.object()?;
-        if shape_of(&object, &[BODY, L2_BLOCK])? == L2_BLOCK {
-            let (block, body) = l2_block(&object, None)?;
-            check_block_body(hasher, &block.header, &body)?;
-            return Ok(BodyDocument { body, block: Some(block) });
-        }
+fn body_problem(hasher: &dyn HashBackend, raw: Raw<'_>) -> Result<BodyDocument, Problem> {
+    let raw = unwrap_rpc(raw)?;
+    if shape_of(raw, &[BODY, L2_BLOCK], "a body")? == Some(L2_BLOCK) {
+        let (block, body) = l2_block(raw, None)?;
+        check_block_body(hasher, &block.header, &body)?;
+        return Ok(BodyDocument { body, block: Some(block) });
     }
-    Ok(BodyDocument { body: body_from_json(input)?, block: None })
+    Ok(BodyDocument { body: read_body(raw)?, block: None })
 }
 
 /// A header document: the header, and the body beside it when the document is an `L2Block`.
@@ -332,22 +342,21 @@ pub fn header(
     doc: Doc<'_>,
     layout: ProtocolVersion,
 ) -> Result<HeaderDocument, DocumentError> {
-    header_problem(hasher, doc.input, layout).map_err(|problem| doc.error(problem))
+    doc.read(|raw| header_problem(hasher, raw, layout).map_err(|problem| problem.expecting("a block header")))
 }
 
 fn header_problem(
     hasher: &dyn HashBackend,
-    input: JsonInput<'_>,
+    raw: Raw<'_>,
     layout: ProtocolVersion,
 ) -> Result<HeaderDocument, Problem> {
-    let input = unwrap_rpc(input, &[BLOCK_HEADER, L2_BLOCK])?;
-    let object = input.object()?;
-    if shape_of(&object, &[BLOCK_HEADER, L2_BLOCK])? == L2_BLOCK {
-        let (block, body) = l2_block(&object, Some(layout))?;
+    let raw = unwrap_rpc(raw)?;
+    if shape_of(raw, &[BLOCK_HEADER, L2_BLOCK], "a block header")? == Some(L2_BLOCK) {
+        let (block, body) = l2_block(raw, Some(layout))?;
         check_block_body(hasher, &block.header, &body)?;
         return Ok(HeaderDocument { header: block.header, from_l2_block: true });
     }
-    Ok(HeaderDocument { header: header_from_json(input, layout)?, from_l2_block: false })
+    Ok(HeaderDocument { header: read_header(raw, layout)?, from_l2_block: false })
 }
 
 /// Reads a tx-effects witness (the node's JSON, or its JSON-RPC response).
@@ -355,10 +364,7 @@ fn header_problem(
 /// # Errors
 /// [`DocumentError`] naming the document and what is wrong.
 pub fn witness(doc: Doc<'_>) -> Result<TxEffectMembershipWitness, DocumentError> {
-    let read = || -> Result<TxEffectMembershipWitness, Problem> {
-        Ok(witness_from_json(unwrap_rpc(doc.input, &[WITNESS])?)?)
-    };
-    read().map_err(|problem| doc.error(problem))
+    doc.read(|raw| Ok(read_witness(unwrap_rpc(raw)?).map_err(|e| e.expecting("a tx-effects witness"))?))
 }
 
 /// Reads the node's archive witness (base64, its JSON-RPC response, or txfx's JSON).
@@ -366,15 +372,12 @@ pub fn witness(doc: Doc<'_>) -> Result<TxEffectMembershipWitness, DocumentError>
 /// # Errors
 /// [`DocumentError`] naming the document and what is wrong.
 pub fn archive_witness(doc: Doc<'_>) -> Result<ArchiveWitness, DocumentError> {
-    let read = || -> Result<ArchiveWitness, Problem> {
-        if let JsonInput::Text(text) = doc.input
-            && let Some(bare) = archive_witness_from_text(text)
-        {
-            return Ok(bare?);
-        }
-        Ok(archive_witness_from_json(unwrap_rpc(doc.input, &[])?)?)
-    };
-    read().map_err(|problem| doc.error(problem))
+    if let crate::json::JsonInput::Text(text) = doc.input
+        && let Some(bare) = archive_witness_from_text(text)
+    {
+        return bare.map_err(|error| doc.error(error));
+    }
+    doc.read(|raw| Ok(read_archive_witness(unwrap_rpc(raw)?).map_err(|e| e.expecting("an archive witness"))?))
 }
 
 /// Reads a category proof.
@@ -382,7 +385,7 @@ pub fn archive_witness(doc: Doc<'_>) -> Result<ArchiveWitness, DocumentError> {
 /// # Errors
 /// [`DocumentError`] naming the document and what is wrong.
 pub fn category_proof(doc: Doc<'_>) -> Result<CategoryProof, DocumentError> {
-    category_proof_from_json(doc.input).map_err(|error| doc.error(error))
+    doc.read(|raw| Ok(read_category_proof(raw).map_err(|e| e.expecting("a category proof"))?))
 }
 
 /// Leaves as the tree commands take them.
@@ -399,21 +402,14 @@ pub enum LeavesDocument {
 /// # Errors
 /// [`DocumentError`] naming the document and what is wrong.
 pub fn leaves(doc: Doc<'_>) -> Result<LeavesDocument, DocumentError> {
-    let read = || -> Result<LeavesDocument, Problem> {
-        match doc.input.kind() {
-            JsonKind::Array => Ok(LeavesDocument::Bare(fields(doc.input, MAX_TXS_PER_BLOCK)?)),
-            _ => Ok(LeavesDocument::Stored(stored_block_from_json(doc.input)?)),
-        }
-    };
-    read().map_err(|problem| doc.error(problem))
-}
-
-/// A JSON array of field elements (`0x`-hex or decimal strings), at most `max`, read no further.
-///
-/// # Errors
-/// [`Problem`] for a non-array, a bad element, or more than `max` elements.
-pub fn fields(input: JsonInput<'_>, max: usize) -> Result<Vec<Fr>, Problem> {
-    Ok(crate::json::fields(input, max)?)
+    doc.read(|raw| {
+        Ok(match raw.kind() {
+            JsonType::Array => LeavesDocument::Bare(
+                field_list(raw, MAX_TXS_PER_BLOCK, "a block's leaves").map_err(|e| e.expecting("leaves"))?,
+            ),
+            _ => LeavesDocument::Stored(read_stored_block(raw).map_err(|e| e.expecting("a stored block"))?),
+        })
+    })
 }
 
 /// Reads a JSON array of blob fields, at most `max`.
@@ -421,7 +417,7 @@ pub fn fields(input: JsonInput<'_>, max: usize) -> Result<Vec<Fr>, Problem> {
 /// # Errors
 /// [`DocumentError`] naming the document and what is wrong.
 pub fn blob_fields(doc: Doc<'_>, max: usize) -> Result<Vec<Fr>, DocumentError> {
-    fields(doc.input, max).map_err(|problem| doc.error(problem))
+    doc.read(|raw| Ok(field_list(raw, max, "six blobs")?))
 }
 
 /// Reads txfx's decoded-checkpoint JSON.

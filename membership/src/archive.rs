@@ -129,6 +129,24 @@ pub enum ArchiveError {
     Backend(#[from] BackendError),
 }
 
+impl ArchiveError {
+    /// The hashing failure behind the error, if it is one.
+    pub fn backend(&self) -> Option<&BackendError> {
+        match self {
+            Self::Backend(error) => Some(error),
+            Self::WrongByteLength { .. }
+            | Self::IndexTooLarge
+            | Self::BadSibling { .. }
+            | Self::WrongPathLength { .. }
+            | Self::IndexBeyondTree { .. }
+            | Self::WrongIndex { .. }
+            | Self::ZeroBlockHash
+            | Self::RootMismatch { .. }
+            | Self::TooManyLeaves { .. } => None,
+        }
+    }
+}
+
 impl ArchiveWitness {
     /// Reads the serialized form (32-byte big-endian index, then 30 × 32-byte siblings).
     ///

@@ -147,6 +147,22 @@ pub enum CategoryError {
     Backend(#[from] BackendError),
 }
 
+impl CategoryError {
+    /// The hashing failure behind the error, if it is one.
+    pub fn backend(&self) -> Option<&BackendError> {
+        match self {
+            Self::Backend(error) => Some(error),
+            Self::Leaf(error) => error.backend(),
+            Self::NotAMarker { .. }
+            | Self::Section { .. }
+            | Self::CategoryHashMismatch { .. }
+            | Self::RoleOfAnotherCategory { .. }
+            | Self::ElementMismatch { .. }
+            | Self::NotInCategory { .. } => None,
+        }
+    }
+}
+
 /// The proof that `category` of `effect` is what it is; with `element`, also that this value is
 /// in it, at the first place of the roles searched.
 ///

@@ -127,19 +127,29 @@ pub enum ChainError {
 }
 
 impl ChainError {
-    /// The link that broke, or `None` for a backend failure.
-    pub fn link(&self) -> Option<Link> {
+    /// The hashing failure behind the error, if it is one: every error that wraps another asks
+    /// it, so a failure nested at any depth is found.
+    pub fn backend(&self) -> Option<&BackendError> {
         match self {
-            Self::Header(_) => Some(Link::Header),
-            Self::Archive(ArchiveError::Backend(_)) | Self::Backend(_) => None,
-            Self::Archive(_) => Some(Link::Archive),
-            Self::WitnessBlockNumber { .. } | Self::WitnessRoot { .. } => Some(Link::Witness),
-            Self::Tx(VerifyError::Backend(_) | VerifyError::Path(txfx_tx_effects::PathError::Backend(_)))
-            | Self::Category(CategoryError::Backend(_) | CategoryError::Leaf(VerifyError::Backend(_))) => {
-                None
-            }
-            Self::Tx(_) | Self::Category(_) => Some(Link::Tx),
+            Self::Backend(error) => Some(error),
+            Self::Archive(error) => error.backend(),
+            Self::Tx(error) => error.backend(),
+            Self::Category(error) => error.backend(),
+            Self::Header(_) | Self::WitnessBlockNumber { .. } | Self::WitnessRoot { .. } => None,
         }
+    }
+
+    /// The link that broke, or `None` for a backend failure (no link broke: the check did not run).
+    pub fn link(&self) -> Option<Link> {
+        if self.backend().is_some() {
+            return None;
+        }
+        Some(match self {
+            Self::Header(_) => Link::Header,
+            Self::Archive(_) => Link::Archive,
+            Self::WitnessBlockNumber { .. } | Self::WitnessRoot { .. } => Link::Witness,
+            Self::Tx(_) | Self::Category(_) | Self::Backend(_) => Link::Tx,
+        })
     }
 }
 

@@ -8,7 +8,6 @@ pub use txfx_tx_effects;
 pub mod archive;
 pub mod category;
 pub mod chain;
-mod classify;
 pub mod header;
 pub mod stored;
 pub mod witness;
@@ -24,7 +23,7 @@ pub use chain::{ChainError, ChainSubject, ChainVerdict, Link, Proven, verify_cha
 pub use header::{BlockHeader, GasFees, GlobalVariables, HeaderError, ProtocolVersion, TreeSnapshot};
 pub use stored::{StoredBlock, StoredError, StoredTx};
 pub use witness::{
-    BlockWitnesses, BuildError, TrustedRoot, TxClaim, TxEffectMembershipWitness, TxMembership, UnknownTx,
-    VerifyError, build_witness, build_witness_from_leaves, compute_root, verify_effect, verify_leaf,
+    BlockWitnesses, BuildError, TrustedRoot, TxClaim, TxEffectMembershipWitness, TxLookupError, TxMembership,
+    VerifyError, build_witness, build_witness_from_leaves, compute_root, find_tx, verify_effect, verify_leaf,
     verify_tx,
 };

@@ -14,7 +14,7 @@
 
 use txfx_poseidon::field::fr_to_hex;
 use txfx_poseidon::{BackendError, Fr, HashBackend};
-use txfx_tx_effects::tree::{PathError, check_path, root_from_path};
+use txfx_tx_effects::tree::{CheckedPath, PathError, check_path, root_from_path};
 use txfx_tx_effects::{
     BlockCommitment, BlockNumber, Body, IndexOutOfBounds, TxEffect, TxEffectsTree, commit_block,
     commit_effect, compute_leaf,
@@ -108,12 +108,47 @@ pub enum BuildError {
     Backend(#[from] BackendError),
 }
 
-/// No tx of the block has this hash.
+/// Why a tx hash does not select one tx of a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("no tx with hash {} in the block", fr_to_hex(.tx_hash))]
-pub struct UnknownTx {
-    /// The hash looked for.
-    pub tx_hash: Fr,
+#[non_exhaustive]
+pub enum TxLookupError {
+    /// No tx of the block has this hash.
+    #[error("no tx with hash {} in the block", fr_to_hex(.tx_hash))]
+    Unknown {
+        /// The hash looked for.
+        tx_hash: Fr,
+    },
+    /// Two txs of the block have this hash: which one is meant cannot be told, so the hash
+    /// selects none (an index still does).
+    #[error("txs {first} and {second} of the block both have hash {}: select the tx by its index", fr_to_hex(.tx_hash))]
+    Repeated {
+        /// The hash looked for.
+        tx_hash: Fr,
+        /// The first tx with it.
+        first: usize,
+        /// The second.
+        second: usize,
+    },
+    /// The block was given as bare leaves, which carry no tx hashes.
+    #[error("bare leaves carry no tx hashes: select the tx by its index, or give the stored block")]
+    NoTxHashes,
+}
+
+/// The one tx of `tx_hashes` (a block's, in order) with hash `tx_hash`.
+///
+/// # Errors
+/// [`TxLookupError::Unknown`] if none has it, [`TxLookupError::Repeated`] if two do.
+pub fn find_tx(tx_hashes: impl IntoIterator<Item = Fr>, tx_hash: Fr) -> Result<usize, TxLookupError> {
+    let mut found = None;
+    for (index, hash) in tx_hashes.into_iter().enumerate() {
+        if hash == tx_hash {
+            match found {
+                None => found = Some(index),
+                Some(first) => return Err(TxLookupError::Repeated { tx_hash, first, second: index }),
+            }
+        }
+    }
+    found.ok_or(TxLookupError::Unknown { tx_hash })
 }
 
 /// Why a witness does not prove membership.
@@ -160,6 +195,20 @@ pub enum VerifyError {
     Backend(#[from] BackendError),
 }
 
+impl VerifyError {
+    /// The hashing failure behind the error, if it is one.
+    pub fn backend(&self) -> Option<&BackendError> {
+        match self {
+            Self::Backend(error) => Some(error),
+            Self::RootMismatch { .. }
+            | Self::Path(_)
+            | Self::MissingCategoriesHash
+            | Self::CategoriesHashMismatch { .. }
+            | Self::UncommittedFields { .. } => None,
+        }
+    }
+}
+
 /// Every witness of a block from one tree build (a node serving witnesses for each tx of a block
 /// must not rebuild the tree per tx).
 #[derive(Debug, Clone)]
@@ -167,7 +216,8 @@ pub struct BlockWitnesses {
     block_number: BlockNumber,
     tree: TxEffectsTree,
     categories_hashes: Option<Vec<Fr>>,
-    tx_hashes: Vec<Fr>,
+    /// `None` for a block built from bare leaves, which carry none.
+    tx_hashes: Option<Vec<Fr>>,
 }
 
 impl BlockWitnesses {
@@ -185,7 +235,7 @@ impl BlockWitnesses {
             block_number,
             tree,
             categories_hashes: Some(txs.iter().map(|tx| tx.categories_hash).collect()),
-            tx_hashes: body.tx_effects.iter().map(|effect| effect.tx_hash).collect(),
+            tx_hashes: Some(body.tx_effects.iter().map(|effect| effect.tx_hash).collect()),
         })
     }
 
@@ -203,7 +253,7 @@ impl BlockWitnesses {
             block_number,
             tree: TxEffectsTree::build(hasher, leaves)?,
             categories_hashes: None,
-            tx_hashes: Vec::new(),
+            tx_hashes: None,
         })
     }
 
@@ -214,7 +264,7 @@ impl BlockWitnesses {
         categories_hashes: Option<Vec<Fr>>,
         tx_hashes: Vec<Fr>,
     ) -> Self {
-        Self { block_number, tree, categories_hashes, tx_hashes }
+        Self { block_number, tree, categories_hashes, tx_hashes: Some(tx_hashes) }
     }
 
     /// The block's root.
@@ -242,16 +292,15 @@ impl BlockWitnesses {
         })
     }
 
-    /// The witness of the tx with this hash (the first, should a block repeat one).
+    /// The witness of the one tx with this hash.
     ///
     /// # Errors
-    /// [`UnknownTx`] if no tx has it (and always for a block built from leaves).
-    pub fn witness_for_tx_hash(&self, tx_hash: Fr) -> Result<TxEffectMembershipWitness, UnknownTx> {
-        self.tx_hashes
-            .iter()
-            .position(|hash| *hash == tx_hash)
-            .and_then(|index| self.witness(index).ok())
-            .ok_or(UnknownTx { tx_hash })
+    /// [`TxLookupError`] if no tx has it, two do, or the block was built from bare leaves.
+    #[allow(clippy::expect_used, reason = "an internal invariant: every tx hash has its leaf")]
+    pub fn witness_for_tx_hash(&self, tx_hash: Fr) -> Result<TxEffectMembershipWitness, TxLookupError> {
+        let hashes = self.tx_hashes.as_ref().ok_or(TxLookupError::NoTxHashes)?;
+        let index = find_tx(hashes.iter().copied(), tx_hash)?;
+        Ok(self.witness(index).expect("invariant: the tree has a leaf for every tx hash"))
     }
 
     /// Every witness, in block order.
@@ -318,13 +367,14 @@ pub fn compute_root(
     leaf: Fr,
     witness: &TxEffectMembershipWitness,
 ) -> Result<Fr, VerifyError> {
-    Ok(root_from_path(hasher, leaf, witness.leaf_index, &witness.sibling_path)?)
+    let path = check_shape(witness)?;
+    Ok(root_from_path(hasher, leaf, path)?)
 }
 
 /// Checks the path's shape before anything is hashed (the tree's own rule), so that a malformed
 /// witness costs no leaf hashing either.
-fn check_shape(witness: &TxEffectMembershipWitness) -> Result<(), VerifyError> {
-    Ok(check_path(witness.leaf_index, witness.sibling_path.len())?)
+fn check_shape(witness: &TxEffectMembershipWitness) -> Result<CheckedPath<'_>, VerifyError> {
+    Ok(check_path(witness.leaf_index, &witness.sibling_path)?)
 }
 
 /// The facts of a leaf that hashed up to the trusted root, or the mismatch.

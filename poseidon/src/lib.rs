@@ -4,7 +4,6 @@
 extern crate alloc;
 
 pub mod backend;
-pub mod classify;
 mod constants;
 pub mod field;
 mod montgomery;
@@ -23,7 +22,6 @@ pub use ark_bn254::Fr;
 #[cfg(feature = "async")]
 pub use backend::{AsyncHashBackend, Offload, Offloaded};
 pub use backend::{BackendError, HashBackend, HashBackendExt, HashJob, Operation, Sequential, check_count};
-pub use classify::{Classify, ErrorClass};
 pub use field::FieldError;
 pub use permutation::{State, permute};
 pub use separator::DomainSeparator;

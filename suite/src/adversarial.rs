@@ -5,16 +5,17 @@
 //! backend; `cli/tests/adversarial.rs` runs the same cases through the `txfx` binary.
 
 use serde_json::{Map, Value};
+use txfx_documents::classify::{Classify, ErrorClass};
 use txfx_documents::json::witness_to_json;
 use txfx_documents::ops::{
-    ArchiveSubject, Expected, Subject, TxSelector, block_leaves, block_witnesses, body_commitment,
-    category_prove, checkpoint_decode, header_hash, leaves_root, verify_archive, verify_tx_chain,
-    verify_witness, witness_of,
+    ArchiveSubject, Expected, Subject, TxSelector, blob_decode, blob_encode, block_leaves, block_witnesses,
+    body_commitment, category_prove, checkpoint_decode, commitment_json, effect_commitment, header_hash,
+    hex_list, leaves_root, leaves_witnesses, verify_archive, verify_tx_chain, verify_witness, witness_of,
 };
 use txfx_documents::{Doc, DocumentError, Problem};
 use txfx_membership::{ElementQuery, ProtocolVersion};
+use txfx_poseidon::Fr;
 use txfx_poseidon::field::{fr_to_hex, parse_fr_hex};
-use txfx_poseidon::{Classify, ErrorClass, Fr};
 use txfx_tx_effects::BlockNumber;
 use txfx_tx_effects::category::ElementRole;
 
@@ -214,6 +215,20 @@ fn run(b: &Backend<'_>, operation: &str, inputs: &Value) -> Result<Value, Docume
             Ok(serde_json::json!({ "txEffectsTreeRoot": fr_to_hex(&leaves_root(h, doc("leaves"))?) }))
         }
         "checkpoint-decode" => checkpoint_decode(h, doc("fields")),
+        "effect-hash" => {
+            let (document, commitment) = effect_commitment(h, doc("effect"))?;
+            Ok(commitment_json(&document, &commitment))
+        }
+        "blob-encode" => Ok(hex_list(&blob_encode(h, doc("document"))?)),
+        "block-decode-blob" => blob_decode(doc("fields")),
+        "tree-witness" => {
+            let block_number = inputs
+                .get("blockNumber")
+                .map(|n| BlockNumber::try_from(n.as_u64().expect("a number")).expect("a block number"));
+            let witnesses = leaves_witnesses(h, doc("leaves"), block_number)?;
+            let tx: TxSelector = inputs["tx"].as_str().expect("tx").parse()?;
+            Ok(witness_to_json(&witness_of(&witnesses, tx)?))
+        }
         other => panic!("unknown operation {other}"),
     }
 }
@@ -225,6 +240,23 @@ pub fn contains(actual: &Value, expected: &Value) -> bool {
             expected.iter().all(|(key, value)| actual.get(key).is_some_and(|a| contains(a, value)))
         }
         (actual, expected) => actual == expected,
+    }
+}
+
+/// The longest message a refusal may have: it quotes at most 80 characters of any value, so
+/// only a list of keys or two hashes make it long.
+pub const MAX_MESSAGE_CHARS: usize = 1000;
+
+/// Checks that a refusal's message is for a person: short, in txfx's words, with no Rust type
+/// names or serde jargon.
+pub fn check_message(name: &str, message: &str) {
+    assert!(
+        message.chars().count() <= MAX_MESSAGE_CHARS,
+        "{name}: a message of {} characters",
+        message.len()
+    );
+    for jargon in ["struct ", "invalid type:", "serde", "sequence", "`", "Json)", "Raw"] {
+        assert!(!message.contains(jargon), "{name}: {jargon:?} in {message:?}");
     }
 }
 
@@ -255,6 +287,7 @@ fn check(name: &str, expect: &Value, result: Result<Value, DocumentError>) {
         ("valid", Err(error)) => panic!("{name}: refused ({}): {error}", error.kind()),
         (_, Ok(value)) => panic!("{name}: accepted, {outcome} expected: {value}"),
         (_, Err(error)) => {
+            check_message(name, &error.to_string());
             assert_eq!(error.class(), class_of(outcome), "{name}: {error}");
             assert_eq!(error.kind(), expect["kind"].as_str().expect("kind"), "{name}: {error}");
             if let Some(link) = expect.get("link").and_then(Value::as_str) {

@@ -9,7 +9,7 @@ use futures::executor::block_on;
 use txfx_documents::json::{body_from_json, body_to_json, effect_from_json};
 use txfx_documents::json::{witness_from_json, witness_to_json};
 use txfx_membership::{
-    BlockWitnesses, StoredBlock, StoredTx, TxClaim, TxEffectMembershipWitness, UnknownTx, VerifyError,
+    BlockWitnesses, StoredBlock, StoredTx, TxClaim, TxEffectMembershipWitness, TxLookupError, VerifyError,
     build_witness, compute_root, verify_leaf, verify_tx,
 };
 use txfx_poseidon::field::fr_to_hex;
@@ -403,7 +403,9 @@ fn stored_cases() -> Vec<Case> {
                     for (index, effect) in body.tx_effects.iter().enumerate() {
                         assert_eq!(
                             served.witness_for_tx_hash(effect.tx_hash),
-                            direct.witness(index).map_err(|_| UnknownTx { tx_hash: effect.tx_hash })
+                            direct
+                                .witness(index)
+                                .map_err(|_| TxLookupError::Unknown { tx_hash: effect.tx_hash })
                         );
                     }
                 }

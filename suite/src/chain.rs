@@ -442,16 +442,18 @@ pub fn chain_cases() -> Vec<Case> {
         ),
         Case::new(g, "archive witnesses: malformed node answers are refused", |_| {
             for (bad, kind) in [
-                (r#"{"jsonrpc":"2.0","id":1}"#, "NoResult"),
-                (r#"{"jsonrpc":"2.0","id":1,"result":null}"#, "NoResult"),
+                (r#"{"jsonrpc":"2.0","id":1}"#, "Rpc/NoResult"),
+                (r#"{"jsonrpc":"2.0","id":1,"result":null}"#, "Rpc/NoResult"),
+                (r#"{"jsonrpc":"2.0","id":1,"result":"AAAA","error":null}"#, "Rpc/ResultAndError"),
+                (r#"[{"jsonrpc":"2.0","id":1,"result":"AAAA"}]"#, "Rpc/Batch"),
                 (r#""AAAA""#, "ArchiveWitness/WrongByteLength"),
                 (r#""***""#, "NotBase64"),
-                ("[1,2]", "Malformed"),
-                (r#"{"jsonrpc":"2.0","id":1,"error":{"code":-1}}"#, "NodeError"),
-                ("not json", "Malformed"),
+                ("[1,2]", "Malformed/WrongType"),
+                (r#"{"jsonrpc":"2.0","id":1,"error":{"code":-1}}"#, "Rpc/NodeError"),
+                ("not json", "Malformed/Syntax"),
             ] {
                 let error = crate::archive_witness_text(bad).expect_err(bad);
-                assert_eq!(txfx_poseidon::Classify::kind(&error), kind, "{bad}: {error}");
+                assert_eq!(txfx_documents::classify::Classify::kind(&error), kind, "{bad}: {error}");
             }
         }),
     ]

@@ -11,6 +11,7 @@ use futures::executor::block_on;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::Value;
+use txfx_documents::classify::Classify;
 use txfx_documents::json::witness_from_json;
 use txfx_documents::json::{body_from_json, checkpoint_from_json, effect_from_json};
 use txfx_membership::{
@@ -18,7 +19,7 @@ use txfx_membership::{
     verify_effect, verify_leaf, verify_tx,
 };
 use txfx_poseidon::field::{parse_fr, parse_fr_hex};
-use txfx_poseidon::{AsyncHashBackend, Classify, Fr, HashBackend, HashJob, Sequential};
+use txfx_poseidon::{AsyncHashBackend, Fr, HashBackend, HashJob, Sequential};
 use txfx_tx_effects::BlockNumber;
 use txfx_tx_effects::blob::decode_block_blob;
 use txfx_tx_effects::checkpoint::decode_checkpoint;
@@ -50,10 +51,15 @@ fn field_of(value: &Value) -> Fr {
 
 /// `Ok(kind)` of a refusal (the error's own [`Classify::kind`]), or `Err` naming what an entry
 /// point accepted.
-fn refused<T: std::fmt::Debug, E: Classify>(result: Result<T, E>) -> Result<String, String> {
+fn refused<T: std::fmt::Debug, E: Classify + std::fmt::Display>(
+    result: Result<T, E>,
+) -> Result<String, String> {
     match result {
         Ok(value) => Err(format!("accepted as {value:?}")),
-        Err(error) => Ok(error.kind()),
+        Err(error) => {
+            crate::adversarial::check_message("a bad input", &error.to_string());
+            Ok(error.kind())
+        }
     }
 }
 
@@ -75,7 +81,7 @@ fn run_bad_input(hasher: &dyn HashBackend, entry: &Value) -> Result<String, Stri
         }
         "checkpoint-json" => refused(checkpoint_from_json(&text)),
         "stored-leaves" => match txfx_documents::json::stored_block_from_json(&text) {
-            Err(error) => Ok(error.kind()),
+            Err(error) => refused::<(), _>(Err(error)),
             Ok(stored) => refused(BlockWitnesses::from_stored(hasher, &stored).map(|w| w.root())),
         },
         "header-json" => {
@@ -85,7 +91,7 @@ fn run_bad_input(hasher: &dyn HashBackend, entry: &Value) -> Result<String, Stri
         }
         "archive-witness" => refused(crate::archive_witness_text(&text)),
         "category-proof" => match txfx_documents::json::category_proof_from_json(&text) {
-            Err(error) => Ok(error.kind()),
+            Err(error) => refused::<(), _>(Err(error)),
             Ok(proof) => {
                 let (witness, root) = small_fixture_witness();
                 refused(verify_category_proof(hasher, &proof, &witness, trusted(root)))

@@ -5,13 +5,13 @@
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
 use txfx_membership::{
-    BlockWitnesses, TrustedRoot, TxClaim, TxEffectMembershipWitness, UnknownTx, VerifyError,
+    BlockWitnesses, TrustedRoot, TxClaim, TxEffectMembershipWitness, TxLookupError, VerifyError,
     build_witness_from_leaves, verify_effect, verify_leaf, verify_tx,
 };
 use txfx_poseidon::{Fr, Sequential};
 use txfx_tx_effects::synthetic::{Profile, block};
 use txfx_tx_effects::tree::{MAX_PATH_LENGTH, PathError};
-use txfx_tx_effects::{BlockNumber, PrivateLog, TxEffect};
+use txfx_tx_effects::{BlockNumber, Body, PrivateLog, TxEffect};
 
 fn trusted(root: Fr) -> TrustedRoot {
     TrustedRoot::from_authenticated_header(root)
@@ -147,8 +147,20 @@ fn verification_from_effects() {
     );
     assert_eq!(
         block_witnesses.witness_for_tx_hash(Fr::from(3u64)),
-        Err(UnknownTx { tx_hash: Fr::from(3u64) })
+        Err(TxLookupError::Unknown { tx_hash: Fr::from(3u64) })
     );
+    // A block that repeats a tx hash: the hash selects no tx, an index still does.
+    let twice = Body::new(vec![body.tx_effects[0].clone(), body.tx_effects[0].clone()]);
+    let twice_witnesses = BlockWitnesses::from_body(&Sequential, &twice, BlockNumber::new(1)).unwrap();
+    let repeated = body.tx_effects[0].tx_hash;
+    assert_eq!(
+        twice_witnesses.witness_for_tx_hash(repeated),
+        Err(TxLookupError::Repeated { tx_hash: repeated, first: 0, second: 1 })
+    );
+    assert!(twice_witnesses.witness(1).is_ok());
+    // Bare leaves carry no tx hashes: asking by one says so.
+    let leaves = BlockWitnesses::from_leaves(&Sequential, vec![Fr::from(5u64)], BlockNumber::new(1)).unwrap();
+    assert_eq!(leaves.witness_for_tx_hash(repeated), Err(TxLookupError::NoTxHashes));
     let empty = BlockWitnesses::from_leaves(&Sequential, vec![], BlockNumber::new(1)).unwrap();
     assert_eq!(
         empty.witness(0).unwrap_err().to_string(),

@@ -209,10 +209,10 @@ case("7", "an L2Block as the header, its body genuine", "verify-tx",
 # 8. txfx's own formats refuse unknown keys.
 case("8", "a category proof with an extra elements key", "category-verify",
      {"proof": (dict(nullifier_proof, elements=[{"role": "nullifier", "index": 0, "value": h(0x99)}])),
-      "witness": witness3, "root": three["root"]}, refused("malformed", "Malformed"))
+      "witness": witness3, "root": three["root"]}, refused("malformed", "Malformed/UnknownKey"))
 stored = {"blockNumber": 3, "txEffectsTreeRoot": three["root"], "txs": [
     {"txHash": f["tx_hash"], "categoriesHash": f["categories_hash"], "leaf": f["leaf"]} for f in (empty_fx, small_fx, max_fx)]}
-case("8", "stored leaves with an extra key", "tree-root", {"leaves": dict(stored, verified=True)}, refused("malformed", "Malformed"))
+case("8", "stored leaves with an extra key", "tree-root", {"leaves": dict(stored, verified=True)}, refused("malformed", "Malformed/UnknownKey"))
 
 # Work bounds: refused from what the input claims, before the work.
 case("bounds", "a category proof whose marker claims 65535 nullifiers", "category-verify",
@@ -222,9 +222,9 @@ case("bounds", "a category proof whose marker claims a public-log payload near 2
      {"proof": (dict(public_proof, txStartMarker=marker(publen=2 ** 32 - 2, n=2 ** 32 - 1))), "witness": witness3, "root": three["root"]},
      refused("refuted", "Proof/Section/Limit", link="category"))
 case("bounds", "bare leaves past the most a block holds", "tree-root",
-     {"leaves": {"$repeat": [h(1), 65537]}}, refused("malformed", "Malformed", message="65536"))
+     {"leaves": {"$repeat": [h(1), 65537]}}, refused("out-of-range", "Malformed/TooMany", message="65536"))
 case("bounds", "blob fields past six blobs", "checkpoint-decode",
-     {"fields": {"$repeat": [h(0), 6 * 4096 + 1]}}, refused("malformed", "Malformed", message="24576"))
+     {"fields": {"$repeat": [h(0), 6 * 4096 + 1]}}, refused("out-of-range", "Malformed/TooMany", message="24576"))
 
 # Hardening.
 case("hardening", "a contract-class log longer than 3023 fields, in a proof's marker", "category-verify",
@@ -235,20 +235,146 @@ case("hardening", "--categories-hash other than the witness's", "witness-verify"
      refused("refuted", "Verify/CategoriesHashMismatch", link="tx"))
 case("hardening", "a header whose coinbase has a plus sign", "header-hash",
      {"header": ref("chain/header-3.json", ("set", "/globalVariables/coinbase", "0x+f" + header3["globalVariables"]["coinbase"][4:])), "protocol": "azip-26"},
-     refused("malformed", "Malformed", message="coinbase"))
+     refused("malformed", "Malformed/BadValue", message="coinbase"))
 case("hardening", "an archive witness index past the height-30 tree", "archive-verify",
      {"root": archive_root, "blockHash": block3["hash"], "witness": {"leafIndex": 2 ** 30 + 3, "siblingPath": block3["archiveWitness"]["siblingPath"]}, "expected": {"blockNumber": 3}},
      refused("refuted", "Archive/IndexBeyondTree", link="archive", message="beyond the archive tree"))
 case("hardening", "an archive witness that is neither JSON nor base64", "archive-verify",
-     {"root": archive_root, "blockHash": block3["hash"], "witness": {"$text": "{\"result\": AAAA"}}, refused("malformed", "Malformed", message="line 1"))
+     {"root": archive_root, "blockHash": block3["hash"], "witness": {"$text": "{\"result\": AAAA"}}, refused("malformed", "Malformed/Syntax", message="line 1"))
 case("hardening", "a root in decimal", "witness-verify",
      {"witness": witness3, "root": str(int(three["root"], 16)), "subject": {"txHash": small_fx["tx_hash"]}},
      refused("malformed", "Field/MissingHexPrefix", message="missing 0x"))
 case("hardening", "a witness block number above 2^32", "witness-verify",
      {"witness": dict(witness3, blockNumber=2 ** 53), "root": three["root"], "subject": {"txHash": small_fx["tx_hash"]}},
-     refused("malformed", "Malformed", message="blockNumber"))
+     refused("out-of-range", "Malformed/Number", message="blockNumber"))
 case("hardening", "a stored block's error names the stored block", "tree-root",
-     {"leaves": dict(stored, txs="none")}, refused("malformed", "Malformed", message="stored block"))
+     {"leaves": dict(stored, txs="none")}, refused("malformed", "Malformed/WrongType", message="stored block"))
+
+# 27. One reading, second round (issue 27). Each case failed before: it was read as something
+# TypeScript (JSON.parse, then zod) does not read, or worked before it was bounded.
+def as_array(value):
+    """The serde sequence form of an object: its values in order (TypeScript's z.object refuses it)."""
+    return list(value.values())
+three_body = load("blocks/three-fixtures.json")
+small_arr = as_array(small)
+SAFE_PLUS_2 = 2 ** 53 + 1   # 9007199254740993: JSON.parse reads 9007199254740992
+
+# Arrays are not objects.
+case("27/arrays", "an effect given as the array of its values", "verify-tx",
+     verify_tx({"effect": small_arr}), refused("malformed", "Malformed/WrongType", message="got an array"))
+case("27/arrays", "the same effect to witness verify", "witness-verify",
+     {"witness": witness3, "root": three["root"], "subject": {"effect": small_arr}},
+     refused("malformed", "Malformed/WrongType", message="got an array"))
+case("27/arrays", "a body of effects given as arrays", "block-root",
+     {"body": [as_array(e) for e in three_body["txEffects"]]}, refused("malformed", "Malformed/WrongType", message="[0]"))
+case("27/arrays", "a header whose lastArchive is [root, index]", "header-hash",
+     {"header": ref("chain/header-3.json", ("set", "/lastArchive", as_array(header3["lastArchive"]))), "protocol": "azip-26"},
+     refused("malformed", "Malformed/WrongType", message="lastArchive"))
+case("27/arrays", "a header whose gasFees are an array", "header-hash",
+     {"header": ref("chain/header-3.json", ("set", "/globalVariables/gasFees", as_array(header3["globalVariables"]["gasFees"]))), "protocol": "azip-26"},
+     refused("malformed", "Malformed/WrongType", message="gasFees"))
+case("27/arrays", "a public data write as [slot, value]", "effect-hash",
+     {"effect": ref("effects/small.json", ("set", "/publicDataWrites", [as_array(w) for w in small["publicDataWrites"]]))},
+     refused("malformed", "Malformed/WrongType", message="publicDataWrites[0]"))
+case("27/arrays", "a private log as [fields, emittedLength]", "effect-hash",
+     {"effect": ref("effects/small.json", ("set", "/privateLogs", [as_array(l) for l in small["privateLogs"]]))},
+     refused("malformed", "Malformed/WrongType", message="privateLogs[0]"))
+case("27/arrays", "a public log as [address, fields]", "effect-hash",
+     {"effect": ref("effects/small.json", ("set", "/publicLogs", [as_array(l) for l in small["publicLogs"]]))},
+     refused("malformed", "Malformed/WrongType", message="publicLogs[0]"))
+case("27/arrays", "stored txs as [txHash, categoriesHash, leaf]", "tree-root",
+     {"leaves": dict(stored, txs=[as_array(t) for t in stored["txs"]])}, refused("malformed", "Malformed/WrongType", message="txs[0]"))
+case("27/arrays", "a witness as the array of its values", "witness-verify",
+     {"witness": as_array(witness3), "root": three["root"], "subject": {"effect": SMALL}},
+     refused("malformed", "Malformed/WrongType", message="got an array"))
+
+# JSON numbers are what JavaScript reads: at most 2^53 - 1; larger values as decimal strings,
+# where the schema takes one.
+case("27/numbers", "a header whose timestamp is the JSON number 2^53 + 1", "header-hash",
+     {"header": ref("chain/header-3.json", ("set", "/globalVariables/timestamp", SAFE_PLUS_2)), "protocol": "azip-26"},
+     refused("out-of-range", "Malformed/Number", message="2^53"))
+case("27/numbers", "the same header in a chain", "verify-tx",
+     dict(chain_docs, header=ref("chain/header-3.json", ("set", "/globalVariables/timestamp", SAFE_PLUS_2)), subject={"effect": SMALL}),
+     refused("out-of-range", "Malformed/Number", message="timestamp"))
+case("27/numbers", "the same timestamp as a decimal string is read exactly", "header-hash",
+     {"header": ref("chain/header-3.json", ("set", "/globalVariables/timestamp", str(SAFE_PLUS_2))), "protocol": "azip-26"},
+     valid({}))
+case("27/numbers", "a gas fee as a JSON number above 2^53 - 1", "header-hash",
+     {"header": ref("chain/header-3.json", ("set", "/globalVariables/gasFees/feePerL2Gas", 2 ** 60)), "protocol": "azip-26"},
+     refused("out-of-range", "Malformed/Number", message="feePerL2Gas"))
+case("27/numbers", "a gas fee of 128 bits as a decimal string is read exactly", "header-hash",
+     {"header": ref("chain/header-3.json", ("set", "/globalVariables/gasFees/feePerL2Gas", str(2 ** 128 - 1))), "protocol": "azip-26"},
+     valid({}))
+case("27/numbers", "a witness leafIndex as the JSON number 2^53 + 1", "witness-verify",
+     {"witness": dict(witness3, leafIndex=SAFE_PLUS_2), "root": three["root"], "subject": {"effect": SMALL}},
+     refused("out-of-range", "Malformed/Number", message="leafIndex"))
+# txIndexInBlock is schemas.Integer: coerced to a JavaScript number, so inexact above 2^53 - 1
+# in any form.
+case("27/numbers", "a getTxEffect txIndexInBlock of 2^53 + 1 as a decimal string", "verify-tx",
+     verify_tx({"effect": indexed(("txIndexInBlock", str(SAFE_PLUS_2)))}),
+     refused("out-of-range", "Malformed/Number", message="txIndexInBlock"))
+
+# One document, one reading, whatever command reads it.
+both = dict(small, txEffects=[empty])
+case("27/shapes", "an effect's keys beside txEffects: effect hash", "effect-hash", {"effect": both}, refused("malformed", "Ambiguous"))
+case("27/shapes", "the same: block root", "block-root", {"body": both}, refused("malformed", "Ambiguous"))
+case("27/shapes", "the same: block encode-blob", "blob-encode", {"document": both}, refused("malformed", "Ambiguous"))
+case("27/shapes", "the same: the subject of a chain", "verify-tx", verify_tx({"effect": both}), refused("malformed", "Ambiguous"))
+case("27/shapes", "an effect given as a body says what it is", "block-root", {"body": SMALL},
+     refused("malformed", "Malformed/OtherKind", message="this is a tx effect, not a body"))
+case("27/shapes", "a body given as an effect says what it is", "effect-hash", {"effect": BODY3},
+     refused("malformed", "Malformed/OtherKind", message="this is a body, not a tx effect"))
+case("27/shapes", "a batch of JSON-RPC answers where one is read", "block-root",
+     {"body": [{"jsonrpc": "2.0", "id": 1, "result": BODY3}]}, refused("malformed", "Rpc/Batch", message="batch"))
+case("27/shapes", "a JSON-RPC answer with a result and a null error", "archive-verify",
+     {"root": archive_root, "blockHash": block3["hash"],
+      "witness": {"jsonrpc": "2.0", "id": 1, "result": archive_witness3["result"], "error": None}},
+     refused("malformed", "Rpc/ResultAndError", message="only one"))
+
+# A tx hash that occurs twice in a block selects neither tx; an index still does.
+dup = small_fx["tx_hash"]
+assert max_fx["tx_hash"] == dup, "the bundled block repeats the small fixture's tx hash"
+case("27/tx-hash", "block witness by a repeated tx hash", "block-witness", {"body": l2block3(), "tx": dup},
+     refused("malformed", "TxLookup/Repeated", message="select the tx by its index"))
+case("27/tx-hash", "block witness of the same tx by its index", "block-witness", {"body": l2block3(), "tx": "2"},
+     valid({"blockNumber": 3, "root": three["root"], "leafIndex": str(three["witnesses"][2]["leafIndex"])}))
+case("27/tx-hash", "category prove by a repeated tx hash", "category-prove",
+     {"body": BODY3, "tx": dup, "category": "nullifiers"}, refused("malformed", "TxLookup/Repeated"))
+case("27/tx-hash", "tree witness from stored leaves by a repeated tx hash", "tree-witness",
+     {"leaves": stored, "tx": dup}, refused("malformed", "TxLookup/Repeated"))
+case("27/tx-hash", "tree witness from bare leaves by a tx hash", "tree-witness",
+     {"leaves": three["leaves"], "tx": empty_fx["tx_hash"], "blockNumber": 3},
+     refused("malformed", "TxLookup/NoTxHashes", message="bare leaves carry no tx hashes"))
+
+# Work is bounded before it starts: a list is read no further than one past its cap, so what
+# follows the cap is never read (a number there would be a wrong type, were it read).
+case("27/bounds", "65 nullifiers, the 65th not a string", "effect-hash",
+     {"effect": ref("effects/small.json", ("set", "/nullifiers", [h(i + 1) for i in range(64)] + [7]))},
+     refused("out-of-range", "Malformed/TooMany", message="nullifiers"))
+case("27/bounds", "a private log of 17 fields, the 17th not a string", "effect-hash",
+     {"effect": ref("effects/small.json", ("set", "/privateLogs/0/fields", [h(1)] * 16 + [7]))},
+     refused("out-of-range", "Malformed/TooMany", message="privateLogs[0].fields"))
+case("27/bounds", "a public log of 4094 fields, the most one holds, is read", "effect-hash",
+     {"effect": ref("effects/small.json", ("set", "/publicLogs/0/fields", {"$repeat": [h(1), 4094]}))},
+     valid({}))
+case("27/bounds", "a body of 65537 numbers is refused by its count before any is read", "block-root",
+     {"body": {"$repeat": [1, 65537]}}, refused("out-of-range", "Malformed/TooMany", message="65536"))
+
+# Errors say what is wrong, briefly, and are the kind they claim.
+case("27/errors", "a nullifier of 100000 hex digits is named by its length, not printed", "effect-hash",
+     {"effect": ref("effects/small.json", ("set", "/nullifiers", ["0x" + "1" * 100000]))},
+     refused("malformed", "Field/TooManyDigits", message="100000 hex digits"))
+case("27/errors", "a tx hash of 100000 characters is quoted by its head and length", "effect-hash",
+     {"effect": ref("effects/small.json", ("set", "/txHash", "0x" + "1" * 100000))},
+     refused("malformed", "Malformed/BadValue", message="(100002 bytes)"))
+case("27/errors", "an over-long archive witness counts the bytes it has", "archive-verify",
+     {"root": archive_root, "blockHash": block3["hash"], "witness": "A" * 2000},
+     refused("malformed", "ArchiveWitness/WrongByteLength", message="1500 bytes"))
+blob3 = load("blocks/three-fixtures.blob.json")
+tx1 = int(blob3[0], 16) & 0xffffffff   # tx 0's marker: its numBlobFields is where tx 1 starts
+case("27/errors", "a block blob whose second tx has no marker: one offset for the field", "block-decode-blob",
+     {"fields": blob3[:tx1] + [h(5)] + blob3[tx1 + 1:]},
+     refused("malformed", "Blob/Tx/NotAMarker", message="tx 1 (its marker at offset %d): the field at offset %d is not" % (tx1, tx1)))
 
 os.makedirs(os.path.join(root, "adversarial"), exist_ok=True)
 with open(os.path.join(root, "adversarial", "catalogue.json"), "w") as f:

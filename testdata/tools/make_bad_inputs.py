@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Write testdata/bad-inputs/catalogue.json: malformed inputs for every entry point, each with the
 error kind it must produce (chosen by hand here, from docs/spec.md's rules, not from txfx's output).
-Kinds are the error enum's variant names; a nested kind is "Outer/Inner"."""
+Kinds are the error enum's variant names; a nested kind is "Outer/Inner". A document that is not
+the JSON its reader takes is "Malformed/<what>": Syntax (not JSON), WrongType (an array where an
+object is read, a number for a string), MissingKey, DuplicateKey, UnknownKey (txfx's strict formats),
+TooMany (a list past its cap: reading stops there), Count (a list of another exact length), Number
+(a negative, fractional or too large number, a JSON number above 2^53 - 1, a string that is not
+decimal digits), BadValue (a string not of its key's form), OtherKind (a document of another kind)."""
 import base64, copy, json, os
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -29,46 +34,46 @@ def effect(mutate):
 def setk(k, v): return lambda e: e.__setitem__(k, v)
 for name, mut, err in [
     # Unknown keys are ignored as TypeScript's schemas ignore them, except in a private log.
-    ("unknown key in a private log", lambda e: e["privateLogs"][0].__setitem__("extra", 1), "Malformed"),
-    ("missing txHash", lambda e: e.pop("txHash"), "Malformed"),
+    ("unknown key in a private log", lambda e: e["privateLogs"][0].__setitem__("extra", 1), "Malformed/UnknownKey"),
+    ("missing txHash", lambda e: e.pop("txHash"), "Malformed/MissingKey"),
     # Decimal strings are fields (TypeScript's Fr.fromString); hex without 0x is not.
-    ("hex field without 0x", setk("transactionFee", "2a"), "Malformed"),
-    ("upper-case 0X prefix", setk("transactionFee", "0X2a"), "Malformed"),
-    ("txHash of 2 bytes", setk("txHash", "0x1234"), "Malformed"),
-    ("revert code as a string", setk("revertCode", "1"), "Malformed"),
-    ("nested contract-class log of 2 fields", lambda e: e["contractClassLogs"][0].__setitem__("fields", {"fields": [h(301), h(302)]}), "Malformed"),
-    ("number as field", setk("transactionFee", 42), "Malformed"),
-    ("note hash >= p", setk("noteHashes", [P]), "Malformed"),
+    ("hex field without 0x", setk("transactionFee", "2a"), "Field/InvalidDigit"),
+    ("upper-case 0X prefix", setk("transactionFee", "0X2a"), "Field/InvalidDigit"),
+    ("txHash of 2 bytes", setk("txHash", "0x1234"), "Malformed/BadValue"),
+    ("revert code as a string", setk("revertCode", "1"), "Malformed/WrongType"),
+    ("nested contract-class log of 2 fields", lambda e: e["contractClassLogs"][0].__setitem__("fields", {"fields": [h(301), h(302)]}), "Malformed/Count"),
+    ("number as field", setk("transactionFee", 42), "Malformed/WrongType"),
+    ("note hash >= p", setk("noteHashes", [P]), "Field/NotCanonical"),
     ("revert code 4", setk("revertCode", 4), "Invalid/InvalidRevertCode"),
-    ("negative revert code", setk("revertCode", -1), "Malformed"),
-    ("65 note hashes", setk("noteHashes", [h(i + 1) for i in range(65)]), "Invalid/TooMany"),
-    ("9 messages", setk("l2ToL1Msgs", [h(i + 1) for i in range(9)]), "Invalid/TooMany"),
+    ("negative revert code", setk("revertCode", -1), "Malformed/Number"),
+    ("65 note hashes", setk("noteHashes", [h(i + 1) for i in range(65)]), "Malformed/TooMany"),
+    ("9 messages", setk("l2ToL1Msgs", [h(i + 1) for i in range(9)]), "Malformed/TooMany"),
     ("zero nullifier", setk("nullifiers", [h(0)]), "Invalid/ZeroValue"),
     ("zero message", setk("l2ToL1Msgs", [h(5), h(0)]), "Invalid/ZeroValue"),
     ("empty public data write", setk("publicDataWrites", [{"leafSlot": h(0), "value": h(0)}]), "Invalid/EmptyPublicDataWrite"),
     ("private log emittedLength 0", lambda e: e["privateLogs"][0].__setitem__("emittedLength", 0), "Invalid/LogLength"),
     ("private log emittedLength 17", lambda e: e["privateLogs"][0].__setitem__("emittedLength", 17), "Invalid/LogLength"),
     ("private log fields short of its length", lambda e: e["privateLogs"][0].__setitem__("fields", [h(1)]), "Invalid/LogFieldsShorterThanLength"),
-    ("private log with 17 fields", lambda e: e["privateLogs"][0].__setitem__("fields", [h(1)] * 17), "Invalid/LogTooManyFields"),
-    ("public log of 4095 fields", setk("publicLogs", [{"contractAddress": h(1), "fields": [h(1)] * 4095}]), "Invalid/LogLength"),
+    ("private log with 17 fields", lambda e: e["privateLogs"][0].__setitem__("fields", [h(1)] * 17), "Malformed/TooMany"),
+    ("public log of 4095 fields", setk("publicLogs", [{"contractAddress": h(1), "fields": [h(1)] * 4095}]), "Malformed/TooMany"),
     ("public logs over 4096", setk("publicLogs", [{"contractAddress": h(1), "fields": [h(1)] * 3000}] * 2), "Invalid/PublicLogsPayloadTooLong"),
-    ("two contract class logs", lambda e: e["contractClassLogs"].append({"contractAddress": h(2), "fields": {"fields": [h(3)] + [h(0)] * 3022}, "emittedLength": 1}), "Invalid/TooMany"),
+    ("two contract class logs", lambda e: e["contractClassLogs"].append({"contractAddress": h(2), "fields": {"fields": [h(3)] + [h(0)] * 3022}, "emittedLength": 1}), "Malformed/TooMany"),
     # TypeScript's schema reads only the nested form, and every key: txfx reads nothing it refuses.
-    ("contract class log fields flat", lambda e: e["contractClassLogs"][0].__setitem__("fields", [h(301), h(302)]), "Malformed"),
-    ("missing noteHashes", lambda e: e.pop("noteHashes"), "Malformed"),
-    ("missing emittedLength", lambda e: e["contractClassLogs"][0].pop("emittedLength"), "Malformed"),
-    ("a getTxEffect result is not an effect", lambda e: e.clear() or e.update({"l2BlockNumber": 1, "l2BlockHash": h(1), "data": small, "txIndexInBlock": 0}), "Malformed"),
+    ("contract class log fields flat", lambda e: e["contractClassLogs"][0].__setitem__("fields", [h(301), h(302)]), "Malformed/WrongType"),
+    ("missing noteHashes", lambda e: e.pop("noteHashes"), "Malformed/MissingKey"),
+    ("missing emittedLength", lambda e: e["contractClassLogs"][0].pop("emittedLength"), "Malformed/MissingKey"),
+    ("a getTxEffect result is not an effect", lambda e: e.clear() or e.update({"l2BlockNumber": 1, "l2BlockHash": h(1), "data": small, "txIndexInBlock": 0}), "Malformed/MissingKey"),
     ("contract class log emittedLength 0", lambda e: e["contractClassLogs"][0].__setitem__("emittedLength", 0), "Invalid/LogLength"),
     ("contract class log nonzero padding", lambda e: e["contractClassLogs"][0]["fields"]["fields"].__setitem__(2, h(1)), "Invalid/LogPaddingNotZero"),
-    ("contract class log nested with 3022 fields", lambda e: e["contractClassLogs"][0]["fields"]["fields"].pop(), "Malformed"),
-    ("contract class log nested with 3024 fields", lambda e: e["contractClassLogs"][0].update(fields={"fields": [h(1)] * 3024}, emittedLength=3024), "Malformed"),
+    ("contract class log nested with 3022 fields", lambda e: e["contractClassLogs"][0]["fields"]["fields"].pop(), "Malformed/Count"),
+    ("contract class log nested with 3024 fields", lambda e: e["contractClassLogs"][0].update(fields={"fields": [h(1)] * 3024}, emittedLength=3024), "Malformed/TooMany"),
 ]:
     case("effect json: " + name, "effect-json", err, input=json.dumps(effect(mut)))
-case("effect json: not JSON", "effect-json", "Malformed", input="{\"revertCode\":")
-case("effect json: array", "effect-json", "Malformed", input="[]")
+case("effect json: not JSON", "effect-json", "Malformed/Syntax", input="{\"revertCode\":")
+case("effect json: array", "effect-json", "Malformed/WrongType", input="[]")
 case("body json: second tx bad", "body-json", "Invalid/ZeroValue", input=json.dumps([small, effect(setk("noteHashes", [h(0)]))]))
-case("body json: wrong wrapper key", "body-json", "Malformed", input=json.dumps({"effects": [small]}))
-case("body json: string", "body-json", "Malformed", input="\"txEffects\"")
+case("body json: wrong wrapper key", "body-json", "Malformed/MissingKey", input=json.dumps({"effects": [small]}))
+case("body json: string", "body-json", "Malformed/WrongType", input="\"txEffects\"")
 
 blob = json.load(open(os.path.join(root, "aztec-fixtures.json")))["tx_effect_fixtures"]["small"]["blob_fields"]
 def b(mut):
@@ -102,16 +107,16 @@ def w(mut):
 def path(n_declared, n_actual, element=b"\x00" * 32):
     return base64.b64encode(n_declared.to_bytes(4, "big") + element * n_actual).decode()
 for name, text, err in [
-    ("not an object", "[1]", "Malformed"), ("truncated JSON", "{\"root\":", "Malformed"),
-    ("unknown key", w(lambda x: x.__setitem__("txHash", "0x01")), "Malformed"),
-    ("missing root", w(lambda x: x.pop("root")), "Malformed"),
-    ("missing siblingPath", w(lambda x: x.pop("siblingPath")), "Malformed"),
+    ("not an object", "[1]", "Malformed/WrongType"), ("truncated JSON", "{\"root\":", "Malformed/Syntax"),
+    ("unknown key", w(lambda x: x.__setitem__("txHash", "0x01")), "Malformed/UnknownKey"),
+    ("missing root", w(lambda x: x.pop("root")), "Malformed/MissingKey"),
+    ("missing siblingPath", w(lambda x: x.pop("siblingPath")), "Malformed/MissingKey"),
     ("root >= p", w(lambda x: x.__setitem__("root", P)), "Field/NotCanonical"),
     ("categoriesHash not hex", w(lambda x: x.__setitem__("categoriesHash", "12")), "Field/MissingHexPrefix"),
-    ("blockNumber 2^53", w(lambda x: x.__setitem__("blockNumber", 2 ** 53)), "Malformed"),
-    ("blockNumber negative", w(lambda x: x.__setitem__("blockNumber", -1)), "Malformed"),
-    ("leafIndex not a number", w(lambda x: x.__setitem__("leafIndex", "one")), "Malformed"),
-    ("leafIndex over 64 bits", w(lambda x: x.__setitem__("leafIndex", "18446744073709551616")), "Malformed"),
+    ("blockNumber 2^53", w(lambda x: x.__setitem__("blockNumber", 2 ** 53)), "Malformed/Number"),
+    ("blockNumber negative", w(lambda x: x.__setitem__("blockNumber", -1)), "Malformed/Number"),
+    ("leafIndex not a number", w(lambda x: x.__setitem__("leafIndex", "one")), "Malformed/Number"),
+    ("leafIndex over 64 bits", w(lambda x: x.__setitem__("leafIndex", "18446744073709551616")), "Malformed/Number"),
     ("siblingPath not base64", w(lambda x: x.__setitem__("siblingPath", "***")), "NotBase64"),
     ("siblingPath prefix over 128", w(lambda x: x.__setitem__("siblingPath", path(129, 0))), "SiblingPath/TooLong"),
     ("siblingPath prefix 2^32-1", w(lambda x: x.__setitem__("siblingPath", path(2 ** 32 - 1, 1))), "SiblingPath/TooLong"),
@@ -119,7 +124,7 @@ for name, text, err in [
     ("siblingPath longer than prefix", w(lambda x: x.__setitem__("siblingPath", path(1, 2))), "SiblingPath/Length"),
     ("siblingPath without prefix", w(lambda x: x.__setitem__("siblingPath", "AAA=")), "SiblingPath/NoPrefix"),
     ("siblingPath element >= p", w(lambda x: x.__setitem__("siblingPath", path(1, 1, b"\xff" * 32))), "Field/NotCanonical"),
-    ("siblingPath Buffer with bad byte", w(lambda x: x.__setitem__("siblingPath", {"type": "Buffer", "data": [0, 0, 0, 256]})), "Malformed"),
+    ("siblingPath Buffer with bad byte", w(lambda x: x.__setitem__("siblingPath", {"type": "Buffer", "data": [0, 0, 0, 256]})), "Malformed/Number"),
 ]:
     case("witness json: " + name, "witness-json", err, input=text)
 
@@ -187,12 +192,12 @@ for name, text, err in [
     ("no blocks", cj(lambda x: x.__setitem__("blocks", [])), "Checkpoint/NoBlocks"),
     ("l1-to-l2 index of 37 bits", cj(state(0, "l1ToL2MessageNextAvailableLeafIndex", 2 ** 36)), "Checkpoint/StateOutOfRange"),
     ("totalManaUsed of 49 bits", cj(state(0, "totalManaUsed", str(2 ** 48))), "Checkpoint/StateOutOfRange"),
-    ("blockNumber of 33 bits", cj(blk(0, "blockNumber", 2 ** 32)), "Malformed"),
-    ("timestamp of 65 bits", cj(blk(0, "timestamp", str(2 ** 64))), "Malformed"),
-    ("negative timestamp", cj(blk(0, "timestamp", "-1")), "Malformed"),
-    ("hex timestamp", cj(blk(0, "timestamp", "0x10")), "Malformed"),
-    ("root >= p", cj(blk(0, "noteHashRoot", P)), "Malformed"),
-    ("no body", cj(lambda x: x["blocks"][0].pop("body")), "Malformed"),
+    ("blockNumber of 33 bits", cj(blk(0, "blockNumber", 2 ** 32)), "Malformed/Number"),
+    ("timestamp of 65 bits", cj(blk(0, "timestamp", str(2 ** 64))), "Malformed/Number"),
+    ("negative timestamp", cj(blk(0, "timestamp", "-1")), "Malformed/Number"),
+    ("hex timestamp", cj(blk(0, "timestamp", "0x10")), "Malformed/Number"),
+    ("root >= p", cj(blk(0, "noteHashRoot", P)), "Field/NotCanonical"),
+    ("no body", cj(lambda x: x["blocks"][0].pop("body")), "Malformed/MissingKey"),
     ("a zero nullifier in a body", cj(first_nullifier_zero), "InBlock/Invalid/ZeroValue"),
 ]:
     case("checkpoint json: " + name, "checkpoint-json", err, input=text)
@@ -213,13 +218,13 @@ for name, text, err in [
     ("txs swapped", st(lambda x: x["txs"].reverse()), "RootMismatch"),
     ("a leaf of another tx", st(lambda x: x["txs"][1].__setitem__("leaf", x["txs"][2]["leaf"])), "LeafMismatch"),
     ("a wrong categories hash", st(lambda x: x["txs"][0].__setitem__("categoriesHash", h(9))), "LeafMismatch"),
-    ("a tx without its leaf", st(lambda x: x["txs"][0].pop("leaf")), "Malformed"),
-    ("block number above 2^53-1", st(lambda x: x.__setitem__("blockNumber", 2 ** 53)), "Malformed"),
-    ("block number of 33 bits", st(lambda x: x.__setitem__("blockNumber", 2 ** 32)), "Malformed"),
+    ("a tx without its leaf", st(lambda x: x["txs"][0].pop("leaf")), "Malformed/MissingKey"),
+    ("block number above 2^53-1", st(lambda x: x.__setitem__("blockNumber", 2 ** 53)), "Malformed/Number"),
+    ("block number of 33 bits", st(lambda x: x.__setitem__("blockNumber", 2 ** 32)), "Malformed/Number"),
     # txfx's own format is strict: a key it would not read is refused, never skipped.
-    ("an unknown key", st(lambda x: x.__setitem__("leaves", [])), "Malformed"),
-    ("an unknown key in a tx", st(lambda x: x["txs"][0].__setitem__("index", 0)), "Malformed"),
-    ("a leaf >= p", st(lambda x: x["txs"][0].__setitem__("leaf", P)), "Malformed"),
+    ("an unknown key", st(lambda x: x.__setitem__("leaves", [])), "Malformed/UnknownKey"),
+    ("an unknown key in a tx", st(lambda x: x["txs"][0].__setitem__("index", 0)), "Malformed/UnknownKey"),
+    ("a leaf >= p", st(lambda x: x["txs"][0].__setitem__("leaf", P)), "Field/NotCanonical"),
 ]:
     case("stored leaves: " + name, "stored-leaves", err, input=text)
 
@@ -233,21 +238,21 @@ def gv(k, v): return lambda x: x["globalVariables"].__setitem__(k, v)
 for name, text, layout, err in [
     ("no txEffectsTreeRoot, AZIP-26 asked", hj(lambda x: x.pop("txEffectsTreeRoot")), "azip-26", "Layout"),
     ("txEffectsTreeRoot, pre-AZIP-26 asked", hj(lambda x: None), "pre-azip-26", "Layout"),
-    ("not JSON", "{\"lastArchive\":", "azip-26", "Malformed"),
-    ("no globalVariables", hj(lambda x: x.pop("globalVariables")), "azip-26", "Malformed"),
-    ("blockNumber as a hex string", hj(gv("blockNumber", "0x3")), "azip-26", "Malformed"),
-    ("blockNumber of 33 bits", hj(gv("blockNumber", 2 ** 32)), "azip-26", "Malformed"),
-    ("timestamp of 65 bits", hj(gv("timestamp", str(2 ** 64))), "azip-26", "Malformed"),
-    ("timestamp in hex", hj(gv("timestamp", "0x10")), "azip-26", "Malformed"),
-    ("coinbase of 19 bytes", hj(gv("coinbase", "0x" + "ab" * 19)), "azip-26", "Malformed"),
-    ("coinbase not hex", hj(gv("coinbase", "0x" + "zz" * 20)), "azip-26", "Malformed"),
-    ("coinbase with a plus sign", hj(gv("coinbase", "0x+f" + "ab" * 19)), "azip-26", "Malformed"),
-    ("nextAvailableLeafIndex of 33 bits", hj(lambda x: x["lastArchive"].__setitem__("nextAvailableLeafIndex", 2 ** 32)), "azip-26", "Malformed"),
-    ("gas fee negative", hj(lambda x: x["globalVariables"]["gasFees"].__setitem__("feePerDaGas", "-1")), "azip-26", "Malformed"),
-    ("gas fee of 129 bits", hj(lambda x: x["globalVariables"]["gasFees"].__setitem__("feePerL2Gas", str(2 ** 128))), "azip-26", "Malformed"),
-    ("spongeBlobHash >= p", hj(lambda x: x.__setitem__("spongeBlobHash", P)), "azip-26", "Malformed"),
-    ("txEffectsTreeRoot >= p", hj(lambda x: x.__setitem__("txEffectsTreeRoot", P)), "azip-26", "Malformed"),
-    ("nextAvailableLeafIndex negative", hj(lambda x: x["lastArchive"].__setitem__("nextAvailableLeafIndex", -1)), "azip-26", "Malformed"),
+    ("not JSON", "{\"lastArchive\":", "azip-26", "Malformed/Syntax"),
+    ("no globalVariables", hj(lambda x: x.pop("globalVariables")), "azip-26", "Malformed/MissingKey"),
+    ("blockNumber as a hex string", hj(gv("blockNumber", "0x3")), "azip-26", "Malformed/Number"),
+    ("blockNumber of 33 bits", hj(gv("blockNumber", 2 ** 32)), "azip-26", "Malformed/Number"),
+    ("timestamp of 65 bits", hj(gv("timestamp", str(2 ** 64))), "azip-26", "Malformed/Number"),
+    ("timestamp in hex", hj(gv("timestamp", "0x10")), "azip-26", "Malformed/Number"),
+    ("coinbase of 19 bytes", hj(gv("coinbase", "0x" + "ab" * 19)), "azip-26", "Malformed/BadValue"),
+    ("coinbase not hex", hj(gv("coinbase", "0x" + "zz" * 20)), "azip-26", "Malformed/BadValue"),
+    ("coinbase with a plus sign", hj(gv("coinbase", "0x+f" + "ab" * 19)), "azip-26", "Malformed/BadValue"),
+    ("nextAvailableLeafIndex of 33 bits", hj(lambda x: x["lastArchive"].__setitem__("nextAvailableLeafIndex", 2 ** 32)), "azip-26", "Malformed/Number"),
+    ("gas fee negative", hj(lambda x: x["globalVariables"]["gasFees"].__setitem__("feePerDaGas", "-1")), "azip-26", "Malformed/Number"),
+    ("gas fee of 129 bits", hj(lambda x: x["globalVariables"]["gasFees"].__setitem__("feePerL2Gas", str(2 ** 128))), "azip-26", "Malformed/Number"),
+    ("spongeBlobHash >= p", hj(lambda x: x.__setitem__("spongeBlobHash", P)), "azip-26", "Field/NotCanonical"),
+    ("txEffectsTreeRoot >= p", hj(lambda x: x.__setitem__("txEffectsTreeRoot", P)), "azip-26", "Field/NotCanonical"),
+    ("nextAvailableLeafIndex negative", hj(lambda x: x["lastArchive"].__setitem__("nextAvailableLeafIndex", -1)), "azip-26", "Malformed/Number"),
 ]:
     case("header json: " + name, "header-json", err, input=text, layout=layout)
 
@@ -256,18 +261,18 @@ w3 = next(b for b in chain["blocks"] if b["number"] == 3)["archiveWitness"]
 raw = base64.b64decode(w3["base64"])
 def b64(bs): return base64.b64encode(bs).decode()
 for name, text, err in [
-    ("JSON-RPC response without result", json.dumps({"jsonrpc": "2.0", "id": 1}), "NoResult"),
-    ("JSON-RPC result null", json.dumps({"jsonrpc": "2.0", "id": 1, "result": None}), "NoResult"),
-    ("JSON-RPC error", json.dumps({"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "x"}}), "NodeError"),
+    ("JSON-RPC response without result", json.dumps({"jsonrpc": "2.0", "id": 1}), "Rpc/NoResult"),
+    ("JSON-RPC result null", json.dumps({"jsonrpc": "2.0", "id": 1, "result": None}), "Rpc/NoResult"),
+    ("JSON-RPC error", json.dumps({"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "x"}}), "Rpc/NodeError"),
     ("not base64", json.dumps("***"), "NotBase64"),
-    ("not JSON and not base64", "{\"result\": ", "Malformed"),
+    ("not JSON and not base64", "{\"result\": ", "Malformed/Syntax"),
     ("one sibling short", json.dumps(b64(raw[:-32])), "ArchiveWitness/WrongByteLength"),
     ("one sibling more", json.dumps(b64(raw + raw[-32:])), "ArchiveWitness/WrongByteLength"),
     ("a byte short", json.dumps(b64(raw[:-1])), "ArchiveWitness/WrongByteLength"),
     ("leaf index over 64 bits", json.dumps(b64(b"\x01" + raw[1:])), "ArchiveWitness/IndexTooLarge"),
     ("sibling >= p", json.dumps(b64(raw[:32] + b"\xff" * 32 + raw[64:])), "ArchiveWitness/BadSibling"),
-    ("keys of a response and of a witness", json.dumps({"jsonrpc": "2.0", "id": 1, "result": w3["base64"], "leafIndex": 3}), "Malformed"),
-    ("a number", "42", "Malformed"),
+    ("keys of a response and of a witness", json.dumps({"jsonrpc": "2.0", "id": 1, "result": w3["base64"], "leafIndex": 3}), "Malformed/UnknownKey"),
+    ("a number", "42", "Malformed/WrongType"),
     ("path of 31 as fields", json.dumps({"leafIndex": 3, "siblingPath": w3["siblingPath"] + [h(1)]}), "ArchiveWitness/WrongPathLength"),
 ]:
     case("archive witness: " + name, "archive-witness", err, input=text)
@@ -284,11 +289,11 @@ pub_proof = dict(proof, category="publicLogs", preimage=[h(2), h(200), h(201), h
 def pp(mut):
     x = copy.deepcopy(pub_proof); mut(x); return json.dumps(x)
 for name, text, err in [
-    ("unknown category", pj(lambda x: x.__setitem__("category", "notes")), "Malformed"),
-    ("six category hashes", pj(lambda x: x["categoryHashes"].pop()), "Malformed"),
-    ("no preimage", pj(lambda x: x.pop("preimage")), "Malformed"),
+    ("unknown category", pj(lambda x: x.__setitem__("category", "notes")), "Malformed/BadValue"),
+    ("six category hashes", pj(lambda x: x["categoryHashes"].pop()), "Malformed/Count"),
+    ("no preimage", pj(lambda x: x.pop("preimage")), "Malformed/MissingKey"),
     # The marker fixes the section's length: the preimage is read no further than it.
-    ("preimage longer than the marker's count", pj(lambda x: x["preimage"].append(h(7))), "Malformed"),
+    ("preimage longer than the marker's count", pj(lambda x: x["preimage"].append(h(7))), "Malformed/TooMany"),
     ("preimage shorter than the marker's count", pj(lambda x: x.__setitem__("preimage", [])), "Section/RanOut"),
     ("marker not a marker", pj(lambda x: x.__setitem__("txStartMarker", h(7))), "Proof/NotAMarker"),
     # Counts no tx can have are refused from the marker alone, before the preimage is read.
@@ -297,10 +302,10 @@ for name, text, err in [
     ("marker claims a public-log payload near 2^32", pp(lambda x: x.__setitem__("txStartMarker", marker(publen=2 ** 32 - 2, n=2 ** 32 - 1))), "Proof/Section/Limit"),
     ("another nullifier", pj(lambda x: x.__setitem__("preimage", [h(0x16)])), "CategoryHashMismatch"),
     # txfx's own format is strict: a key it would not read is refused, never skipped.
-    ("an unknown key", pj(lambda x: x.__setitem__("elements", [{"role": "nullifier", "index": 0, "value": x["preimage"][0]}])), "Malformed"),
+    ("an unknown key", pj(lambda x: x.__setitem__("elements", [{"role": "nullifier", "index": 0, "value": x["preimage"][0]}])), "Malformed/UnknownKey"),
     # An element is named by its place and role.
-    ("element without a role", pj(lambda x: x.__setitem__("element", {"index": 0, "value": x["preimage"][0]})), "Malformed"),
-    ("element with a key its role has not", pj(lambda x: x.__setitem__("element", {"role": "nullifier", "index": 0, "log": 0, "value": x["preimage"][0]})), "Malformed"),
+    ("element without a role", pj(lambda x: x.__setitem__("element", {"index": 0, "value": x["preimage"][0]})), "Malformed/MissingKey"),
+    ("element with a key its role has not", pj(lambda x: x.__setitem__("element", {"role": "nullifier", "index": 0, "log": 0, "value": x["preimage"][0]})), "Malformed/UnknownKey"),
     ("element at a wrong index", pj(lambda x: x.__setitem__("element", {"role": "nullifier", "index": 1, "value": x["preimage"][0]})), "ElementMismatch"),
     ("element of another value", pj(lambda x: x.__setitem__("element", {"role": "nullifier", "index": 0, "value": h(0x16)})), "ElementMismatch"),
     ("element of another category's role", pj(lambda x: x.__setitem__("element", {"role": "noteHash", "index": 0, "value": x["preimage"][0]})), "RoleOfAnotherCategory"),

@@ -330,13 +330,17 @@ impl TxStartMarker {
 }
 
 /// One tx's blob data that does not decode. Offsets count fields from the tx's start marker
-/// (offset 0).
+/// (offset 0) as [`decode_tx_blob`] reports them; inside a block or a checkpoint they count from
+/// its first field ([`TxBlobError::offset_by`]), so that a message names each field by one
+/// offset.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum TxBlobError {
     /// The first field is not a tx start marker (wrong prefix or high bits set).
-    #[error("the field at offset 0 is not a tx start marker: {}", fr_to_hex(.value))]
+    #[error("the field at offset {offset} is not a tx start marker: {}", fr_to_hex(.value))]
     NotAMarker {
+        /// The field's offset (0: the tx's first field).
+        offset: usize,
         /// The field.
         value: Fr,
     },
@@ -396,18 +400,36 @@ pub enum TxBlobError {
     Invalid(#[from] TxEffectError),
 }
 
+impl TxBlobError {
+    /// The same error with its offsets counted from `base` fields earlier (the tx's marker's
+    /// offset in the fields read).
+    #[must_use]
+    pub fn offset_by(self, base: usize) -> Self {
+        match self {
+            Self::NotAMarker { offset, value } => Self::NotAMarker { offset: offset + base, value },
+            Self::RanOut { what, offset, needed, available } => {
+                Self::RanOut { what, offset: offset + base, needed, available }
+            }
+            Self::BadLength { what, offset, value, max } => {
+                Self::BadLength { what, offset: offset + base, value, max }
+            }
+            other => other,
+        }
+    }
+}
+
 /// A block's blob fields that do not decode into tx effects.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum BlobError {
     /// A tx that does not decode.
-    #[error("tx {tx} at offset {offset}: {source}")]
+    #[error("tx {tx} (its marker at offset {offset}): {source}")]
     Tx {
         /// The tx's position in the block.
         tx: usize,
         /// The offset of its start marker in the block's fields.
         offset: usize,
-        /// What is wrong (offsets from the tx's marker).
+        /// What is wrong (offsets counted from the block's first field).
         source: TxBlobError,
     },
     /// More txs than a block may hold.
@@ -575,7 +597,7 @@ pub(crate) fn decode_category_section(
 pub fn decode_tx_blob(fields: &[Fr]) -> Result<(TxEffect, usize), TxBlobError> {
     let marker_field = fields.first().ok_or(TxBlobError::Truncated { claimed: 1, available: 0 })?;
     let marker = TxStartMarker::decode(marker_field)
-        .map_err(|NotAMarker { value }| TxBlobError::NotAMarker { value })?;
+        .map_err(|NotAMarker { value }| TxBlobError::NotAMarker { offset: 0, value })?;
     let claimed = marker.num_blob_fields as usize;
     if claimed > fields.len() {
         return Err(TxBlobError::Truncated { claimed, available: fields.len() });
@@ -618,7 +640,11 @@ pub fn decode_block_blob(fields: &[Fr]) -> Result<Body, BlobError> {
             return Err(BlobError::TooManyTxs { max: MAX_TXS_PER_BLOCK });
         }
         let tx = tx_effects.len();
-        let (effect, used) = decode_tx_blob(rest).map_err(|source| BlobError::Tx { tx, offset, source })?;
+        let (effect, used) = decode_tx_blob(rest).map_err(|source| BlobError::Tx {
+            tx,
+            offset,
+            source: source.offset_by(offset),
+        })?;
         tx_effects.push(effect);
         offset += used;
     }

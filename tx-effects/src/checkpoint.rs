@@ -247,7 +247,7 @@ pub enum CheckpointDecodeError {
         max: usize,
     },
     /// A tx of a block does not decode.
-    #[error("block {block}, tx {tx} at offset {offset}: {source}")]
+    #[error("block {block}, tx {tx} (its marker at offset {offset}): {source}")]
     Tx {
         /// The block's index within the checkpoint.
         block: usize,
@@ -255,7 +255,7 @@ pub enum CheckpointDecodeError {
         tx: usize,
         /// The offset of the tx's start marker.
         offset: usize,
-        /// What is wrong with it (its offsets count from the tx's start marker).
+        /// What is wrong with it (its offsets count from the checkpoint's first field).
         source: TxBlobError,
     },
     /// The input ended inside a block: no block-end marker before the end.
@@ -433,8 +433,13 @@ pub fn decode_checkpoint(fields: &[Fr]) -> Result<Checkpoint, CheckpointDecodeEr
             if let Some(marker) = decode_block_end_marker(field) {
                 break marker;
             }
-            let (effect, used) = decode_tx_blob(fields.get(offset..).unwrap_or_default())
-                .map_err(|source| E::Tx { block: index, tx: tx_effects.len(), offset, source })?;
+            let (effect, used) =
+                decode_tx_blob(fields.get(offset..).unwrap_or_default()).map_err(|source| E::Tx {
+                    block: index,
+                    tx: tx_effects.len(),
+                    offset,
+                    source: source.offset_by(offset),
+                })?;
             tx_effects.push(effect);
             offset += used;
         };

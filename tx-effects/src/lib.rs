@@ -6,7 +6,6 @@ pub use txfx_poseidon;
 pub mod blob;
 pub mod category;
 pub mod checkpoint;
-mod classify;
 pub mod commitment;
 pub mod limits;
 pub mod model;
@@ -21,7 +20,7 @@ pub use model::{
     BlockNumber, Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode,
     TxEffect, TxEffectError, TxEffectFields,
 };
-pub use tree::{IndexOutOfBounds, PathError, TreePath, TxEffectsTree, tree_root};
+pub use tree::{CheckedPath, IndexOutOfBounds, PathError, TreePath, TxEffectsTree, tree_root};
 
 #[cfg(feature = "async")]
 use txfx_poseidon::AsyncHashBackend;

@@ -212,7 +212,8 @@ pub fn tree_root(hasher: &dyn HashBackend, leaves: &[Fr]) -> Result<Fr, BackendE
 /// The longest sibling path a tx-effects tree can have: `log2(MAX_TXS_PER_BLOCK)` = 16.
 pub const MAX_PATH_LENGTH: usize = MAX_TXS_PER_BLOCK.trailing_zeros() as usize;
 
-/// A sibling path no tx-effects tree has (refused before any hashing), or a backend failure.
+/// A sibling path no tx-effects tree has: found by looking at its shape alone, before any
+/// hashing. A hashing failure is never one (it is [`root_from_path`]'s [`BackendError`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PathError {
@@ -232,17 +233,40 @@ pub enum PathError {
         /// The path's length.
         path_length: usize,
     },
-    /// The hashing backend failed.
-    #[error(transparent)]
-    Backend(#[from] BackendError),
 }
 
-/// Checks that a path of `length` siblings with this `leaf_index` can be one of a tx-effects
-/// tree's: at most [`MAX_PATH_LENGTH`] siblings, and no `leafIndex` bit above them.
+/// A sibling path whose shape a tx-effects tree can have: only [`check_path`] makes one, so
+/// [`root_from_path`] never hashes up a path it has not checked.
+#[derive(Debug, Clone, Copy)]
+pub struct CheckedPath<'a> {
+    leaf_index: u64,
+    siblings: &'a [Fr],
+}
+
+impl CheckedPath<'_> {
+    /// The leaf's index at its level.
+    pub fn leaf_index(&self) -> u64 {
+        self.leaf_index
+    }
+
+    /// The number of siblings: the leaf's level.
+    pub fn len(&self) -> usize {
+        self.siblings.len()
+    }
+
+    /// Whether the path is empty (the leaf is the root of a one-tx block).
+    pub fn is_empty(&self) -> bool {
+        self.siblings.is_empty()
+    }
+}
+
+/// Checks that `siblings` with this `leaf_index` can be a path of a tx-effects tree: at most
+/// [`MAX_PATH_LENGTH`] siblings, and no `leafIndex` bit above them.
 ///
 /// # Errors
 /// [`PathError::TooLong`] or [`PathError::LeafIndexOutOfRange`].
-pub fn check_path(leaf_index: u64, length: usize) -> Result<(), PathError> {
+pub fn check_path(leaf_index: u64, siblings: &[Fr]) -> Result<CheckedPath<'_>, PathError> {
+    let length = siblings.len();
     if length > MAX_PATH_LENGTH {
         return Err(PathError::TooLong { length, max: MAX_PATH_LENGTH });
     }
@@ -250,27 +274,21 @@ pub fn check_path(leaf_index: u64, length: usize) -> Result<(), PathError> {
     if leaf_index >> length != 0 {
         return Err(PathError::LeafIndexOutOfRange { leaf_index, path_length: length });
     }
-    Ok(())
+    Ok(CheckedPath { leaf_index, siblings })
 }
 
-/// Hashes `leaf` up a sibling path: at step j the current node is the right child if bit j of
-/// `leaf_index` is set (TypeScript `computeRootFromSiblingPath`). Stricter than TypeScript,
-/// which ignores `leafIndex` bits above the path: such a path is refused, as is one longer
-/// than [`MAX_PATH_LENGTH`], before anything is hashed.
+/// Hashes `leaf` up a checked sibling path: at step j the current node is the right child if bit
+/// j of `leafIndex` is set (TypeScript `computeRootFromSiblingPath`). Stricter than TypeScript,
+/// which ignores `leafIndex` bits above the path: [`check_path`] refuses such a path, and one
+/// longer than [`MAX_PATH_LENGTH`], before anything is hashed.
 ///
 /// # Errors
-/// [`PathError`] for a path no tree has, or a backend failure.
-pub fn root_from_path(
-    hasher: &dyn HashBackend,
-    leaf: Fr,
-    leaf_index: u64,
-    siblings: &[Fr],
-) -> Result<Fr, PathError> {
-    check_path(leaf_index, siblings.len())?;
+/// [`BackendError`] if the backend fails.
+pub fn root_from_path(hasher: &dyn HashBackend, leaf: Fr, path: CheckedPath<'_>) -> Result<Fr, BackendError> {
     let mut current = leaf;
-    for (step, sibling) in siblings.iter().enumerate() {
+    for (step, sibling) in path.siblings.iter().enumerate() {
         let (left, right) =
-            if (leaf_index >> step) & 1 == 1 { (*sibling, current) } else { (current, *sibling) };
+            if (path.leaf_index >> step) & 1 == 1 { (*sibling, current) } else { (current, *sibling) };
         current = hasher.hash_node(NODE_SEPARATOR, left, right)?;
     }
     Ok(current)

@@ -114,15 +114,15 @@ if (inChromium) {
 }
 
 const size = (file) => statSync(path.join(packageDir, file)).size;
-const wasm = readFileSync(path.join(packageDir, 'dist/txfx_wasm_bg.wasm'));
+const wasm = readFileSync(path.join(packageDir, 'dist/txfx.wasm'));
 const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KB`;
 lines.push('### Package size', '');
 table(
   ['file', 'bytes', 'gzipped'],
   [
     ['`txfx.node` (release addon, line tables kept)', kb(size('txfx.node')), kb(gzipSync(readFileSync(path.join(packageDir, 'txfx.node')), { level: 9 }).length)],
-    ['`dist/txfx_wasm_bg.wasm`', kb(wasm.length), kb(gzipSync(wasm, { level: 9 }).length)],
-    ['`dist/txfx_wasm.mjs` (browser glue)', kb(size('dist/txfx_wasm.mjs')), '–'],
+    ['`dist/txfx.wasm`', kb(wasm.length), kb(gzipSync(wasm, { level: 9 }).length)],
+    ['`wasm.js` (the engine over the module)', kb(size('wasm.js')), '–'],
   ],
 );
 

@@ -1,8 +1,8 @@
 //! `cargo xtask js build | test`: the npm package in `js/`.
 //!
 //! `build` compiles the Node addon (`js/native`, napi-rs) and copies it to `js/txfx.node`, then
-//! the WASM engine (`js/wasm`, for wasm32-unknown-unknown) and wasm-bindgen's glue into
-//! `js/dist/`, which leaves `js/` ready for `npm pack`; `--release` builds the addon as it would
+//! the WASM engine (`js/wasm`, for wasm32-unknown-unknown) into `js/dist/txfx.wasm`, which
+//! leaves `js/` ready for `npm pack`; `--release` builds the addon as it would
 //! be published (the WASM engine is always built with its own `js-wasm` profile). `test` builds,
 //! runs `node --test` over `js/test/*.test.mjs` on each engine (the repository's vectors, the
 //! bad-input catalogue, the async forms), then packs the package, installs the tarball into an
@@ -56,29 +56,9 @@ fn build(release: bool) -> Result<(), String> {
     build_wasm()
 }
 
-/// The wasm-bindgen CLI, the exact version of the `wasm-bindgen` crate `js/wasm` pins (the two
-/// must agree on the ABI), installed once under `target/js-tools/`.
-const WASM_BINDGEN_VERSION: &str = "0.2.130";
-
-fn wasm_bindgen() -> Result<PathBuf, String> {
-    let tools = target_dir().join("js-tools");
-    let binary = tools.join("bin").join("wasm-bindgen");
-    let installed = Command::new(&binary).arg("--version").output().is_ok_and(|out| {
-        String::from_utf8_lossy(&out.stdout).trim() == format!("wasm-bindgen {WASM_BINDGEN_VERSION}")
-    });
-    if !installed {
-        // Not --locked: the CLI's own lock file names crate versions a registry mirror may not
-        // carry; the CLI's output is checked by the tests whatever it was built with.
-        run(cargo()
-            .args(["install", "wasm-bindgen-cli", "--version", &format!("={WASM_BINDGEN_VERSION}"), "--root"])
-            .arg(&tools))?;
-    }
-    Ok(binary)
-}
-
-/// The WASM engine: `js/wasm` for wasm32-unknown-unknown, then wasm-bindgen's glue for browsers
-/// (an ES module, `js/dist/txfx_wasm.mjs`) and for Node (CommonJS, `js/dist/txfx_wasm.cjs`), over
-/// one module, `js/dist/txfx_wasm_bg.wasm`.
+/// The WASM engine: `js/wasm` for wasm32-unknown-unknown, copied to `js/dist/txfx.wasm`. The
+/// module imports nothing and declares its own exports (`js/wasm.js` builds the engine from
+/// them), so no generated glue goes with it.
 fn build_wasm() -> Result<(), String> {
     run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
     run(cargo().args([
@@ -92,31 +72,16 @@ fn build_wasm() -> Result<(), String> {
         "js-wasm",
     ]))?;
     let module = target_dir().join("wasm32-unknown-unknown/js-wasm/txfx_js_wasm.wasm");
-    let bindgen = wasm_bindgen()?;
-    let out = target_dir().join("js-wasm-glue");
     let dist = root().join("js").join("dist");
+    // Stale files of the wasm-bindgen build this replaced must not ship.
+    if dist.exists() {
+        std::fs::remove_dir_all(&dist).map_err(|e| format!("{}: {e}", dist.display()))?;
+    }
     std::fs::create_dir_all(&dist).map_err(|e| format!("{}: {e}", dist.display()))?;
-    let mut bytes = Vec::new();
-    for (target, glue) in [("web", "txfx_wasm.mjs"), ("nodejs", "txfx_wasm.cjs")] {
-        let dir = out.join(target);
-        run(Command::new(&bindgen)
-            .args(["--target", target, "--out-name", "txfx_wasm", "--no-typescript", "--out-dir"])
-            .arg(&dir)
-            .arg(&module))?;
-        std::fs::copy(dir.join("txfx_wasm.js"), dist.join(glue)).map_err(|e| format!("{glue}: {e}"))?;
-        bytes.push(std::fs::read(dir.join("txfx_wasm_bg.wasm")).map_err(|e| e.to_string())?);
-    }
-    // Both glues load the same module: one copy ships.
-    if bytes.first() != bytes.last() {
-        return Err("wasm-bindgen wrote different modules for the web and nodejs targets".to_owned());
-    }
-    let wasm = bytes.first().ok_or("no module")?;
-    std::fs::write(dist.join("txfx_wasm_bg.wasm"), wasm).map_err(|e| e.to_string())?;
-    println!(
-        "js: {} ({} bytes) and its glue ready for npm pack",
-        dist.join("txfx_wasm_bg.wasm").display(),
-        wasm.len()
-    );
+    let target = dist.join("txfx.wasm");
+    let bytes = std::fs::copy(&module, &target)
+        .map_err(|e| format!("{} -> {}: {e}", module.display(), target.display()))?;
+    println!("js: {} ({bytes} bytes) ready for npm pack", target.display());
     Ok(())
 }
 

@@ -9,10 +9,9 @@ use base64::engine::general_purpose::STANDARD;
 use serde_json::Value;
 use txfx_membership::ArchiveError;
 use txfx_membership::archive::{ARCHIVE_HEIGHT, ArchiveWitness};
-use txfx_poseidon::field::parse_fr_hex;
 
-use super::JsonError;
-use super::wire::{JsonInput, JsonKind, Malformed, lenient_u64};
+use super::wire::{Integer, JsonInput, JsonType, Raw};
+use super::{JsonError, hex_field};
 
 /// The most base64 characters a serialized witness takes.
 const MAX_BASE64: usize = (32 * (1 + ARCHIVE_HEIGHT)).div_ceil(3) * 4;
@@ -23,9 +22,12 @@ pub fn archive_witness_to_json(witness: &ArchiveWitness) -> Value {
 }
 
 fn from_base64(text: &str) -> Result<ArchiveWitness, JsonError> {
-    // Refuse before decoding anything longer than a witness.
+    // Refuse before decoding anything longer than a witness, counting the bytes it would give.
     if text.len() > MAX_BASE64 {
-        return Err(ArchiveError::WrongByteLength { bytes: text.len() / 4 * 3 }.into());
+        let padding = text.bytes().rev().take(2).filter(|b| *b == b'=').count();
+        return Err(
+            ArchiveError::WrongByteLength { bytes: (text.len() / 4 * 3).saturating_sub(padding) }.into()
+        );
     }
     let bytes = STANDARD.decode(text).map_err(|_| JsonError::NotBase64 { path: "archive witness" })?;
     Ok(ArchiveWitness::from_bytes(&bytes)?)
@@ -53,24 +55,23 @@ pub(crate) fn archive_witness_from_text(text: &str) -> Option<Result<ArchiveWitn
 /// [`JsonError::Malformed`] for anything else, [`JsonError::NotBase64`], or
 /// [`JsonError::ArchiveWitness`] for bytes that are not a witness of height 30.
 pub fn archive_witness_from_json<'a>(input: impl Into<JsonInput<'a>>) -> Result<ArchiveWitness, JsonError> {
-    read_archive_witness(input.into()).map_err(|error| error.expecting("an archive witness"))
+    input.into().read(read_archive_witness).map_err(|error| error.expecting("an archive witness"))
 }
 
-fn read_archive_witness(input: JsonInput<'_>) -> Result<ArchiveWitness, JsonError> {
-    match input.kind() {
-        JsonKind::String => from_base64(&input.parse::<String>()?),
-        JsonKind::Object => {
-            let object = input.object()?;
-            object.only(&["leafIndex", "siblingPath"])?;
-            #[derive(serde::Deserialize)]
-            struct Index(#[serde(deserialize_with = "lenient_u64::deserialize")] u64);
-            let Index(leaf_index) = object.parse("leafIndex")?;
-            let path = object
-                .get("siblingPath")
-                .ok_or_else(|| Malformed::new("missing key \"siblingPath\""))?
-                // One past the height, so that a longer path is named by its length.
-                .array(ARCHIVE_HEIGHT + 1)
-                .map_err(|error| error.within("siblingPath"))?;
+/// A leaf index of txfx's JSON form: a number or a decimal string.
+const LEAF_INDEX: Integer = Integer::lenient(u64::MAX as u128);
+
+pub(crate) fn read_archive_witness(raw: Raw<'_>) -> Result<ArchiveWitness, JsonError> {
+    match raw.kind() {
+        JsonType::String => from_base64(&raw.string()?),
+        JsonType::Object => {
+            let object = raw.object("an archive witness", &["leafIndex", "siblingPath"])?;
+            object.strict()?;
+            let leaf_index = object.read("leafIndex", |r| r.u64(LEAF_INDEX).map_err(JsonError::from))?;
+            // One past the height, so that a longer path is named by its length.
+            let path = object.read("siblingPath", |r| {
+                r.array(ARCHIVE_HEIGHT + 1, "an archive path").map_err(JsonError::from)
+            })?;
             if path.len() > ARCHIVE_HEIGHT {
                 return Err(ArchiveError::WrongPathLength { length: path.len() }.into());
             }
@@ -78,15 +79,11 @@ fn read_archive_witness(input: JsonInput<'_>) -> Result<ArchiveWitness, JsonErro
                 .into_iter()
                 .enumerate()
                 .map(|(index, sibling)| {
-                    let at = format!("siblingPath[{index}]");
-                    let text: String = sibling
-                        .parse()
-                        .map_err(|e: Malformed| e.within(&format!("[{index}]")).within("siblingPath"))?;
-                    parse_fr_hex(&text).map_err(|source| JsonError::Field { path: at, source })
+                    hex_field(sibling).map_err(|e| e.within(&format!("[{index}]")).within("siblingPath"))
                 })
                 .collect::<Result<_, JsonError>>()?;
             Ok(ArchiveWitness { leaf_index, sibling_path })
         }
-        _ => Err(Malformed::new("expected base64 or {\"leafIndex\", \"siblingPath\"}").into()),
+        _ => Err(raw.wrong_type("an archive witness (base64, or {\"leafIndex\", \"siblingPath\"})").into()),
     }
 }

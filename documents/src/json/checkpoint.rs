@@ -18,72 +18,81 @@
 //! silently replaces one. `txEffectsTreeRoot` needs a hasher to check, so it is returned to the
 //! caller ([`ParsedCheckpoint::claimed_roots`]).
 
-use serde::Deserialize;
 use serde_json::{Value, json};
 use txfx_poseidon::Fr;
-use txfx_poseidon::field::{fr_to_hex, serde_hex};
+use txfx_poseidon::field::fr_to_hex;
 
-use txfx_tx_effects::BlockNumber;
 use txfx_tx_effects::checkpoint::{BlockEndState, Checkpoint, CheckpointBlock, MAX_CHECKPOINT_BLOB_FIELDS};
 
-use super::JsonError;
-use super::effect::{BodyJson, BodyOut, TxEffectOut, body_from_effects, to_value};
-use super::wire::{JsonInput, block_number, lenient_u64};
+use super::effect::{BodyOut, TxEffectOut, read_body_object, to_value};
+use super::header::read_block_number;
+use super::wire::{Integer, JsonInput, Raw};
+use super::{JsonError, field};
 
-/// txfx's own format, so every level is strict: a key txfx would not read is refused, never
-/// skipped (it could look checked).
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct CheckpointJson {
-    num_blob_fields: Option<u64>,
-    #[serde(deserialize_with = "blocks")]
-    blocks: Vec<BlockJson>,
-}
+/// The most blocks a checkpoint holds: as many as six blobs could hold (each block takes at least
+/// six fields).
+const MAX_BLOCKS: usize = MAX_CHECKPOINT_BLOB_FIELDS / 6;
 
-/// At most as many blocks as six blobs could hold (each block takes at least six fields).
-fn blocks<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<BlockJson>, D::Error> {
-    super::wire::deserialize_at_most(deserializer, MAX_CHECKPOINT_BLOB_FIELDS / 6)
-}
+/// A count txfx printed: a JSON number.
+const COUNT: Integer = Integer::number(u32::MAX as u128);
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct BlockJson {
-    #[serde(deserialize_with = "block_number::deserialize")]
-    block_number: BlockNumber,
-    #[serde(deserialize_with = "lenient_u64::deserialize")]
-    timestamp: u64,
+/// A state value or a timestamp: a number or a decimal string, as blob-lib's bigints print.
+const WIDE: Integer = Integer::lenient(u64::MAX as u128);
+
+const BLOCK_KEYS: [&str; 12] = [
+    "blockNumber",
+    "timestamp",
+    "numTxs",
+    "indexWithinCheckpoint",
+    "state",
+    "lastArchiveRoot",
+    "noteHashRoot",
+    "nullifierRoot",
+    "publicDataRoot",
+    "l1ToL2MessageRoot",
+    "txEffectsTreeRoot",
+    "body",
+];
+
+/// A block of a decoded checkpoint, with the root it claims, and its given counts.
+struct BlockRead {
+    block: CheckpointBlock,
+    claimed_root: Option<Fr>,
     num_txs: Option<u64>,
     index_within_checkpoint: Option<u64>,
-    state: StateJson,
-    #[serde(with = "serde_hex")]
-    last_archive_root: Fr,
-    #[serde(with = "serde_hex")]
-    note_hash_root: Fr,
-    #[serde(with = "serde_hex")]
-    nullifier_root: Fr,
-    #[serde(with = "serde_hex")]
-    public_data_root: Fr,
-    #[serde(default, with = "serde_hex::option")]
-    l1_to_l2_message_root: Option<Fr>,
-    #[serde(default, with = "serde_hex::option")]
-    tx_effects_tree_root: Option<Fr>,
-    /// TypeScript's `Body` shape: its own rules (unknown keys ignored) apply inside it.
-    body: BodyJson,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct StateJson {
-    #[serde(rename = "l1ToL2MessageNextAvailableLeafIndex", deserialize_with = "lenient_u64::deserialize")]
-    l1_to_l2: u64,
-    #[serde(rename = "noteHashNextAvailableLeafIndex", deserialize_with = "lenient_u64::deserialize")]
-    note_hash: u64,
-    #[serde(rename = "nullifierNextAvailableLeafIndex", deserialize_with = "lenient_u64::deserialize")]
-    nullifier: u64,
-    #[serde(rename = "publicDataNextAvailableLeafIndex", deserialize_with = "lenient_u64::deserialize")]
-    public_data: u64,
-    #[serde(deserialize_with = "lenient_u64::deserialize")]
-    total_mana_used: u64,
+fn read_state(raw: Raw<'_>) -> Result<BlockEndState, JsonError> {
+    let object = raw.object("a block's end state", &BlockEndState::NAMES)?;
+    object.strict()?;
+    let mut values = [0u64; 5];
+    for (value, name) in values.iter_mut().zip(BlockEndState::NAMES) {
+        *value = object.read(name, |r| r.u64(WIDE).map_err(JsonError::from))?;
+    }
+    Ok(BlockEndState::from_values(values))
+}
+
+fn read_block(raw: Raw<'_>) -> Result<BlockRead, JsonError> {
+    let object = raw.object("a checkpoint's block", &BLOCK_KEYS)?;
+    object.strict()?;
+    let count = |r: Raw<'_>| r.u64(COUNT).map_err(JsonError::from);
+    Ok(BlockRead {
+        block: CheckpointBlock {
+            block_number: object.read("blockNumber", read_block_number)?,
+            timestamp: object.read("timestamp", |r| r.u64(WIDE).map_err(JsonError::from))?,
+            state: object.read("state", read_state)?,
+            last_archive_root: object.read("lastArchiveRoot", field)?,
+            note_hash_root: object.read("noteHashRoot", field)?,
+            nullifier_root: object.read("nullifierRoot", field)?,
+            public_data_root: object.read("publicDataRoot", field)?,
+            l1_to_l2_message_root: object.read_optional("l1ToL2MessageRoot", field)?,
+            // TypeScript's `Body` shape: its own rules (unknown keys ignored) apply inside it.
+            body: object.read("body", read_body_object)?,
+        },
+        claimed_root: object.read_optional("txEffectsTreeRoot", field)?,
+        num_txs: object.read_optional("numTxs", count)?,
+        index_within_checkpoint: object.read_optional("indexWithinCheckpoint", count)?,
+    })
 }
 
 /// A checkpoint read from JSON, with the tree roots the input claims for its blocks.
@@ -103,18 +112,35 @@ pub struct ParsedCheckpoint {
 /// `numTxs` / `indexWithinCheckpoint` that disagrees, [`JsonError::Checkpoint`] for a checkpoint
 /// that cannot be encoded, [`JsonError::Disagrees`] for a `numBlobFields` that disagrees.
 pub fn checkpoint_from_json<'a>(input: impl Into<JsonInput<'a>>) -> Result<ParsedCheckpoint, JsonError> {
-    read_checkpoint(input.into()).map_err(|error| error.expecting("a decoded checkpoint"))
+    input.into().read(read_checkpoint).map_err(|error| error.expecting("a decoded checkpoint"))
 }
 
-fn read_checkpoint(input: JsonInput<'_>) -> Result<ParsedCheckpoint, JsonError> {
-    let json: CheckpointJson = input.parse()?;
-    let mut blocks = Vec::with_capacity(json.blocks.len());
-    let mut claimed_roots = Vec::with_capacity(json.blocks.len());
-    for (index, block) in json.blocks.into_iter().enumerate() {
+fn read_checkpoint(raw: Raw<'_>) -> Result<ParsedCheckpoint, JsonError> {
+    // txfx's own format, so every level is strict: a key txfx would not read is refused, never
+    // skipped (it could look checked).
+    let object = raw.object("a decoded checkpoint", &["numBlobFields", "blocks"])?;
+    object.strict()?;
+    let num_blob_fields = object.read_optional("numBlobFields", |r| r.u64(COUNT).map_err(JsonError::from))?;
+    let read = object.read("blocks", |r| {
+        r.array(MAX_BLOCKS, "a checkpoint")?
+            .into_iter()
+            .enumerate()
+            .map(|(index, block)| {
+                read_block(block).map_err(|error| match error {
+                    // A value that does not read is named by its path; a rule a block breaks by
+                    // its block.
+                    JsonError::Malformed(_) | JsonError::Field { .. } => error.within(&format!("[{index}]")),
+                    other => JsonError::InBlock { block: index, source: Box::new(other) },
+                })
+            })
+            .collect::<Result<Vec<_>, JsonError>>()
+    })?;
+    let mut blocks = Vec::with_capacity(read.len());
+    let mut claimed_roots = Vec::with_capacity(read.len());
+    for (index, block) in read.into_iter().enumerate() {
         let in_block = |source: JsonError| JsonError::InBlock { block: index, source: Box::new(source) };
-        let body = body_from_effects(block.body.tx_effects).map_err(in_block)?;
         let given = [
-            ("numTxs", block.num_txs, body.len()),
+            ("numTxs", block.num_txs, block.block.body.len()),
             ("indexWithinCheckpoint", block.index_within_checkpoint, index),
         ];
         for (what, given, actual) in given {
@@ -122,28 +148,11 @@ fn read_checkpoint(input: JsonInput<'_>) -> Result<ParsedCheckpoint, JsonError> 
                 return Err(in_block(JsonError::Disagrees { what, given, actual: actual as u64 }));
             }
         }
-        let s = block.state;
-        blocks.push(CheckpointBlock {
-            block_number: block.block_number,
-            timestamp: block.timestamp,
-            state: BlockEndState::from_values([
-                s.l1_to_l2,
-                s.note_hash,
-                s.nullifier,
-                s.public_data,
-                s.total_mana_used,
-            ]),
-            last_archive_root: block.last_archive_root,
-            note_hash_root: block.note_hash_root,
-            nullifier_root: block.nullifier_root,
-            public_data_root: block.public_data_root,
-            l1_to_l2_message_root: block.l1_to_l2_message_root,
-            body,
-        });
-        claimed_roots.push(block.tx_effects_tree_root);
+        blocks.push(block.block);
+        claimed_roots.push(block.claimed_root);
     }
     let checkpoint = Checkpoint::new(blocks).map_err(JsonError::Checkpoint)?;
-    if let Some(given) = json.num_blob_fields.filter(|given| *given != checkpoint.num_blob_fields() as u64) {
+    if let Some(given) = num_blob_fields.filter(|given| *given != checkpoint.num_blob_fields() as u64) {
         return Err(JsonError::Disagrees {
             what: "numBlobFields",
             given,

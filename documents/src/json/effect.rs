@@ -12,7 +12,11 @@
 //! Reading follows TypeScript's schemas (`TxEffect.schema`, `Body.schema`), and reads nothing they
 //! would not:
 //! - every one of the ten keys is required, as are `leafSlot` and `value`, a log's
-//!   `contractAddress` and `fields`, and `emittedLength`;
+//!   `contractAddress` and `fields`, and `emittedLength`; every shape is an object (a JSON array
+//!   of an effect's values is not one), and `revertCode` and `emittedLength` are JSON numbers;
+//! - every list is read no further than one element past its protocol cap (64 note hashes, 64
+//!   nullifiers, 8 messages, 64 writes, 64 private logs of 16 fields, 2048 public logs of 4094
+//!   fields, 1 contract-class log), so that a hostile list costs no more than a valid one;
 //! - unknown keys are ignored (the next node version may add some), except in a private log,
 //!   whose schema is strict;
 //! - a field element is `0x` + 1..64 hex digits of either case, or a string of decimal digits,
@@ -34,21 +38,24 @@
 //! contract-class logs nested and padded to 3023. A body prints as `{"txEffects":[...]}` (a bare
 //! JSON array of effects is read too).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use txfx_poseidon::Fr;
-use txfx_poseidon::field::serde_hex;
+use txfx_poseidon::field::{parse_fr_hex, serde_hex};
 use txfx_tx_effects::limits::{
-    CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, MAX_TXS_PER_BLOCK, PRIVATE_LOG_SIZE_IN_FIELDS,
+    CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, FLAT_PUBLIC_LOGS_PAYLOAD_LENGTH, MAX_CONTRACT_CLASS_LOGS_PER_TX,
+    MAX_L2_TO_L1_MSGS_PER_TX, MAX_NOTE_HASHES_PER_TX, MAX_NULLIFIERS_PER_TX, MAX_PRIVATE_LOGS_PER_TX,
+    MAX_PUBLIC_LOG_SIZE_IN_FIELDS, MAX_TOTAL_PUBLIC_DATA_UPDATE_REQUESTS_PER_TX, MAX_TXS_PER_BLOCK,
+    PRIVATE_LOG_SIZE_IN_FIELDS, PUBLIC_LOG_HEADER_LENGTH,
 };
 use txfx_tx_effects::{
     Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode, TxEffect,
     TxEffectError, TxEffectFields,
 };
 
-use super::JsonError;
-use super::wire::{self, JsonInput};
+use super::wire::{Integer, JsonInput, JsonType, Malformation, Quoted, Raw};
+use super::{JsonError, field, fields};
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct PublicDataWriteJson {
     #[serde(with = "serde_hex")]
@@ -57,16 +64,15 @@ struct PublicDataWriteJson {
     value: Fr,
 }
 
-/// TypeScript's private-log schema is the one strict schema: unknown keys are refused.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct PrivateLogJson {
     #[serde(with = "serde_hex::vec")]
     fields: Vec<Fr>,
     emitted_length: u64,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct PublicLogJson {
     #[serde(with = "serde_hex")]
@@ -75,7 +81,7 @@ struct PublicLogJson {
     fields: Vec<Fr>,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ContractClassLogJson {
     #[serde(with = "serde_hex")]
@@ -87,27 +93,10 @@ struct ContractClassLogJson {
 /// A contract-class log's fields: TypeScript's nested `{"fields": [exactly 3023]}`.
 struct ContractClassLogFieldsJson(Vec<Fr>);
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 struct NestedFieldsJson {
-    #[serde(deserialize_with = "nested_fields")]
     #[serde(serialize_with = "serde_hex::vec::serialize")]
     fields: Vec<Fr>,
-}
-
-/// Exactly 3023 field elements, read no further than one past them.
-fn nested_fields<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Fr>, D::Error> {
-    let fields = serde_hex::vec::deserialize_at_most(deserializer, CONTRACT_CLASS_LOG_SIZE_IN_FIELDS + 1)?;
-    if fields.len() != CONTRACT_CLASS_LOG_SIZE_IN_FIELDS {
-        return Err(serde::de::Error::custom(format!(
-            "a contract-class log's nested fields hold exactly {CONTRACT_CLASS_LOG_SIZE_IN_FIELDS} elements, got {}",
-            if fields.len() > CONTRACT_CLASS_LOG_SIZE_IN_FIELDS {
-                "more".to_owned()
-            } else {
-                fields.len().to_string()
-            }
-        )));
-    }
-    Ok(fields)
 }
 
 impl Serialize for ContractClassLogFieldsJson {
@@ -118,30 +107,152 @@ impl Serialize for ContractClassLogFieldsJson {
     }
 }
 
-impl<'de> Deserialize<'de> for ContractClassLogFieldsJson {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        NestedFieldsJson::deserialize(deserializer).map(|nested| Self(nested.fields))
-    }
-}
+/// The most public logs a tx holds: each takes at least its 2-field header of the flat payload.
+const MAX_PUBLIC_LOGS_PER_TX: usize = FLAT_PUBLIC_LOGS_PAYLOAD_LENGTH / PUBLIC_LOG_HEADER_LENGTH;
+
+/// An effect's keys, all required (TypeScript's `TxEffect.schema`).
+pub(crate) const EFFECT_KEYS: [&str; 10] = [
+    "revertCode",
+    "txHash",
+    "transactionFee",
+    "noteHashes",
+    "nullifiers",
+    "l2ToL1Msgs",
+    "publicDataWrites",
+    "privateLogs",
+    "publicLogs",
+    "contractClassLogs",
+];
 
 /// A `txHash`: exactly 32 bytes of hex, `0x` optional (TypeScript's `TxHash` schema).
-mod tx_hash {
-    use super::Fr;
-    use serde::Deserialize;
-    use txfx_poseidon::field::parse_fr_hex;
-
-    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Fr, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        let digits = text.strip_prefix("0x").unwrap_or(&text);
-        if digits.len() != 64 {
-            return Err(serde::de::Error::custom(format!(
-                "txHash {text:?}: a tx hash is 32 bytes, 64 hex digits, got {}",
-                digits.len()
-            )));
-        }
-        parse_fr_hex(&format!("0x{digits}"))
-            .map_err(|error| serde::de::Error::custom(format!("txHash {text:?}: {error}")))
+fn tx_hash(raw: Raw<'_>) -> Result<Fr, JsonError> {
+    let text = raw.string()?;
+    let digits = text.strip_prefix("0x").unwrap_or(&text);
+    if digits.len() != 64 {
+        return Err(raw
+            .fault(Malformation::BadValue {
+                expected: "a tx hash (32 bytes: 64 hex digits, 0x optional)",
+                value: Quoted::new(&text),
+            })
+            .into());
     }
+    parse_fr_hex(&format!("0x{digits}")).map_err(|source| JsonError::Field { path: String::new(), source })
+}
+
+/// A log as read: its fields (padding included) and its `emittedLength`, if it has one.
+struct LogRead {
+    fields: Vec<Fr>,
+    emitted_length: u64,
+}
+
+/// A log's `emittedLength`: a JSON number (its range is the protocol's to check).
+const EMITTED_LENGTH: Integer = Integer::number(u64::MAX as u128);
+
+fn public_data_write(raw: Raw<'_>) -> Result<PublicDataWrite, JsonError> {
+    let object = raw.object("a public data write", &["leafSlot", "value"])?;
+    Ok(PublicDataWrite { leaf_slot: object.read("leafSlot", field)?, value: object.read("value", field)? })
+}
+
+/// TypeScript's private-log schema is the one strict schema: unknown keys are refused.
+fn private_log(raw: Raw<'_>) -> Result<LogRead, JsonError> {
+    let object = raw.object("a private log", &["fields", "emittedLength"])?;
+    object.strict()?;
+    Ok(LogRead {
+        fields: object.read("fields", |r| fields(r, PRIVATE_LOG_SIZE_IN_FIELDS, "a private log"))?,
+        emitted_length: object.read("emittedLength", |r| r.u64(EMITTED_LENGTH).map_err(JsonError::from))?,
+    })
+}
+
+fn public_log(raw: Raw<'_>) -> Result<PublicLog, JsonError> {
+    let object = raw.object("a public log", &["contractAddress", "fields"])?;
+    Ok(PublicLog {
+        contract_address: object.read("contractAddress", field)?,
+        fields: object.read("fields", |r| fields(r, MAX_PUBLIC_LOG_SIZE_IN_FIELDS, "a public log"))?,
+    })
+}
+
+/// A contract-class log: its address, and its fields as TypeScript's nested
+/// `{"fields": [exactly 3023]}`.
+fn contract_class_log(raw: Raw<'_>) -> Result<(Fr, LogRead), JsonError> {
+    let object = raw.object("a contract-class log", &["contractAddress", "fields", "emittedLength"])?;
+    let nested = |raw: Raw<'_>| -> Result<Vec<Fr>, JsonError> {
+        let inner = raw.object("the nested {\"fields\": [...]} of a contract-class log", &["fields"])?;
+        inner.read("fields", |r| {
+            let list = fields(r, CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, "a contract-class log")?;
+            if list.len() != CONTRACT_CLASS_LOG_SIZE_IN_FIELDS {
+                return Err(r
+                    .fault(Malformation::Count {
+                        expected: CONTRACT_CLASS_LOG_SIZE_IN_FIELDS,
+                        given: list.len(),
+                        what: "a contract-class log's nested fields",
+                    })
+                    .into());
+            }
+            Ok(list)
+        })
+    };
+    Ok((
+        object.read("contractAddress", field)?,
+        LogRead {
+            fields: object.read("fields", nested)?,
+            emitted_length: object
+                .read("emittedLength", |r| r.u64(EMITTED_LENGTH).map_err(JsonError::from))?,
+        },
+    ))
+}
+
+/// A `revertCode`: a JSON number (which codes exist is the protocol's to check).
+const REVERT_CODE: Integer = Integer::number(u64::MAX as u128);
+
+/// One effect, read as TypeScript's `TxEffect.schema` reads it, every list no further than its
+/// protocol cap, then checked against every protocol rule.
+pub(crate) fn read_effect(raw: Raw<'_>) -> Result<TxEffect, JsonError> {
+    let object = raw.object("a tx effect", &EFFECT_KEYS)?;
+    let revert_code = object.read("revertCode", |r| r.u64(REVERT_CODE).map_err(JsonError::from))?;
+    let tx_hash = object.read("txHash", tx_hash)?;
+    let transaction_fee = object.read("transactionFee", field)?;
+    let note_hashes =
+        object.read("noteHashes", |r| fields(r, MAX_NOTE_HASHES_PER_TX, "a tx's note hashes"))?;
+    let nullifiers = object.read("nullifiers", |r| fields(r, MAX_NULLIFIERS_PER_TX, "a tx's nullifiers"))?;
+    let l2_to_l1_msgs =
+        object.read("l2ToL1Msgs", |r| fields(r, MAX_L2_TO_L1_MSGS_PER_TX, "a tx's L2-to-L1 messages"))?;
+    let public_data_writes = object.read("publicDataWrites", |r| {
+        r.items(MAX_TOTAL_PUBLIC_DATA_UPDATE_REQUESTS_PER_TX, "a tx's public data writes", public_data_write)
+    })?;
+    let private_logs = object
+        .read("privateLogs", |r| r.items(MAX_PRIVATE_LOGS_PER_TX, "a tx's private logs", private_log))?;
+    let public_logs =
+        object.read("publicLogs", |r| r.items(MAX_PUBLIC_LOGS_PER_TX, "a tx's public logs", public_log))?;
+    let contract_class_logs = object.read("contractClassLogs", |r| {
+        r.items(MAX_CONTRACT_CLASS_LOGS_PER_TX, "a tx's contract-class logs", contract_class_log)
+    })?;
+    into_effect(EffectRead {
+        revert_code,
+        tx_hash,
+        transaction_fee,
+        note_hashes,
+        nullifiers,
+        l2_to_l1_msgs,
+        public_data_writes,
+        private_logs,
+        public_logs,
+        contract_class_logs,
+    })
+    .map_err(|source| JsonError::Invalid { tx: None, source })
+}
+
+/// An effect as read, before the protocol's rules are checked.
+struct EffectRead {
+    revert_code: u64,
+    tx_hash: Fr,
+    transaction_fee: Fr,
+    note_hashes: Vec<Fr>,
+    nullifiers: Vec<Fr>,
+    l2_to_l1_msgs: Vec<Fr>,
+    public_data_writes: Vec<PublicDataWrite>,
+    private_logs: Vec<LogRead>,
+    public_logs: Vec<PublicLog>,
+    contract_class_logs: Vec<(Fr, LogRead)>,
 }
 
 /// The printed form of one effect: every key, in TypeScript's order.
@@ -165,44 +276,10 @@ pub(super) struct TxEffectOut {
     contract_class_logs: Vec<ContractClassLogJson>,
 }
 
-/// The read form of one effect: TypeScript's `TxEffect.schema`, every key required.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct TxEffectJson {
-    revert_code: u64,
-    #[serde(deserialize_with = "tx_hash::deserialize")]
-    tx_hash: Fr,
-    #[serde(with = "serde_hex")]
-    transaction_fee: Fr,
-    #[serde(with = "serde_hex::vec")]
-    note_hashes: Vec<Fr>,
-    #[serde(with = "serde_hex::vec")]
-    nullifiers: Vec<Fr>,
-    #[serde(with = "serde_hex::vec", rename = "l2ToL1Msgs")]
-    l2_to_l1_msgs: Vec<Fr>,
-    public_data_writes: Vec<PublicDataWriteJson>,
-    private_logs: Vec<PrivateLogJson>,
-    public_logs: Vec<PublicLogJson>,
-    contract_class_logs: Vec<ContractClassLogJson>,
-}
-
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct BodyOut {
     pub(super) tx_effects: Vec<TxEffectOut>,
-}
-
-/// The read form of a body: TypeScript's `Body.schema`, `{"txEffects": [...]}`.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct BodyJson {
-    #[serde(deserialize_with = "effects")]
-    pub(super) tx_effects: Vec<TxEffectJson>,
-}
-
-/// At most [`MAX_TXS_PER_BLOCK`] effects, read no further.
-fn effects<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<TxEffectJson>, D::Error> {
-    wire::deserialize_at_most(deserializer, MAX_TXS_PER_BLOCK)
 }
 
 /// A log given as `fields` + `emittedLength`: its emitted fields, and the fields after them with
@@ -250,60 +327,50 @@ fn emitted_fields(
     Ok(emitted)
 }
 
-impl TxEffectJson {
-    /// The effect, with every protocol rule checked.
-    fn into_effect(self) -> Result<TxEffect, TxEffectError> {
-        let private_logs = self
-            .private_logs
-            .into_iter()
-            .enumerate()
-            .map(|(index, log)| {
-                let (fields, padding) = split_log(
-                    Category::PrivateLogs,
-                    index,
-                    log.fields,
-                    log.emitted_length,
-                    PRIVATE_LOG_SIZE_IN_FIELDS,
-                )?;
-                Ok(PrivateLog { fields, padding })
-            })
-            .collect::<Result<_, TxEffectError>>()?;
-        let contract_class_logs = self
-            .contract_class_logs
-            .into_iter()
-            .enumerate()
-            .map(|(index, log)| {
-                let fields = emitted_fields(
-                    Category::ContractClassLogs,
-                    index,
-                    log.fields.0,
-                    log.emitted_length,
-                    CONTRACT_CLASS_LOG_SIZE_IN_FIELDS,
-                )?;
-                Ok(ContractClassLog { contract_address: log.contract_address, fields })
-            })
-            .collect::<Result<_, TxEffectError>>()?;
-        TxEffect::new(TxEffectFields {
-            revert_code: RevertCode::from_code(self.revert_code)?,
-            tx_hash: self.tx_hash,
-            transaction_fee: self.transaction_fee,
-            note_hashes: self.note_hashes,
-            nullifiers: self.nullifiers,
-            l2_to_l1_msgs: self.l2_to_l1_msgs,
-            public_data_writes: self
-                .public_data_writes
-                .into_iter()
-                .map(|w| PublicDataWrite { leaf_slot: w.leaf_slot, value: w.value })
-                .collect(),
-            private_logs,
-            public_logs: self
-                .public_logs
-                .into_iter()
-                .map(|log| PublicLog { contract_address: log.contract_address, fields: log.fields })
-                .collect(),
-            contract_class_logs,
+/// The effect, with every protocol rule checked.
+fn into_effect(read: EffectRead) -> Result<TxEffect, TxEffectError> {
+    let private_logs = read
+        .private_logs
+        .into_iter()
+        .enumerate()
+        .map(|(index, log)| {
+            let (fields, padding) = split_log(
+                Category::PrivateLogs,
+                index,
+                log.fields,
+                log.emitted_length,
+                PRIVATE_LOG_SIZE_IN_FIELDS,
+            )?;
+            Ok(PrivateLog { fields, padding })
         })
-    }
+        .collect::<Result<_, TxEffectError>>()?;
+    let contract_class_logs = read
+        .contract_class_logs
+        .into_iter()
+        .enumerate()
+        .map(|(index, (contract_address, log))| {
+            let fields = emitted_fields(
+                Category::ContractClassLogs,
+                index,
+                log.fields,
+                log.emitted_length,
+                CONTRACT_CLASS_LOG_SIZE_IN_FIELDS,
+            )?;
+            Ok(ContractClassLog { contract_address, fields })
+        })
+        .collect::<Result<_, TxEffectError>>()?;
+    TxEffect::new(TxEffectFields {
+        revert_code: RevertCode::from_code(read.revert_code)?,
+        tx_hash: read.tx_hash,
+        transaction_fee: read.transaction_fee,
+        note_hashes: read.note_hashes,
+        nullifiers: read.nullifiers,
+        l2_to_l1_msgs: read.l2_to_l1_msgs,
+        public_data_writes: read.public_data_writes,
+        private_logs,
+        public_logs: read.public_logs,
+        contract_class_logs,
+    })
 }
 
 impl From<&TxEffect> for TxEffectOut {
@@ -351,13 +418,26 @@ impl From<&TxEffect> for TxEffectOut {
     }
 }
 
-pub(super) fn body_from_effects(effects: Vec<TxEffectJson>) -> Result<Body, JsonError> {
+/// A body's effects: a JSON array of at most [`MAX_TXS_PER_BLOCK`] effects, each checked.
+pub(crate) fn read_effects(raw: Raw<'_>) -> Result<Body, JsonError> {
+    let effects = raw.array(MAX_TXS_PER_BLOCK, "a block")?;
     let tx_effects = effects
         .into_iter()
         .enumerate()
-        .map(|(tx, json)| json.into_effect().map_err(|source| JsonError::Invalid { tx: Some(tx), source }))
+        .map(|(tx, effect)| {
+            read_effect(effect).map_err(|error| match error {
+                JsonError::Invalid { tx: None, source } => JsonError::Invalid { tx: Some(tx), source },
+                other => other.within(&format!("[{tx}]")),
+            })
+        })
         .collect::<Result<_, _>>()?;
     Ok(Body::new(tx_effects))
+}
+
+/// A body: `{"txEffects": [...]}`, as TypeScript's `Body.schema` reads it (unknown keys ignored).
+pub(crate) fn read_body_object(raw: Raw<'_>) -> Result<Body, JsonError> {
+    let object = raw.object("a body", &["txEffects"])?;
+    object.read("txEffects", read_effects)
 }
 
 /// Reads one effect, as TypeScript's `TxEffect.schema` does.
@@ -378,12 +458,7 @@ pub(super) fn body_from_effects(effects: Vec<TxEffectJson>) -> Result<Body, Json
 /// # Ok::<(), txfx_documents::json::JsonError>(())
 /// ```
 pub fn effect_from_json<'a>(input: impl Into<JsonInput<'a>>) -> Result<TxEffect, JsonError> {
-    read_effect(input.into()).map_err(|error| error.expecting("a tx effect"))
-}
-
-fn read_effect(input: JsonInput<'_>) -> Result<TxEffect, JsonError> {
-    let json: TxEffectJson = input.parse()?;
-    json.into_effect().map_err(|source| JsonError::Invalid { tx: None, source })
+    input.into().read(read_effect).map_err(|error| error.expecting("a tx effect"))
 }
 
 /// One effect as a JSON value (TypeScript's shape).
@@ -404,23 +479,14 @@ pub(super) fn to_value(wire: impl Serialize) -> serde_json::Value {
 /// # Errors
 /// [`JsonError`] naming the first bad tx.
 pub fn body_from_json<'a>(input: impl Into<JsonInput<'a>>) -> Result<Body, JsonError> {
-    read_body(input.into()).map_err(|error| error.expecting("a body"))
+    input.into().read(read_body).map_err(|error| error.expecting("a body"))
 }
 
-fn read_body(input: JsonInput<'_>) -> Result<Body, JsonError> {
-    let effects = match input.kind() {
-        wire::JsonKind::Array => input.parse::<Effects>()?.0,
-        _ => input.parse::<BodyJson>()?.tx_effects,
-    };
-    body_from_effects(effects)
-}
-
-/// A bare array of at most [`MAX_TXS_PER_BLOCK`] effects.
-struct Effects(Vec<TxEffectJson>);
-
-impl<'de> Deserialize<'de> for Effects {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        effects(deserializer).map(Self)
+/// A body: `{"txEffects": [...]}` or a bare array of effects.
+pub(crate) fn read_body(raw: Raw<'_>) -> Result<Body, JsonError> {
+    match raw.kind() {
+        JsonType::Array => read_effects(raw),
+        _ => read_body_object(raw),
     }
 }
 

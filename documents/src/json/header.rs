@@ -7,30 +7,23 @@
 //! layout (a `txEffectsTreeRoot` key present or missing) is refused ([`JsonError::Layout`]),
 //! never read as the other.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use txfx_membership::{BlockHeader, GasFees, GlobalVariables, ProtocolVersion, TreeSnapshot};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::serde_hex;
 use txfx_tx_effects::BlockNumber;
 
-use super::JsonError;
-use super::wire::{JsonInput, block_number, decimal_string, lenient_u64, lenient_u128};
+use super::wire::{Integer, JsonInput, Malformation, Quoted, Raw, decimal_string};
+use super::{JsonError, field};
 
 /// A tree snapshot (`{"root", "nextAvailableLeafIndex"}`).
-#[derive(Clone, Copy, Serialize, Deserialize)]
+#[derive(Clone, Copy, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct SnapshotJson {
+struct SnapshotJson {
     #[serde(with = "serde_hex")]
     root: Fr,
-    /// 32 bits, as TypeScript's schema (`UInt32`) reads it.
     next_available_leaf_index: u32,
-}
-
-impl From<SnapshotJson> for TreeSnapshot {
-    fn from(json: SnapshotJson) -> Self {
-        Self { root: json.root, next_available_leaf_index: json.next_available_leaf_index }
-    }
 }
 
 impl From<TreeSnapshot> for SnapshotJson {
@@ -39,43 +32,43 @@ impl From<TreeSnapshot> for SnapshotJson {
     }
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct GasFeesJson {
-    #[serde(deserialize_with = "lenient_u128::deserialize", serialize_with = "decimal_string")]
+    #[serde(serialize_with = "decimal_string")]
     fee_per_da_gas: u128,
-    #[serde(deserialize_with = "lenient_u128::deserialize", serialize_with = "decimal_string")]
+    #[serde(serialize_with = "decimal_string")]
     fee_per_l2_gas: u128,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct GlobalVariablesJson {
     #[serde(with = "serde_hex")]
     chain_id: Fr,
     #[serde(with = "serde_hex")]
     version: Fr,
-    #[serde(with = "block_number")]
+    #[serde(serialize_with = "block_number")]
     block_number: BlockNumber,
     #[serde(with = "serde_hex")]
     slot_number: Fr,
-    #[serde(deserialize_with = "lenient_u64::deserialize", serialize_with = "decimal_string")]
+    #[serde(serialize_with = "decimal_string")]
     timestamp: u64,
-    #[serde(with = "eth_address")]
+    #[serde(serialize_with = "eth_address")]
     coinbase: [u8; 20],
     #[serde(with = "serde_hex")]
     fee_recipient: Fr,
     gas_fees: GasFeesJson,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct HeaderJson {
     last_archive: SnapshotJson,
     state: StateJson,
     #[serde(with = "serde_hex")]
     sponge_blob_hash: Fr,
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "serde_hex::option")]
+    #[serde(skip_serializing_if = "Option::is_none", with = "serde_hex::option")]
     tx_effects_tree_root: Option<Fr>,
     global_variables: GlobalVariablesJson,
     #[serde(with = "serde_hex")]
@@ -84,14 +77,14 @@ struct HeaderJson {
     total_mana_used: Fr,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct StateJson {
     l1_to_l2_message_tree: SnapshotJson,
     partial: PartialStateJson,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct PartialStateJson {
     note_hash_tree: SnapshotJson,
@@ -99,61 +92,147 @@ struct PartialStateJson {
     public_data_tree: SnapshotJson,
 }
 
-/// A 20-byte Ethereum address as `0x` + exactly 40 hex digits.
-mod eth_address {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<[u8; 20], D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        let digits = text.strip_prefix("0x").unwrap_or(&text);
-        let bad =
-            || serde::de::Error::custom(format!("{text:?} is not a 20-byte address (0x + 40 hex digits)"));
-        // Every character a hex digit, checked first: `u8::from_str_radix` alone would take "+f".
-        if digits.len() != 40 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(bad());
-        }
-        let mut out = [0u8; 20];
-        for (byte, pair) in out.iter_mut().zip(digits.as_bytes().chunks_exact(2)) {
-            let pair = std::str::from_utf8(pair).map_err(|_| bad())?;
-            *byte = u8::from_str_radix(pair, 16).map_err(|_| bad())?;
-        }
-        Ok(out)
-    }
-
-    pub(super) fn serialize<S: Serializer>(value: &[u8; 20], serializer: S) -> Result<S::Ok, S::Error> {
-        let hex: String = value.iter().map(|b| format!("{b:02x}")).collect();
-        serializer.serialize_str(&format!("0x{hex}"))
-    }
+fn block_number<S: serde::Serializer>(value: &BlockNumber, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_u32(value.get())
 }
 
-impl From<HeaderJson> for BlockHeader {
-    fn from(json: HeaderJson) -> Self {
-        let g = json.global_variables;
-        Self {
-            last_archive: json.last_archive.into(),
-            l1_to_l2_message_tree: json.state.l1_to_l2_message_tree.into(),
-            note_hash_tree: json.state.partial.note_hash_tree.into(),
-            nullifier_tree: json.state.partial.nullifier_tree.into(),
-            public_data_tree: json.state.partial.public_data_tree.into(),
-            sponge_blob_hash: json.sponge_blob_hash,
-            tx_effects_tree_root: json.tx_effects_tree_root,
-            global_variables: GlobalVariables {
-                chain_id: g.chain_id,
-                version: g.version,
-                block_number: g.block_number,
-                slot_number: g.slot_number,
-                timestamp: g.timestamp,
-                coinbase: g.coinbase,
-                fee_recipient: g.fee_recipient,
-                gas_fees: GasFees {
-                    fee_per_da_gas: g.gas_fees.fee_per_da_gas,
-                    fee_per_l2_gas: g.gas_fees.fee_per_l2_gas,
-                },
-            },
-            total_fees: json.total_fees,
-            total_mana_used: json.total_mana_used,
-        }
+fn eth_address<S: serde::Serializer>(value: &[u8; 20], serializer: S) -> Result<S::Ok, S::Error> {
+    let hex: String = value.iter().map(|b| format!("{b:02x}")).collect();
+    serializer.serialize_str(&format!("0x{hex}"))
+}
+
+/// A block number as TypeScript reads one (`BlockNumberSchema`): a JSON number or a string of
+/// decimal digits, below 2^32.
+pub(crate) const BLOCK_NUMBER: Integer = Integer::lenient(u32::MAX as u128);
+
+/// Reads a block number (see [`BLOCK_NUMBER`]).
+pub(crate) fn read_block_number(raw: Raw<'_>) -> Result<BlockNumber, JsonError> {
+    let value = raw.u64(BLOCK_NUMBER)?;
+    // At most u32::MAX, so the conversion holds.
+    BlockNumber::try_from(value).map_err(|_| {
+        JsonError::from(raw.fault(Malformation::Number {
+            value: Quoted::new(raw.text()),
+            problem: super::NumberProblem::AboveMax { max: BLOCK_NUMBER.max },
+        }))
+    })
+}
+
+/// A tree snapshot: `root`, and `nextAvailableLeafIndex` as TypeScript 4.1.2's `UInt32` reads it
+/// (a JSON number below 2^32).
+pub(crate) fn read_snapshot(raw: Raw<'_>) -> Result<TreeSnapshot, JsonError> {
+    let object = raw.object("a tree snapshot", &["root", "nextAvailableLeafIndex"])?;
+    let index = object.read("nextAvailableLeafIndex", |r| {
+        r.u64(Integer::number(u32::MAX as u128)).map_err(JsonError::from)
+    })?;
+    Ok(TreeSnapshot {
+        root: object.read("root", field)?,
+        // At most u32::MAX.
+        next_available_leaf_index: u32::try_from(index).unwrap_or(u32::MAX),
+    })
+}
+
+/// A 20-byte Ethereum address as `0x` + exactly 40 hex digits (`0x` optional).
+fn read_eth_address(raw: Raw<'_>) -> Result<[u8; 20], JsonError> {
+    let text = raw.string()?;
+    let digits = text.strip_prefix("0x").unwrap_or(&text);
+    let bad = || {
+        JsonError::from(raw.fault(Malformation::BadValue {
+            expected: "a 20-byte address (0x + 40 hex digits)",
+            value: Quoted::new(&text),
+        }))
+    };
+    // Every character a hex digit, checked first: `u8::from_str_radix` alone would take "+f".
+    if digits.len() != 40 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(bad());
     }
+    let mut out = [0u8; 20];
+    for (byte, pair) in out.iter_mut().zip(digits.as_bytes().chunks_exact(2)) {
+        let pair = std::str::from_utf8(pair).map_err(|_| bad())?;
+        *byte = u8::from_str_radix(pair, 16).map_err(|_| bad())?;
+    }
+    Ok(out)
+}
+
+/// A `timestamp`: TypeScript's `UInt64`, a number or a decimal string.
+const TIMESTAMP: Integer = Integer::lenient(u64::MAX as u128);
+
+/// A gas fee: a bigint, a number or a decimal string of at most 128 bits.
+const GAS_FEE: Integer = Integer::lenient(u128::MAX);
+
+fn read_gas_fees(raw: Raw<'_>) -> Result<GasFees, JsonError> {
+    let object = raw.object("gas fees", &["feePerDaGas", "feePerL2Gas"])?;
+    Ok(GasFees {
+        fee_per_da_gas: object.read("feePerDaGas", |r| r.integer(GAS_FEE).map_err(JsonError::from))?,
+        fee_per_l2_gas: object.read("feePerL2Gas", |r| r.integer(GAS_FEE).map_err(JsonError::from))?,
+    })
+}
+
+fn read_global_variables(raw: Raw<'_>) -> Result<GlobalVariables, JsonError> {
+    let object = raw.object(
+        "global variables",
+        &[
+            "chainId",
+            "version",
+            "blockNumber",
+            "slotNumber",
+            "timestamp",
+            "coinbase",
+            "feeRecipient",
+            "gasFees",
+        ],
+    )?;
+    Ok(GlobalVariables {
+        chain_id: object.read("chainId", field)?,
+        version: object.read("version", field)?,
+        block_number: object.read("blockNumber", read_block_number)?,
+        slot_number: object.read("slotNumber", field)?,
+        timestamp: object.read("timestamp", |r| r.u64(TIMESTAMP).map_err(JsonError::from))?,
+        coinbase: object.read("coinbase", read_eth_address)?,
+        fee_recipient: object.read("feeRecipient", field)?,
+        gas_fees: object.read("gasFees", read_gas_fees)?,
+    })
+}
+
+/// The keys of a header.
+pub(crate) const HEADER_KEYS: [&str; 7] = [
+    "lastArchive",
+    "state",
+    "spongeBlobHash",
+    "txEffectsTreeRoot",
+    "globalVariables",
+    "totalFees",
+    "totalManaUsed",
+];
+
+/// A header in either layout, its layout the one its keys give.
+fn read_any_header(raw: Raw<'_>) -> Result<BlockHeader, JsonError> {
+    let object = raw.object("a block header", &HEADER_KEYS)?;
+    let (l1_to_l2, note_hash, nullifier, public_data) = object.read("state", |raw| {
+        let state = raw.object("a header's state", &["l1ToL2MessageTree", "partial"])?;
+        let l1_to_l2 = state.read("l1ToL2MessageTree", read_snapshot)?;
+        let (note_hash, nullifier, public_data) = state.read("partial", |raw| {
+            let partial =
+                raw.object("a header's partial state", &["noteHashTree", "nullifierTree", "publicDataTree"])?;
+            Ok::<_, JsonError>((
+                partial.read("noteHashTree", read_snapshot)?,
+                partial.read("nullifierTree", read_snapshot)?,
+                partial.read("publicDataTree", read_snapshot)?,
+            ))
+        })?;
+        Ok::<_, JsonError>((l1_to_l2, note_hash, nullifier, public_data))
+    })?;
+    Ok(BlockHeader {
+        last_archive: object.read("lastArchive", read_snapshot)?,
+        l1_to_l2_message_tree: l1_to_l2,
+        note_hash_tree: note_hash,
+        nullifier_tree: nullifier,
+        public_data_tree: public_data,
+        sponge_blob_hash: object.read("spongeBlobHash", field)?,
+        tx_effects_tree_root: object.read_optional("txEffectsTreeRoot", field)?,
+        global_variables: object.read("globalVariables", read_global_variables)?,
+        total_fees: object.read("totalFees", field)?,
+        total_mana_used: object.read("totalManaUsed", field)?,
+    })
 }
 
 impl From<&BlockHeader> for HeaderJson {
@@ -199,15 +278,16 @@ pub fn header_from_json<'a>(
     input: impl Into<JsonInput<'a>>,
     layout: ProtocolVersion,
 ) -> Result<BlockHeader, JsonError> {
-    read_header(input.into(), layout).map_err(|error| error.expecting("a block header"))
+    input.into().read(|raw| read_header(raw, layout)).map_err(|error| error.expecting("a block header"))
 }
 
-fn read_header(input: JsonInput<'_>, layout: ProtocolVersion) -> Result<BlockHeader, JsonError> {
-    let json: HeaderJson = input.parse()?;
-    if json.tx_effects_tree_root.is_some() != (layout == ProtocolVersion::Azip26) {
+/// A header in `layout`: a header of the other layout is refused, never read as the other.
+pub(crate) fn read_header(raw: Raw<'_>, layout: ProtocolVersion) -> Result<BlockHeader, JsonError> {
+    let header = read_any_header(raw)?;
+    if header.tx_effects_tree_root.is_some() != (layout == ProtocolVersion::Azip26) {
         return Err(JsonError::Layout { expected: layout });
     }
-    Ok(json.into())
+    Ok(header)
 }
 
 /// The header as the node prints it (`txEffectsTreeRoot` right after `spongeBlobHash` in the

@@ -15,12 +15,12 @@
 //! The protocol crates below (`txfx-tx-effects`, `txfx-membership`) know no JSON: this module owns
 //! every rule of how their values look as text.
 
-mod archive;
+pub(crate) mod archive;
 mod checkpoint;
-mod effect;
-mod header;
+pub(crate) mod effect;
+pub(crate) mod header;
 pub(crate) mod proof;
-mod stored;
+pub(crate) mod stored;
 pub(crate) mod wire;
 pub(crate) mod witness;
 
@@ -30,32 +30,39 @@ pub use effect::{body_from_json, body_to_json, effect_from_json, effect_to_json}
 pub use header::{header_from_json, header_to_json};
 pub use proof::{category_proof_from_json, category_proof_to_json};
 pub use stored::{stored_block_from_json, stored_block_to_json};
-pub use wire::{JsonInput, Malformed};
+pub use wire::{
+    JsonInput, JsonType, MAX_DEPTH, MAX_SAFE_INTEGER, Malformation, Malformed, NumberProblem, QUOTE_CHARS,
+    Quoted, safe_number,
+};
 pub use witness::{MAX_SIBLING_PATH_LENGTH, witness_from_json, witness_to_json};
 
 use witness::MAX_SIBLING_PATH_BASE64;
 
 pub(crate) use archive::archive_witness_from_text;
-pub(crate) use header::SnapshotJson;
 
 use txfx_membership::{ArchiveError, CategoryError, ProtocolVersion};
 use txfx_poseidon::Fr;
-use txfx_poseidon::field::{FieldError, parse_fr_json};
+use txfx_poseidon::field::{FieldError, parse_fr_hex, parse_fr_json};
 use txfx_tx_effects::TxEffectError;
 use txfx_tx_effects::checkpoint::CheckpointError;
+use wire::{Locate, Raw, Within};
 
-/// A JSON array of field elements (`0x`-hex or decimal strings), at most `max` of them, read no
-/// further; each bad element is named by its index.
-pub(crate) fn fields(input: JsonInput<'_>, max: usize) -> Result<Vec<Fr>, JsonError> {
-    input
-        .array(max)?
-        .into_iter()
-        .enumerate()
-        .map(|(index, item)| {
-            let text: String = item.parse().map_err(|e: Malformed| e.within(&format!("[{index}]")))?;
-            parse_fr_json(&text).map_err(|source| JsonError::Field { path: format!("[{index}]"), source })
-        })
-        .collect()
+/// A field element as TypeScript's `Fr` schema reads it: a string of `0x`-hex or decimal digits.
+pub(crate) fn field(raw: Raw<'_>) -> Result<Fr, JsonError> {
+    let text = raw.string()?;
+    parse_fr_json(&text).map_err(|source| JsonError::Field { path: String::new(), source })
+}
+
+/// A field element as `0x`-hex only.
+pub(crate) fn hex_field(raw: Raw<'_>) -> Result<Fr, JsonError> {
+    let text = raw.string()?;
+    parse_fr_hex(&text).map_err(|source| JsonError::Field { path: String::new(), source })
+}
+
+/// A JSON array of field elements (`0x`-hex or decimal strings), at most `max` of them (`what`
+/// names the list), read no further; each bad element is named by its index.
+pub(crate) fn fields(raw: Raw<'_>, max: usize, what: &'static str) -> Result<Vec<Fr>, JsonError> {
+    raw.items(max, what, field)
 }
 
 /// A document that is not the JSON its reader takes, or whose content breaks a rule.
@@ -64,8 +71,8 @@ pub(crate) fn fields(input: JsonInput<'_>, max: usize) -> Result<Vec<Fr>, JsonEr
 pub enum JsonError {
     /// Not JSON, or not the expected shape: a missing or unknown key, a value of the wrong type,
     /// too many elements. Says where.
-    #[error("malformed JSON: {0}")]
-    Malformed(#[from] Malformed),
+    #[error(transparent)]
+    Malformed(Box<Malformed>),
     /// A field element that does not parse (not hex or decimal, `>= p`, no `0x` prefix).
     #[error("{path}: {source}")]
     Field {
@@ -172,12 +179,34 @@ pub enum SiblingPathError {
     },
 }
 
+impl From<Malformed> for JsonError {
+    fn from(error: Malformed) -> Self {
+        Self::Malformed(Box::new(error))
+    }
+}
+
+impl Within for JsonError {
+    fn within(self, key: &str) -> Self {
+        JsonError::within(self, key)
+    }
+}
+
+impl Locate for JsonError {
+    fn malformed_mut(&mut self) -> Option<&mut Malformed> {
+        match self {
+            Self::Malformed(malformed) => Some(malformed),
+            Self::InBlock { source, .. } => source.malformed_mut(),
+            _ => None,
+        }
+    }
+}
+
 impl JsonError {
     /// The error of a document read as `what`: a malformed document names what it was read as.
     #[must_use]
     pub(crate) fn expecting(self, what: &'static str) -> Self {
         match self {
-            Self::Malformed(malformed) => Self::Malformed(malformed.expecting(what)),
+            Self::Malformed(malformed) => Self::Malformed(Box::new(Malformed::expecting(*malformed, what))),
             other => other,
         }
     }
@@ -187,7 +216,7 @@ impl JsonError {
     #[must_use]
     pub fn within(self, key: &str) -> Self {
         match self {
-            Self::Malformed(malformed) => Self::Malformed(malformed.within(key)),
+            Self::Malformed(malformed) => Self::Malformed(Box::new(Malformed::within(*malformed, key))),
             Self::Field { path, source } => Self::Field { path: wire::join_path(key, &path), source },
             other => other,
         }

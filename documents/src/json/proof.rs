@@ -17,14 +17,14 @@
 use serde_json::{Map, Value, json};
 use txfx_membership::{CategoryError, CategoryProof, ProvenElement};
 use txfx_poseidon::Fr;
-use txfx_poseidon::field::{fr_to_hex, parse_fr_json};
+use txfx_poseidon::field::fr_to_hex;
 use txfx_tx_effects::Category;
 use txfx_tx_effects::blob::{TxBlobError, TxStartMarker};
 use txfx_tx_effects::category::{CategorySection, ElementPlace, ElementRole, PlaceShape};
 use txfx_tx_effects::limits::NUM_TX_EFFECT_CATEGORIES;
 
-use super::wire::{JsonInput, JsonObject, Malformed};
-use super::{JsonError, fields};
+use super::wire::{Integer, JsonInput, Malformation, Quoted, Raw};
+use super::{JsonError, field, fields};
 
 /// The JSON keys of an element's place, by the shape of its role.
 fn place_keys(shape: PlaceShape) -> &'static [&'static str] {
@@ -50,35 +50,43 @@ pub(crate) fn element_to_json(element: &ProvenElement) -> Value {
     Value::Object(out)
 }
 
+/// A value named by a string (a role, a category), `expected` naming what it must be.
+fn named<T: std::str::FromStr>(raw: Raw<'_>, expected: &'static str) -> Result<T, JsonError> {
+    let name = raw.string()?;
+    name.parse().map_err(|_| raw.fault(Malformation::BadValue { expected, value: Quoted::new(&name) }).into())
+}
+
+/// Every key an element may have.
+const ELEMENT_KEYS: [&str; 6] = ["role", "value", "index", "write", "log", "field"];
+
+/// An index into a list: a JSON number.
+const INDEX: Integer = Integer::number(u32::MAX as u128);
+
 /// Reads an element: exactly its role's keys.
-fn element_from_json(input: JsonInput<'_>) -> Result<ProvenElement, JsonError> {
-    let object = input.object()?;
-    let role: String = object.parse("role")?;
-    let role: ElementRole = role
-        .parse()
-        .map_err(|e: txfx_tx_effects::category::UnknownRole| Malformed::at("role", e.to_string()))?;
+fn element_from_json(raw: Raw<'_>) -> Result<ProvenElement, JsonError> {
+    let object = raw.object("an element", &ELEMENT_KEYS)?;
+    let role: ElementRole = object.read("role", |r| named(r, "an element role"))?;
     let keys = place_keys(role.shape());
     let mut known = vec!["role", "value"];
     known.extend_from_slice(keys);
     object.only(&known)?;
+    let index =
+        |key: &'static str| object.read(key, |r| r.u64(INDEX).map(|i| i as usize).map_err(JsonError::from));
     // The item is named by `index`, `write` or `log`; a log field also by `field`.
     let item = match keys.iter().find(|key| **key != "field") {
-        Some(key) => object.parse::<usize>(key)?,
+        Some(key) => index(key)?,
         None => 0,
     };
-    let field = if keys.contains(&"field") { object.parse::<usize>("field")? } else { 0 };
-    Ok(ProvenElement { place: ElementPlace { role, item, field }, value: field_at(&object, "value")? })
+    let field_index = if keys.contains(&"field") { index("field")? } else { 0 };
+    Ok(ProvenElement {
+        place: ElementPlace { role, item, field: field_index },
+        value: object.read("value", field)?,
+    })
 }
 
 /// The proof's keys, all required but `element`.
 const PROOF_KEYS: [&str; 7] =
     ["txHash", "txStartMarker", "transactionFee", "categoryHashes", "category", "preimage", "element"];
-
-/// A field element under `key` (`0x`-hex or decimal, as TypeScript's `Fr` schema reads it).
-fn field_at(object: &JsonObject<'_>, key: &str) -> Result<Fr, JsonError> {
-    let text: String = object.parse(key)?;
-    parse_fr_json(&text).map_err(|source| JsonError::Field { path: key.to_owned(), source })
-}
 
 /// The proof as JSON (module docs).
 pub fn category_proof_to_json(proof: &CategoryProof) -> Value {
@@ -104,17 +112,14 @@ pub fn category_proof_to_json(proof: &CategoryProof) -> Value {
 /// [`JsonError::Proof`] for a marker no tx has (checked before the preimage is read) or a
 /// preimage longer than the marker's counts give.
 pub fn category_proof_from_json<'a>(input: impl Into<JsonInput<'a>>) -> Result<CategoryProof, JsonError> {
-    read_category_proof(input.into()).map_err(|error| error.expecting("a category proof"))
+    input.into().read(read_category_proof).map_err(|error| error.expecting("a category proof"))
 }
 
-fn read_category_proof(input: JsonInput<'_>) -> Result<CategoryProof, JsonError> {
-    let object = input.object()?;
-    object.only(&PROOF_KEYS)?;
-    let category: String = object.parse("category")?;
-    let category: Category = category
-        .parse()
-        .map_err(|e: txfx_tx_effects::model::UnknownCategory| Malformed::at("category", e.to_string()))?;
-    let tx_start_marker = field_at(&object, "txStartMarker")?;
+pub(crate) fn read_category_proof(raw: Raw<'_>) -> Result<CategoryProof, JsonError> {
+    let object = raw.object("a category proof", &PROOF_KEYS)?;
+    object.strict()?;
+    let category: Category = object.read("category", |r| named(r, "a category name"))?;
+    let tx_start_marker = object.read("txStartMarker", field)?;
     // Bounds before work: the marker fixes the section's length, so the preimage is read no
     // further than it, and a marker no tx can have stops everything here.
     let marker = TxStartMarker::decode(&tx_start_marker)
@@ -122,23 +127,24 @@ fn read_category_proof(input: JsonInput<'_>) -> Result<CategoryProof, JsonError>
     marker
         .check_limits()
         .map_err(|limit| CategoryError::Section { category, source: TxBlobError::Limit(limit) })?;
-    let hashes =
-        object.get("categoryHashes").ok_or_else(|| Malformed::new("missing key \"categoryHashes\""))?;
-    let hashes = fields(hashes, NUM_TX_EFFECT_CATEGORIES).map_err(|e| e.within("categoryHashes"))?;
-    let category_hashes: [Fr; NUM_TX_EFFECT_CATEGORIES] = hashes.try_into().map_err(|hashes: Vec<Fr>| {
-        Malformed::at("categoryHashes", format!("{} category hashes, a tx has 7", hashes.len()))
+    let category_hashes = object.read("categoryHashes", |r| {
+        let hashes = fields(r, NUM_TX_EFFECT_CATEGORIES, "a tx's category hashes")?;
+        <[Fr; NUM_TX_EFFECT_CATEGORIES]>::try_from(hashes).map_err(|hashes: Vec<Fr>| {
+            JsonError::from(r.fault(Malformation::Count {
+                expected: NUM_TX_EFFECT_CATEGORIES,
+                given: hashes.len(),
+                what: "a tx's category hashes",
+            }))
+        })
     })?;
     let expected = CategorySection::length(category, &marker);
-    let preimage = object.get("preimage").ok_or_else(|| Malformed::new("missing key \"preimage\""))?;
-    let preimage = fields(preimage, expected).map_err(|e| e.within("preimage"))?;
-    let element = object
-        .get("element")
-        .map(|element| element_from_json(element).map_err(|e| e.within("element")))
-        .transpose()?;
+    let preimage =
+        object.read("preimage", |r| fields(r, expected, "this category's section, by its marker"))?;
+    let element = object.read_optional("element", element_from_json)?;
     Ok(CategoryProof {
-        tx_hash: field_at(&object, "txHash")?,
+        tx_hash: object.read("txHash", field)?,
         tx_start_marker,
-        transaction_fee: field_at(&object, "transactionFee")?,
+        transaction_fee: object.read("transactionFee", field)?,
         category_hashes,
         category,
         preimage,

@@ -5,19 +5,19 @@
 //! {"blockNumber":7,"txEffectsTreeRoot":"0x..","txs":[{"txHash":"0x..","categoriesHash":"0x..","leaf":"0x.."}]}
 //! ```
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use txfx_membership::{StoredBlock, StoredTx};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::serde_hex;
-use txfx_tx_effects::BlockNumber;
 use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
 
-use super::JsonError;
-use super::wire::{JsonInput, block_number, deserialize_at_most};
+use super::header::read_block_number;
+use super::wire::{JsonInput, Raw};
+use super::{JsonError, field};
 
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct StoredTxJson {
     #[serde(with = "serde_hex")]
     tx_hash: Fr,
@@ -27,20 +27,34 @@ struct StoredTxJson {
     leaf: Fr,
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct StoredBlockJson {
-    #[serde(with = "block_number")]
-    block_number: BlockNumber,
+    block_number: u32,
     #[serde(with = "serde_hex")]
     tx_effects_tree_root: Fr,
-    /// At most `MAX_TXS_PER_BLOCK`, read no further.
-    #[serde(deserialize_with = "stored_txs")]
     txs: Vec<StoredTxJson>,
 }
 
-fn stored_txs<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<StoredTxJson>, D::Error> {
-    deserialize_at_most(deserializer, MAX_TXS_PER_BLOCK)
+fn read_stored_tx(raw: Raw<'_>) -> Result<StoredTx, JsonError> {
+    let object = raw.object("a stored tx", &["txHash", "categoriesHash", "leaf"])?;
+    object.strict()?;
+    Ok(StoredTx {
+        tx_hash: object.read("txHash", field)?,
+        categories_hash: object.read("categoriesHash", field)?,
+        leaf: object.read("leaf", field)?,
+    })
+}
+
+/// A stored block (module docs), every level strict.
+pub(crate) fn read_stored_block(raw: Raw<'_>) -> Result<StoredBlock, JsonError> {
+    let object = raw.object("a stored block", &["blockNumber", "txEffectsTreeRoot", "txs"])?;
+    object.strict()?;
+    Ok(StoredBlock {
+        block_number: object.read("blockNumber", read_block_number)?,
+        tx_effects_tree_root: object.read("txEffectsTreeRoot", field)?,
+        txs: object.read("txs", |raw| raw.items(MAX_TXS_PER_BLOCK, "a block", read_stored_tx))?,
+    })
 }
 
 /// Reads a stored block (module docs). Only its shape: `BlockWitnesses::from_stored` checks that
@@ -49,27 +63,14 @@ fn stored_txs<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<S
 /// # Errors
 /// [`JsonError::Malformed`] for JSON that is not a stored block, an unknown key included.
 pub fn stored_block_from_json<'a>(input: impl Into<JsonInput<'a>>) -> Result<StoredBlock, JsonError> {
-    read_stored_block(input.into()).map_err(|error| error.expecting("a stored block"))
-}
-
-fn read_stored_block(input: JsonInput<'_>) -> Result<StoredBlock, JsonError> {
-    let json: StoredBlockJson = input.parse()?;
-    Ok(StoredBlock {
-        block_number: json.block_number,
-        tx_effects_tree_root: json.tx_effects_tree_root,
-        txs: json
-            .txs
-            .into_iter()
-            .map(|tx| StoredTx { tx_hash: tx.tx_hash, categories_hash: tx.categories_hash, leaf: tx.leaf })
-            .collect(),
-    })
+    input.into().read(read_stored_block).map_err(|error| error.expecting("a stored block"))
 }
 
 /// The stored block as JSON (module docs).
 #[allow(clippy::expect_used, reason = "an internal invariant: a failure must be loud, never JSON null")]
 pub fn stored_block_to_json(stored: &StoredBlock) -> Value {
     let json = StoredBlockJson {
-        block_number: stored.block_number,
+        block_number: stored.block_number.get(),
         tx_effects_tree_root: stored.tx_effects_tree_root,
         txs: stored
             .txs

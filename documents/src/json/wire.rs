@@ -1,21 +1,272 @@
-//! The JSON vocabulary every txfx document format shares, written once: a document given as text
-//! or as an already parsed value, an object split into its keys (duplicate keys refused), the
-//! one error for JSON that is not the expected shape, numbers that TypeScript prints as decimal
-//! strings, and lists read no further than a cap.
+//! txfx's JSON reader: the one way every document is read, written once.
 //!
-//! Every reader in txfx reads through [`JsonInput`], so a document reads the same whether a
-//! command line gave its text or a JavaScript caller its parsed object.
+//! Every format reads its document through this module, shape by shape, as Aztec's TypeScript
+//! reads it (`JSON.parse`, then a zod schema), and never otherwise:
+//! - **an object is only an object**: where a shape is an object, a JSON array of its values is
+//!   refused (serde's derived readers take one, `z.object` never does);
+//! - **numbers are what JavaScript reads**: a JSON number is read only up to 2^53 − 1, the largest
+//!   integer `JSON.parse` keeps exactly, and only in integer form; beyond it a value is a decimal
+//!   string, where the shape allows one;
+//! - **bounds before work**: a list is read no further than one element past its cap, an object's
+//!   keys are kept only when the shape reads them (an unknown key is skipped, never stored; a key
+//!   the shape reads is refused when given twice), and nesting is limited;
+//! - **typed faults**: every fault is a [`Malformation`] at a JSON path, with the line and column
+//!   in the text, quoting at most [`QUOTE_CHARS`] characters of an offending value.
+//!
+//! A document is first checked to be JSON as a whole (one pass, iterative, no recursion), so a
+//! syntax error is reported as one before any shape is; the shapes then read spans of it
+//! ([`Raw`]). A document given as a parsed [`serde_json::Value`] is read as its JSON text, so the
+//! two forms cannot read differently.
 
 use std::borrow::Cow;
 
-use serde::de::{DeserializeOwned, MapAccess, SeqAccess, Visitor};
-use serde::{Deserialize, Deserializer};
 use serde_json::Value;
-use serde_json::value::RawValue;
+
+/// The most characters of an offending value an error quotes.
+pub const QUOTE_CHARS: usize = 80;
+
+/// The deepest nesting of arrays and objects a document may have. No document txfx reads nests
+/// deeper than 8 levels; the limit keeps a hostile one from costing more than its length.
+pub const MAX_DEPTH: usize = 256;
+
+/// The largest integer a JSON number may carry: `Number.MAX_SAFE_INTEGER`, 2^53 − 1. Above it,
+/// `JSON.parse` reads a neighbouring value.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// The type of a JSON value, as errors name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonType {
+    /// `{...}`.
+    Object,
+    /// `[...]`.
+    Array,
+    /// `"..."`.
+    String,
+    /// A number.
+    Number,
+    /// `true` or `false`.
+    Bool,
+    /// `null`.
+    Null,
+}
+
+impl JsonType {
+    /// `an object`, `an array`, `a string`, `a number`, `a boolean`, `null`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Object => "an object",
+            Self::Array => "an array",
+            Self::String => "a string",
+            Self::Number => "a number",
+            Self::Bool => "a boolean",
+            Self::Null => "null",
+        }
+    }
+}
+
+impl std::fmt::Display for JsonType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A value the input gave, as an error quotes it: at most [`QUOTE_CHARS`] characters, and its
+/// length in bytes when that is not all of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quoted {
+    /// The first characters.
+    pub head: String,
+    /// The whole value's length in bytes.
+    pub bytes: usize,
+    /// Whether the value is a string (printed in quotes) rather than a number.
+    pub string: bool,
+}
+
+impl Quoted {
+    /// Quotes the string `text`.
+    pub fn new(text: &str) -> Self {
+        let end = text.char_indices().nth(QUOTE_CHARS).map_or(text.len(), |(at, _)| at);
+        Self { head: text.get(..end).unwrap_or_default().to_owned(), bytes: text.len(), string: true }
+    }
+
+    /// Quotes the JSON number `text`.
+    pub fn number(text: &str) -> Self {
+        Self { string: false, ..Self::new(text) }
+    }
+}
+
+impl std::fmt::Display for Quoted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.string {
+            write!(f, "{:?}", self.head)?;
+        } else {
+            f.write_str(&self.head)?;
+        }
+        if self.head.len() != self.bytes {
+            write!(f, "… ({} bytes)", self.bytes)?;
+        }
+        Ok(())
+    }
+}
+
+/// What is wrong with a number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NumberProblem {
+    /// A fraction or an exponent where an integer is read.
+    NotInteger,
+    /// A minus sign.
+    Negative,
+    /// A JSON number above 2^53 − 1: JavaScript reads another value.
+    Unsafe,
+    /// Above the largest value the key takes.
+    AboveMax {
+        /// That value.
+        max: u128,
+    },
+    /// A string that is not decimal digits.
+    NotDecimal,
+}
+
+impl std::fmt::Display for NumberProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotInteger => f.write_str("not an integer"),
+            Self::Negative => f.write_str("negative"),
+            Self::Unsafe => {
+                f.write_str("a JSON number above 2^53 - 1, which JavaScript does not read exactly")
+            }
+            Self::AboveMax { max } => write!(f, "above {max}, the largest allowed"),
+            Self::NotDecimal => f.write_str("not a string of decimal digits"),
+        }
+    }
+}
+
+/// What kind of malformation a document has.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Malformation {
+    /// Not JSON.
+    #[error("not JSON: {detail}")]
+    Syntax {
+        /// What the reader found.
+        detail: &'static str,
+    },
+    /// A value of the wrong JSON type (an array where an object is read, a number for a string).
+    #[error("expected {expected}, got {got}")]
+    WrongType {
+        /// What the shape reads there.
+        expected: &'static str,
+        /// What the document has.
+        got: JsonType,
+    },
+    /// A key the shape requires is missing.
+    #[error("missing key {key:?}")]
+    MissingKey {
+        /// The key.
+        key: &'static str,
+    },
+    /// A key the shape reads is given twice (`JSON.parse` keeps the last, other readers the first).
+    #[error("key {key:?} is given twice")]
+    DuplicateKey {
+        /// The key.
+        key: &'static str,
+    },
+    /// A key a strict format (one of txfx's own, or a strict TypeScript schema) does not have.
+    #[error("unknown key {key} (expected only {})", known.join(", "))]
+    UnknownKey {
+        /// The key.
+        key: Quoted,
+        /// The keys the format has.
+        known: Vec<&'static str>,
+    },
+    /// More elements than the list can hold: reading stopped at the first one past the cap.
+    #[error("more than {max} elements, the most {what} holds")]
+    TooMany {
+        /// The cap.
+        max: usize,
+        /// What the list is.
+        what: &'static str,
+    },
+    /// A list that must hold an exact number of elements holds another.
+    #[error("{given} elements, {what} holds exactly {expected}")]
+    Count {
+        /// The number it must hold.
+        expected: usize,
+        /// The number given.
+        given: usize,
+        /// What the list is.
+        what: &'static str,
+    },
+    /// A number (or a decimal string) that is not an allowed value.
+    #[error("{value} is {problem}")]
+    Number {
+        /// The value.
+        value: Quoted,
+        /// Why.
+        problem: NumberProblem,
+    },
+    /// A string that is not what the key takes (an address, a tx hash, base64, a name).
+    #[error("{value} is not {expected}")]
+    BadValue {
+        /// What the key takes.
+        expected: &'static str,
+        /// The value given.
+        value: Quoted,
+    },
+    /// A document of another kind than the one asked for.
+    #[error("this is {got}, not {expected}")]
+    OtherKind {
+        /// The kind asked for.
+        expected: &'static str,
+        /// The kind the document is.
+        got: &'static str,
+    },
+    /// Nested deeper than any document txfx reads.
+    #[error("nested deeper than {max} levels")]
+    TooDeep {
+        /// [`MAX_DEPTH`].
+        max: usize,
+    },
+}
+
+impl Malformation {
+    /// The variant's name, as an error's kind names it (`Malformed/MissingKey`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Syntax { .. } => "Syntax",
+            Self::WrongType { .. } => "WrongType",
+            Self::MissingKey { .. } => "MissingKey",
+            Self::DuplicateKey { .. } => "DuplicateKey",
+            Self::UnknownKey { .. } => "UnknownKey",
+            Self::TooMany { .. } => "TooMany",
+            Self::Count { .. } => "Count",
+            Self::Number { .. } => "Number",
+            Self::BadValue { .. } => "BadValue",
+            Self::OtherKind { .. } => "OtherKind",
+            Self::TooDeep { .. } => "TooDeep",
+        }
+    }
+
+    /// Whether the fault is a value out of range (more elements than a cap, a number above its
+    /// largest value or below zero) rather than a value of the wrong form.
+    pub fn is_out_of_range(&self) -> bool {
+        match self {
+            Self::TooMany { .. } => true,
+            Self::Number { problem, .. } => {
+                matches!(
+                    problem,
+                    NumberProblem::Negative | NumberProblem::Unsafe | NumberProblem::AboveMax { .. }
+                )
+            }
+            _ => false,
+        }
+    }
+}
 
 /// A document that is not the JSON this reader expects: what is wrong, and where.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}{}{message}{}", .expected.map(|what| format!("not {what}: ")).unwrap_or_default(), location(.path), position(*.line, *.column))]
+#[error("{}{}{kind}{}", .expected.map(|what| format!("not {what}: ")).unwrap_or_default(), location(.path), position(*.line, *.column))]
 pub struct Malformed {
     /// What the document was read as (`a stored block`, `a tx-effects witness`), when known.
     pub expected: Option<&'static str>,
@@ -25,10 +276,12 @@ pub struct Malformed {
     /// The line in the text (1-based), 0 when the document was given parsed, or the fault is not
     /// tied to a position.
     pub line: usize,
-    /// The column in the text (1-based), 0 as for `line`.
+    /// The column in the text (1-based, in characters), 0 as for `line`.
     pub column: usize,
-    /// What is wrong.
-    pub message: String,
+    /// What is wrong (boxed: errors travel far up, and stay small on the way).
+    pub kind: Box<Malformation>,
+    /// The byte offset of the fault in the text read, until it is turned into `line` and `column`.
+    offset: Option<usize>,
 }
 
 /// `path` inside `key` of an enclosing object (or element `key` of an enclosing array, given as
@@ -50,14 +303,14 @@ fn position(line: usize, column: usize) -> String {
 }
 
 impl Malformed {
-    /// A fault of the whole document.
-    pub fn new(message: impl Into<String>) -> Self {
-        Self { expected: None, path: String::new(), line: 0, column: 0, message: message.into() }
+    /// A fault of the whole document, tied to no position.
+    pub fn new(kind: Malformation) -> Self {
+        Self { expected: None, path: String::new(), line: 0, column: 0, kind: Box::new(kind), offset: None }
     }
 
-    /// A fault at `path`.
-    pub fn at(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Self { expected: None, path: path.into(), line: 0, column: 0, message: message.into() }
+    /// A fault at byte `offset` of the text read.
+    pub(crate) fn at(offset: usize, kind: Malformation) -> Self {
+        Self { offset: Some(offset), ..Self::new(kind) }
     }
 
     /// The same fault, in a document read as `what` (the outermost reader's name wins: the
@@ -76,19 +329,35 @@ impl Malformed {
         self
     }
 
-    fn from_serde(path: String, error: &serde_json::Error) -> Self {
-        // serde_json appends " at line L column C" to its message; the position has its own fields.
-        let message = error.to_string();
-        let message = match message.rfind(" at line ") {
-            Some(at) if error.line() > 0 => message[..at].to_owned(),
-            _ => message,
-        };
-        let path = if path == "." { String::new() } else { path };
-        Self { expected: None, path, line: error.line(), column: error.column(), message }
+    /// Turns the fault's byte offset in `text` into its line and column.
+    pub(crate) fn locate(&mut self, text: &str) {
+        if let Some(offset) = self.offset.take() {
+            let before = text.get(..offset.min(text.len())).unwrap_or_default();
+            self.line = before.matches('\n').count() + 1;
+            self.column = before.rsplit('\n').next().map_or(0, |line| line.chars().count()) + 1;
+        }
+    }
+
+    /// Forgets the fault's position: the text it refers to is not one the caller gave.
+    pub(crate) fn unlocate(&mut self) {
+        self.offset = None;
     }
 }
 
-/// A JSON document: its text, or the value a caller already parsed (JavaScript bindings).
+/// An error that gains a path as it travels out of nested values.
+pub(crate) trait Within {
+    /// The same error, inside `key` (or `[i]`).
+    fn within(self, key: &str) -> Self;
+}
+
+impl Within for Malformed {
+    fn within(self, key: &str) -> Self {
+        Malformed::within(self, key)
+    }
+}
+
+/// A JSON document: its text, or the value a caller already parsed, which is read as its JSON
+/// text (so that the two forms read the same).
 #[derive(Debug, Clone, Copy)]
 pub enum JsonInput<'a> {
     /// JSON text.
@@ -115,350 +384,644 @@ impl<'a> From<&'a Value> for JsonInput<'a> {
     }
 }
 
-/// What kind of JSON value a document is, for choosing among shapes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum JsonKind {
-    /// `{...}`.
-    Object,
-    /// `[...]`.
-    Array,
-    /// A string.
-    String,
-    /// Anything else: a number, `true`, `false`, `null`.
-    Other,
+/// An error a reader returns that may hold a [`Malformed`] whose position is to be found.
+pub(crate) trait Locate {
+    /// Runs `f` on the fault's [`Malformed`], if it has one.
+    fn malformed_mut(&mut self) -> Option<&mut Malformed>;
 }
 
-impl<'a> JsonInput<'a> {
-    /// Reads the document as `T`, naming the path of the first fault. Duplicate keys of `T`'s
-    /// fields are refused (serde's derive does).
-    ///
-    /// # Errors
-    /// [`Malformed`] for text that is not JSON or a value that is not `T`.
-    pub fn parse<T: DeserializeOwned>(self) -> Result<T, Malformed> {
+impl Locate for Malformed {
+    fn malformed_mut(&mut self) -> Option<&mut Malformed> {
+        Some(self)
+    }
+}
+
+impl JsonInput<'_> {
+    /// Reads the document with `read`, which gets the document's value once the whole text is
+    /// known to be JSON; a fault's position is then given as a line and column of the text (or
+    /// none, for a parsed value).
+    pub(crate) fn read<T, E: From<Malformed> + Locate>(
+        self,
+        read: impl FnOnce(Raw<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
         match self {
             Self::Text(text) => {
-                let mut deserializer = serde_json::Deserializer::from_str(text);
-                let value = serde_path_to_error::deserialize(&mut deserializer)
-                    .map_err(|e| Malformed::from_serde(e.path().to_string(), e.inner()))?;
-                deserializer.end().map_err(|e| Malformed::from_serde(String::new(), &e))?;
-                Ok(value)
-            }
-            Self::Value(value) => serde_path_to_error::deserialize(value)
-                .map_err(|e| Malformed::from_serde(e.path().to_string(), e.inner())),
-        }
-    }
-
-    /// The kind of value the document is (for text: from its first character, after checking
-    /// nothing; a malformed text fails when it is read).
-    pub fn kind(self) -> JsonKind {
-        match self {
-            Self::Text(text) => match text.trim_start().chars().next() {
-                Some('{') => JsonKind::Object,
-                Some('[') => JsonKind::Array,
-                Some('"') => JsonKind::String,
-                _ => JsonKind::Other,
-            },
-            Self::Value(Value::Object(_)) => JsonKind::Object,
-            Self::Value(Value::Array(_)) => JsonKind::Array,
-            Self::Value(Value::String(_)) => JsonKind::String,
-            Self::Value(_) => JsonKind::Other,
-        }
-    }
-
-    /// The document as an object: its keys, each with its value as a document of its own. The
-    /// whole text is checked to be JSON; a key given twice is refused (a reader that keeps the
-    /// first and one that keeps the last would read two documents).
-    ///
-    /// # Errors
-    /// [`Malformed`] for text that is not JSON, a value that is not an object, or a duplicate key.
-    pub fn object(self) -> Result<JsonObject<'a>, Malformed> {
-        match self {
-            Self::Text(text) => {
-                let mut deserializer = serde_json::Deserializer::from_str(text);
-                let Entries(entries) = Entries::deserialize(&mut deserializer)
-                    .and_then(|entries| deserializer.end().map(|()| entries))
-                    .map_err(|e| Malformed::from_serde(String::new(), &e))?;
-                if let Some(key) = duplicate(entries.iter().map(|(key, _)| key.as_ref())) {
-                    return Err(Malformed::new(format!("key {key:?} is given twice")));
-                }
-                Ok(JsonObject {
-                    entries: entries
-                        .into_iter()
-                        .map(|(key, raw)| (key.into_owned(), JsonInput::Text(raw.get())))
-                        .collect(),
+                let result = Raw::document(text).map_err(E::from).and_then(read);
+                result.map_err(|mut error| {
+                    if let Some(malformed) = error.malformed_mut() {
+                        malformed.locate(text);
+                    }
+                    error
                 })
             }
-            Self::Value(Value::Object(map)) => Ok(JsonObject {
-                entries: map.iter().map(|(key, value)| (key.clone(), JsonInput::Value(value))).collect(),
-            }),
-            Self::Value(other) => {
-                Err(Malformed::new(format!("expected a JSON object, got {}", kind_name(other))))
+            Self::Value(value) => {
+                let text = value.to_string();
+                let result = Raw::document(&text).map_err(E::from).and_then(read);
+                result.map_err(|mut error| {
+                    if let Some(malformed) = error.malformed_mut() {
+                        malformed.unlocate();
+                    }
+                    error
+                })
             }
         }
     }
 
-    /// The document as an array of documents, at most `max` of them: reading stops past the cap.
-    ///
-    /// # Errors
-    /// [`Malformed`] for text that is not JSON, a value that is not an array, or more than `max`
-    /// elements.
-    pub fn array(self, max: usize) -> Result<Vec<JsonInput<'a>>, Malformed> {
-        let too_many = || Malformed::new(format!("more than {max} elements, the most this list can hold"));
+    /// The type of the document's value (for text: from its first character, after checking
+    /// nothing; a malformed text fails when it is read).
+    pub fn kind(self) -> Option<JsonType> {
         match self {
             Self::Text(text) => {
-                let mut deserializer = serde_json::Deserializer::from_str(text);
-                let items = deserialize_at_most::<_, &RawValue>(&mut deserializer, max)
-                    .and_then(|items| deserializer.end().map(|()| items))
-                    .map_err(|e| Malformed::from_serde(String::new(), &e))?;
-                Ok(items.into_iter().map(|raw| JsonInput::Text(raw.get())).collect())
+                type_of_byte(text.trim_start_matches([' ', '\t', '\n', '\r']).bytes().next()?)
             }
-            Self::Value(Value::Array(items)) if items.len() > max => Err(too_many()),
-            Self::Value(Value::Array(items)) => Ok(items.iter().map(JsonInput::Value).collect()),
-            Self::Value(other) => {
-                Err(Malformed::new(format!("expected a JSON array, got {}", kind_name(other))))
-            }
+            Self::Value(value) => Some(match value {
+                Value::Object(_) => JsonType::Object,
+                Value::Array(_) => JsonType::Array,
+                Value::String(_) => JsonType::String,
+                Value::Number(_) => JsonType::Number,
+                Value::Bool(_) => JsonType::Bool,
+                Value::Null => JsonType::Null,
+            }),
         }
     }
 }
 
-fn kind_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+fn type_of_byte(byte: u8) -> Option<JsonType> {
+    Some(match byte {
+        b'{' => JsonType::Object,
+        b'[' => JsonType::Array,
+        b'"' => JsonType::String,
+        b'-' | b'0'..=b'9' => JsonType::Number,
+        b't' | b'f' => JsonType::Bool,
+        b'n' => JsonType::Null,
+        _ => return None,
+    })
+}
+
+/// One JSON value of a document that is known to be JSON: the document's text and the value's
+/// span in it (no white space around).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Raw<'a> {
+    text: &'a str,
+    start: usize,
+    end: usize,
+}
+
+/// A position in a text being read.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(text: &'a str, pos: usize) -> Self {
+        Self { bytes: text.as_bytes(), pos }
     }
-}
 
-/// The first key given twice.
-fn duplicate<'k>(keys: impl Iterator<Item = &'k str>) -> Option<&'k str> {
-    let mut seen = std::collections::BTreeSet::new();
-    keys.into_iter().find(|key| !seen.insert(*key))
-}
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
 
-/// An object's entries, in order, with their values unparsed.
-struct Entries<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+    fn white_space(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.pos += 1;
+        }
+    }
 
-impl<'de> Deserialize<'de> for Entries<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct EntriesVisitor;
-        impl<'de> Visitor<'de> for EntriesVisitor {
-            type Value = Entries<'de>;
-            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut entries = Vec::new();
-                while let Some(entry) = map.next_entry::<Cow<'de, str>, &'de RawValue>()? {
-                    entries.push(entry);
+    fn syntax(&self, detail: &'static str) -> Malformed {
+        Malformed::at(self.pos, Malformation::Syntax { detail })
+    }
+
+    fn expect(&mut self, byte: u8, detail: &'static str) -> Result<(), Malformed> {
+        self.white_space();
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.syntax(detail))
+        }
+    }
+
+    /// Skips a string, the cursor on its opening quote.
+    fn skip_string(&mut self) -> Result<(), Malformed> {
+        self.pos += 1;
+        loop {
+            // The fast path: runs of plain characters.
+            let rest = self.bytes.get(self.pos..).unwrap_or_default();
+            let plain = rest.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+            let Some(plain) = plain else {
+                self.pos = self.bytes.len();
+                return Err(self.syntax("a string is not closed"));
+            };
+            self.pos += plain;
+            match self.peek() {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(());
                 }
-                Ok(Entries(entries))
+                Some(b'\\') => {
+                    self.pos += 1;
+                    match self.peek() {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.pos += 1,
+                        Some(b'u') => {
+                            let digits = self.bytes.get(self.pos + 1..self.pos + 5);
+                            if !digits.is_some_and(|d| d.iter().all(u8::is_ascii_hexdigit)) {
+                                return Err(self.syntax("a \\u escape without four hex digits"));
+                            }
+                            self.pos += 5;
+                        }
+                        _ => return Err(self.syntax("an unknown escape in a string")),
+                    }
+                }
+                _ => return Err(self.syntax("a control character in a string (escape it)")),
             }
         }
-        deserializer.deserialize_map(EntriesVisitor)
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.pos;
+        while matches!(self.peek(), Some(b'0'..=b'9')) {
+            self.pos += 1;
+        }
+        self.pos - start
+    }
+
+    /// Skips a number (JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`).
+    fn skip_number(&mut self) -> Result<(), Malformed> {
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(self.syntax("a number without digits")),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            if self.digits() == 0 {
+                return Err(self.syntax("a number with no digits after its decimal point"));
+            }
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.pos += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if self.digits() == 0 {
+                return Err(self.syntax("a number with no digits in its exponent"));
+            }
+        }
+        Ok(())
+    }
+
+    fn literal(&mut self, word: &'static [u8]) -> Result<(), Malformed> {
+        if self.bytes.get(self.pos..self.pos + word.len()) == Some(word) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            Err(self.syntax("an unknown word (JSON has true, false and null)"))
+        }
+    }
+
+    /// Skips one value, checking that it is JSON: iteratively, so that nesting costs no stack.
+    fn skip_value(&mut self) -> Result<(), Malformed> {
+        // The containers open around the cursor: true for an object.
+        let mut open: Vec<bool> = Vec::new();
+        loop {
+            // A value.
+            self.white_space();
+            match self.peek() {
+                Some(b'{' | b'[') if open.len() == MAX_DEPTH => {
+                    return Err(Malformed::at(self.pos, Malformation::TooDeep { max: MAX_DEPTH }));
+                }
+                Some(b'{') => {
+                    self.pos += 1;
+                    self.white_space();
+                    if self.peek() == Some(b'}') {
+                        self.pos += 1;
+                    } else {
+                        open.push(true);
+                        self.key()?;
+                        continue;
+                    }
+                }
+                Some(b'[') => {
+                    self.pos += 1;
+                    self.white_space();
+                    if self.peek() == Some(b']') {
+                        self.pos += 1;
+                    } else {
+                        open.push(false);
+                        continue;
+                    }
+                }
+                Some(b'"') => self.skip_string()?,
+                Some(b'-' | b'0'..=b'9') => self.skip_number()?,
+                Some(b't') => self.literal(b"true")?,
+                Some(b'f') => self.literal(b"false")?,
+                Some(b'n') => self.literal(b"null")?,
+                Some(_) => return Err(self.syntax("a character that starts no JSON value")),
+                None => return Err(self.syntax("the text ends where a value is expected")),
+            }
+            // After a value: close what it ends, or go on to the next one.
+            loop {
+                // The value ends here when nothing is open: the white space after it is not its.
+                let Some(&in_object) = open.last() else { return Ok(()) };
+                self.white_space();
+                match self.peek() {
+                    Some(b',') => {
+                        self.pos += 1;
+                        if in_object {
+                            self.white_space();
+                            self.key()?;
+                        }
+                        break;
+                    }
+                    Some(b'}') if in_object => {
+                        self.pos += 1;
+                        open.pop();
+                    }
+                    Some(b']') if !in_object => {
+                        self.pos += 1;
+                        open.pop();
+                    }
+                    _ if in_object => {
+                        return Err(self.syntax("expected ',' or '}' after a value in an object"));
+                    }
+                    _ => return Err(self.syntax("expected ',' or ']' after a value in an array")),
+                }
+            }
+        }
+    }
+
+    /// Skips a key and its colon.
+    fn key(&mut self) -> Result<(), Malformed> {
+        if self.peek() != Some(b'"') {
+            return Err(self.syntax("an object key that is not a string"));
+        }
+        self.skip_string()?;
+        self.expect(b':', "expected ':' after an object key")
+    }
+
+    /// The span of the value at the cursor, skipped.
+    fn value_span(&mut self) -> Result<(usize, usize), Malformed> {
+        self.white_space();
+        let start = self.pos;
+        self.skip_value()?;
+        Ok((start, self.pos))
     }
 }
 
-/// An object's keys in order, each with its value as a document.
-#[derive(Debug, Clone)]
-pub struct JsonObject<'a> {
-    entries: Vec<(String, JsonInput<'a>)>,
+/// Decodes a JSON string's contents (the span between its quotes, known to be a valid string):
+/// borrowed when it has no escape. A lone surrogate (which `JSON.parse` keeps, and UTF-8 cannot
+/// hold) becomes U+FFFD, which no value txfx reads contains.
+fn decode_string(contents: &str) -> Cow<'_, str> {
+    if !contents.contains('\\') {
+        return Cow::Borrowed(contents);
+    }
+    let mut out = String::with_capacity(contents.len());
+    let mut chars = contents.chars();
+    let hex4 = |chars: &mut std::str::Chars<'_>| -> u32 {
+        (0..4).fold(0, |value, _| value * 16 + chars.next().and_then(|c| c.to_digit(16)).unwrap_or(0))
+    };
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('b') => out.push('\u{8}'),
+            Some('f') => out.push('\u{c}'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('t') => out.push('\t'),
+            Some('u') => {
+                let unit = hex4(&mut chars);
+                let code = if (0xD800..0xDC00).contains(&unit) {
+                    // A high surrogate: a pair only if a low one follows.
+                    let mut ahead = chars.clone();
+                    if ahead.next() == Some('\\') && ahead.next() == Some('u') {
+                        let low = hex4(&mut ahead);
+                        if (0xDC00..0xE000).contains(&low) {
+                            chars = ahead;
+                            0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            0xFFFD
+                        }
+                    } else {
+                        0xFFFD
+                    }
+                } else {
+                    unit
+                };
+                out.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
+            }
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    Cow::Owned(out)
 }
 
-impl<'a> JsonObject<'a> {
-    /// The value of `key`, if present.
-    pub fn get(&self, key: &str) -> Option<JsonInput<'a>> {
-        self.entries.iter().find(|(k, _)| k == key).map(|(_, value)| *value)
+/// What a number key takes: the largest value, and whether a decimal string is read too (as
+/// TypeScript's schemas for bigints and lenient integers read one).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Integer {
+    /// The largest value.
+    pub max: u128,
+    /// Whether a string of decimal digits is read too.
+    pub strings: bool,
+}
+
+impl Integer {
+    /// A JSON number only, at most `max`.
+    pub const fn number(max: u128) -> Self {
+        Self { max, strings: false }
+    }
+
+    /// A JSON number or a string of decimal digits, at most `max`.
+    pub const fn lenient(max: u128) -> Self {
+        Self { max, strings: true }
+    }
+}
+
+impl<'a> Raw<'a> {
+    /// The document's value, the whole text checked to be JSON.
+    pub fn document(text: &'a str) -> Result<Self, Malformed> {
+        let mut cursor = Cursor::new(text, 0);
+        cursor.white_space();
+        if cursor.peek().is_none() {
+            return Err(cursor.syntax("the document is empty"));
+        }
+        let (start, end) = cursor.value_span()?;
+        cursor.white_space();
+        if cursor.peek().is_some() {
+            return Err(cursor.syntax("text after the document's value"));
+        }
+        Ok(Self { text, start, end })
+    }
+
+    /// The value's JSON type.
+    pub fn kind(self) -> JsonType {
+        self.text.as_bytes().get(self.start).copied().and_then(type_of_byte).unwrap_or(JsonType::Null)
+    }
+
+    /// The value's JSON text.
+    pub fn text(self) -> &'a str {
+        self.text.get(self.start..self.end).unwrap_or_default()
+    }
+
+    /// The fault `kind` at this value.
+    pub fn fault(self, kind: Malformation) -> Malformed {
+        Malformed::at(self.start, kind)
+    }
+
+    /// A value of another type than `expected` names.
+    pub fn wrong_type(self, expected: &'static str) -> Malformed {
+        self.fault(Malformation::WrongType { expected, got: self.kind() })
+    }
+
+    fn expect_type(self, kind: JsonType, expected: &'static str) -> Result<(), Malformed> {
+        if self.kind() == kind { Ok(()) } else { Err(self.wrong_type(expected)) }
+    }
+
+    /// The value as an object whose keys of interest are `keys` (`expected` names the object in
+    /// a message: `an object`, `a tx effect`).
+    ///
+    /// Only those keys are kept; any other is skipped, the first one remembered for
+    /// [`Object::strict`]. A key of `keys` given twice is refused.
+    pub fn object(self, expected: &'static str, keys: &[&'static str]) -> Result<Object<'a>, Malformed> {
+        self.expect_type(JsonType::Object, expected)?;
+        let mut object =
+            Object { raw: self, keys: keys.to_vec(), values: vec![None; keys.len()], unknown: None };
+        let mut cursor = Cursor::new(self.text, self.start + 1);
+        cursor.white_space();
+        if cursor.peek() == Some(b'}') {
+            return Ok(object);
+        }
+        loop {
+            cursor.white_space();
+            let key_start = cursor.pos;
+            if cursor.peek() != Some(b'"') {
+                return Err(cursor.syntax("an object key that is not a string"));
+            }
+            cursor.skip_string()?;
+            let key = decode_string(self.text.get(key_start + 1..cursor.pos - 1).unwrap_or_default());
+            cursor.expect(b':', "expected ':' after an object key")?;
+            let (start, end) = cursor.value_span()?;
+            match keys.iter().position(|known| *known == key) {
+                Some(index) => {
+                    let (Some(slot), Some(known)) = (object.values.get_mut(index), keys.get(index)) else {
+                        return Err(cursor.syntax("a key"));
+                    };
+                    if slot.is_some() {
+                        return Err(Malformed::at(key_start, Malformation::DuplicateKey { key: known }));
+                    }
+                    *slot = Some(Raw { text: self.text, start, end });
+                }
+                None if object.unknown.is_none() => object.unknown = Some((Quoted::new(&key), key_start)),
+                None => {}
+            }
+            cursor.white_space();
+            match cursor.peek() {
+                Some(b',') => cursor.pos += 1,
+                Some(b'}') => return Ok(object),
+                _ => return Err(cursor.syntax("expected ',' or '}' after a value in an object")),
+            }
+        }
+    }
+
+    /// The value as an array of at most `max` values (`what` names the list in a message):
+    /// reading stops at the first element past the cap.
+    pub fn array(self, max: usize, what: &'static str) -> Result<Vec<Raw<'a>>, Malformed> {
+        self.expect_type(JsonType::Array, "an array")?;
+        let mut items = Vec::new();
+        let mut cursor = Cursor::new(self.text, self.start + 1);
+        cursor.white_space();
+        if cursor.peek() == Some(b']') {
+            return Ok(items);
+        }
+        loop {
+            let (start, end) = cursor.value_span()?;
+            if items.len() == max {
+                return Err(Malformed::at(start, Malformation::TooMany { max, what }));
+            }
+            items.push(Raw { text: self.text, start, end });
+            cursor.white_space();
+            match cursor.peek() {
+                Some(b',') => cursor.pos += 1,
+                Some(b']') => return Ok(items),
+                _ => return Err(cursor.syntax("expected ',' or ']' after a value in an array")),
+            }
+        }
+    }
+
+    /// Each element of the value as an array of at most `max`, read with `read`; a fault inside
+    /// element `i` gains the path `[i]`.
+    pub fn items<T, E: From<Malformed> + Within>(
+        self,
+        max: usize,
+        what: &'static str,
+        mut read: impl FnMut(Raw<'a>) -> Result<T, E>,
+    ) -> Result<Vec<T>, E> {
+        self.array(max, what)?
+            .into_iter()
+            .enumerate()
+            .map(|(index, item)| read(item).map_err(|error| error.within(&format!("[{index}]"))))
+            .collect()
+    }
+
+    /// The value as a string.
+    pub fn string(self) -> Result<Cow<'a, str>, Malformed> {
+        self.expect_type(JsonType::String, "a string")?;
+        Ok(decode_string(self.text.get(self.start + 1..self.end - 1).unwrap_or_default()))
+    }
+
+    /// Whether the value is `null`.
+    pub fn is_null(self) -> bool {
+        self.kind() == JsonType::Null
+    }
+
+    /// The value as a non-negative integer: a JSON number in integer form up to
+    /// [`MAX_SAFE_INTEGER`] (and `spec.max`), or, where `spec` allows, a string of decimal digits
+    /// up to `spec.max`.
+    pub fn integer(self, spec: Integer) -> Result<u128, Malformed> {
+        let (text, is_string) = match self.kind() {
+            JsonType::Number => (Cow::Borrowed(self.text()), false),
+            JsonType::String if spec.strings => (self.string()?, true),
+            _ => {
+                return Err(self.wrong_type(if spec.strings {
+                    "an integer (a number or a string of decimal digits)"
+                } else {
+                    "an integer (a JSON number)"
+                }));
+            }
+        };
+        let quoted = if is_string { Quoted::new(&text) } else { Quoted::number(&text) };
+        let fail = |problem| self.fault(Malformation::Number { value: quoted.clone(), problem });
+        if is_string {
+            if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(fail(NumberProblem::NotDecimal));
+            }
+        } else if text.starts_with('-') {
+            return Err(fail(NumberProblem::Negative));
+        } else if text.contains(['.', 'e', 'E']) {
+            return Err(fail(NumberProblem::NotInteger));
+        }
+        // Digits only from here; leading zeros (in a string) do not change the value, and a value
+        // of more than 39 significant digits exceeds every maximum.
+        let significant = text.trim_start_matches('0');
+        let value = match significant {
+            "" => Some(0),
+            digits if digits.len() <= 39 => digits.parse::<u128>().ok(),
+            _ => None,
+        };
+        match value {
+            Some(value) if value <= spec.max && (is_string || value <= u128::from(MAX_SAFE_INTEGER)) => {
+                Ok(value)
+            }
+            // A JSON number beyond what JavaScript reads exactly, where the key takes larger values.
+            _ if !is_string && spec.max > u128::from(MAX_SAFE_INTEGER) => Err(fail(NumberProblem::Unsafe)),
+            _ => Err(fail(NumberProblem::AboveMax { max: spec.max })),
+        }
+    }
+
+    /// [`Self::integer`] for a value that fits 64 bits (`spec.max` at most `u64::MAX`).
+    pub fn u64(self, spec: Integer) -> Result<u64, Malformed> {
+        let value = self.integer(spec)?;
+        u64::try_from(value).map_err(|_| {
+            self.fault(Malformation::Number {
+                value: Quoted::number(self.text()),
+                problem: NumberProblem::AboveMax { max: spec.max },
+            })
+        })
+    }
+}
+
+/// An object's keys of interest, each with its value.
+#[derive(Debug, Clone)]
+pub(crate) struct Object<'a> {
+    raw: Raw<'a>,
+    keys: Vec<&'static str>,
+    values: Vec<Option<Raw<'a>>>,
+    /// The first key not of interest, and where it is.
+    unknown: Option<(Quoted, usize)>,
+}
+
+impl<'a> Object<'a> {
+    /// The value of `key`, if present (`key` must be one of the keys of interest).
+    pub fn get(&self, key: &str) -> Option<Raw<'a>> {
+        self.keys
+            .iter()
+            .position(|known| *known == key)
+            .and_then(|index| self.values.get(index).copied().flatten())
     }
 
     /// Whether `key` is present.
     pub fn has(&self, key: &str) -> bool {
-        self.entries.iter().any(|(k, _)| k == key)
-    }
-
-    /// The keys, in document order.
-    pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.entries.iter().map(|(key, _)| key.as_str())
+        self.get(key).is_some()
     }
 
     /// The keys of `keys` that are present, in `keys`' order.
-    pub fn present<'k>(&self, keys: &[&'k str]) -> Vec<&'k str> {
+    pub fn present(&self, keys: &[&'static str]) -> Vec<&'static str> {
         keys.iter().copied().filter(|key| self.has(key)).collect()
     }
 
-    /// The value of `key`, parsed as `T`; the error's path starts at `key`.
-    ///
-    /// # Errors
-    /// [`Malformed`] if `key` is missing or its value is not a `T`.
-    pub fn parse<T: DeserializeOwned>(&self, key: &str) -> Result<T, Malformed> {
-        self.get(key)
-            .ok_or_else(|| Malformed::new(format!("missing key {key:?}")))?
-            .parse()
-            .map_err(|error| error.within(key))
+    /// The value of `key`, which the shape requires.
+    pub fn require(&self, key: &'static str) -> Result<Raw<'a>, Malformed> {
+        self.get(key).ok_or_else(|| self.raw.fault(Malformation::MissingKey { key }))
     }
 
-    /// Refuses every key not in `known`: the formats txfx defines are strict, so that a key a
-    /// reader would skip cannot look checked.
-    ///
-    /// # Errors
-    /// [`Malformed`] naming the first unknown key.
-    pub fn only(&self, known: &[&str]) -> Result<(), Malformed> {
-        match self.keys().find(|key| !known.contains(key)) {
-            Some(key) => {
-                Err(Malformed::new(format!("unknown key {key:?} (expected only {})", known.join(", "))))
-            }
+    /// Reads the value of `key`, which the shape requires, with `read`; a fault inside it gains
+    /// the key in its path.
+    pub fn read<T, E: From<Malformed> + Within>(
+        &self,
+        key: &'static str,
+        read: impl FnOnce(Raw<'a>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        read(self.require(key)?).map_err(|error| error.within(key))
+    }
+
+    /// Reads the value of `key` with `read`, if the key is present.
+    pub fn read_optional<T, E: Within>(
+        &self,
+        key: &'static str,
+        read: impl FnOnce(Raw<'a>) -> Result<T, E>,
+    ) -> Result<Option<T>, E> {
+        self.get(key).map(|raw| read(raw).map_err(|error| error.within(key))).transpose()
+    }
+
+    /// Refuses a key that is not one of the keys of interest: the formats txfx defines (and
+    /// TypeScript's strict schemas) refuse them, so that a key a reader would skip cannot look
+    /// checked.
+    pub fn strict(&self) -> Result<(), Malformed> {
+        match &self.unknown {
+            Some((key, offset)) => Err(Malformed::at(
+                *offset,
+                Malformation::UnknownKey { key: key.clone(), known: self.keys.clone() },
+            )),
             None => Ok(()),
         }
     }
-}
 
-/// Deserializes at most `max` elements of a JSON array, refusing the first one past the cap
-/// before reading it.
-///
-/// # Errors
-/// A non-array, an element that is not a `T`, or more than `max` elements.
-pub fn deserialize_at_most<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
-    deserializer: D,
-    max: usize,
-) -> Result<Vec<T>, D::Error> {
-    struct Capped<T> {
-        max: usize,
-        item: core::marker::PhantomData<T>,
-    }
-    impl<'de, T: Deserialize<'de>> Visitor<'de> for Capped<T> {
-        type Value = Vec<T>;
-        fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            write!(f, "an array of at most {} elements", self.max)
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-            // Never trust a size hint from the input for the allocation.
-            let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024).min(self.max));
-            loop {
-                if out.len() == self.max {
-                    return match seq.next_element::<serde::de::IgnoredAny>()? {
-                        None => Ok(out),
-                        Some(_) => Err(serde::de::Error::custom(format!(
-                            "more than {} elements, the most this list can hold",
-                            self.max
-                        ))),
-                    };
-                }
-                match seq.next_element()? {
-                    Some(item) => out.push(item),
-                    None => return Ok(out),
-                }
+    /// Refuses any key but those of `allowed` (a subset of the keys of interest).
+    pub fn only(&self, allowed: &[&'static str]) -> Result<(), Malformed> {
+        self.strict().map_err(|mut error| {
+            if let Malformation::UnknownKey { known, .. } = error.kind.as_mut() {
+                *known = allowed.to_vec();
             }
+            error
+        })?;
+        let extra =
+            self.keys.iter().zip(&self.values).find(|(key, value)| value.is_some() && !allowed.contains(key));
+        match extra {
+            Some((key, _)) => Err(self
+                .raw
+                .fault(Malformation::UnknownKey { key: Quoted::new(key), known: allowed.to_vec() })),
+            None => Ok(()),
         }
-    }
-    deserializer.deserialize_seq(Capped { max, item: core::marker::PhantomData })
-}
-
-/// An unsigned integer as TypeScript prints a bigint (a decimal string) or as a JSON number:
-/// `"42"` or `42`. Only decimal digits are read: no sign, no spaces, no hex, no exponent, no
-/// fraction; a value above `max` is refused, never truncated.
-struct Decimal {
-    max: u128,
-    bits: u32,
-}
-
-impl Decimal {
-    fn parse(&self, text: &str) -> Result<u128, String> {
-        let digits_only = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
-        match text.parse::<u128>() {
-            Ok(value) if digits_only && value <= self.max => Ok(value),
-            _ => Err(format!("{text:?} is not a decimal integer of at most {} bits", self.bits)),
-        }
-    }
-}
-
-impl<'de> Visitor<'de> for Decimal {
-    type Value = u128;
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "a non-negative integer of at most {} bits (a JSON number or a decimal string)", self.bits)
-    }
-    fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<u128, E> {
-        if u128::from(value) <= self.max {
-            Ok(u128::from(value))
-        } else {
-            Err(E::custom(format!("{value} does not fit {} bits", self.bits)))
-        }
-    }
-    fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<u128, E> {
-        match u64::try_from(value) {
-            Ok(value) => self.visit_u64(value),
-            Err(_) => Err(E::custom(format!("{value} is negative"))),
-        }
-    }
-    fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<u128, E> {
-        // serde_json gives integers beyond 64 bits as f64: never read one inexactly.
-        Err(E::custom(if value.fract() != 0.0 || !value.is_finite() {
-            format!("{value} is not an integer")
-        } else if value < 0.0 {
-            format!("{value} is negative")
-        } else if self.bits <= 64 {
-            format!("{value} does not fit {} bits", self.bits)
-        } else {
-            format!("{value} is beyond what a JSON number holds exactly; give it as a decimal string")
-        }))
-    }
-    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<u128, E> {
-        self.parse(text).map_err(E::custom)
-    }
-}
-
-/// A u64 as TypeScript prints a bigint (a decimal string) or as a JSON number: `"42"` or `42`.
-/// Only decimal digits are read: no sign, no spaces, no hex, no exponent, no fraction.
-pub mod lenient_u64 {
-    use super::{Decimal, Deserializer};
-
-    const DECIMAL: Decimal = Decimal { max: u64::MAX as u128, bits: 64 };
-
-    /// Reads a JSON number or a string of decimal digits that fits 64 bits.
-    ///
-    /// # Errors
-    /// Anything else, with a message saying why.
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
-        let value = deserializer.deserialize_any(DECIMAL)?;
-        u64::try_from(value).map_err(|_| serde::de::Error::custom(format!("{value} does not fit 64 bits")))
-    }
-}
-
-/// A u128 (a fee) as TypeScript prints a bigint (a decimal string) or as a JSON number.
-pub mod lenient_u128 {
-    use super::{Decimal, Deserializer};
-
-    /// Reads a JSON number or a string of decimal digits that fits 128 bits.
-    ///
-    /// # Errors
-    /// Anything else, with a message saying why.
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u128, D::Error> {
-        deserializer.deserialize_any(Decimal { max: u128::MAX, bits: 128 })
-    }
-}
-
-/// A block number as TypeScript prints it (a JSON number) and reads it (a number or a string of
-/// decimal digits, below 2^32).
-pub mod block_number {
-    use serde::{Deserializer, Serializer};
-    use txfx_tx_effects::BlockNumber;
-
-    /// Prints a JSON number.
-    ///
-    /// # Errors
-    /// Whatever the serializer reports.
-    pub fn serialize<S: Serializer>(value: &BlockNumber, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_u32(value.get())
-    }
-
-    /// Reads a number or a decimal string below 2^32.
-    ///
-    /// # Errors
-    /// Anything else.
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<BlockNumber, D::Error> {
-        let value = super::lenient_u64::deserialize(deserializer)?;
-        BlockNumber::try_from(value).map_err(serde::de::Error::custom)
     }
 }
 
@@ -473,54 +1036,140 @@ pub fn decimal_string<S: serde::Serializer, T: ToString>(
     serializer.serialize_str(&value.to_string())
 }
 
+/// A non-negative integer as JSON JavaScript reads back exactly: a number up to 2^53 − 1, a
+/// decimal string above.
+pub fn safe_number(value: u64) -> Value {
+    if value <= MAX_SAFE_INTEGER { Value::from(value) } else { Value::String(value.to_string()) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn duplicate_keys_are_refused_in_text() {
-        let error = JsonInput::Text(r#"{"a": 1, "b": 2, "a": 3}"#).object().unwrap_err();
-        assert_eq!(error.message, "key \"a\" is given twice");
-        let object = JsonInput::Text(r#"{"a": {"x": [1, 2]}, "b": "t"}"#).object().expect("an object");
-        assert_eq!(object.keys().collect::<Vec<_>>(), ["a", "b"]);
-        assert_eq!(object.parse::<String>("b").expect("a string"), "t");
-        let error = object.parse::<u64>("a").unwrap_err();
-        assert_eq!(error.path, "a");
+    fn document(text: &str) -> Result<Raw<'_>, Malformed> {
+        Raw::document(text).map_err(|mut error| {
+            error.locate(text);
+            error
+        })
     }
 
     #[test]
-    fn capped_arrays_stop_at_the_cap() {
-        assert_eq!(JsonInput::Text("[1, 2, 3]").array(3).expect("three").len(), 3);
-        let error = JsonInput::Text("[1, 2, 3, 4]").array(3).unwrap_err();
-        assert!(error.message.contains("more than 3"), "{error}");
-        let value = serde_json::json!([1, 2, 3, 4]);
-        assert!(JsonInput::Value(&value).array(3).is_err());
-    }
-
-    #[test]
-    fn lenient_numbers_take_only_decimal_digits() {
-        let read = |text: &str| {
-            let mut de = serde_json::Deserializer::from_str(text);
-            lenient_u64::deserialize(&mut de).map_err(|e| e.to_string())
-        };
-        assert_eq!(read("\"42\""), Ok(42));
-        for bad in ["", "-1", "+1", " 1", "0x10", "1e3", "1.0", "18446744073709551616"] {
-            assert!(read(&format!("{bad:?}")).is_err(), "{bad:?}");
+    fn json_syntax_is_checked_as_a_whole() {
+        for good in ["{}", " [ ] ", "\"a\\u00e9\\ud83d\\ude00\"", "-0.5e+3", "[1,[2,{\"a\":null}],true]", "0"]
+        {
+            assert!(document(good).is_ok(), "{good}");
         }
-        assert_eq!(read("42"), Ok(42));
-        assert_eq!(read("\"18446744073709551615\""), Ok(u64::MAX));
-        assert!(read("-1").unwrap_err().contains("-1 is negative"));
-        assert!(read("1.5").unwrap_err().contains("1.5 is not an integer"));
-        assert!(read("18446744073709551616").unwrap_err().contains("does not fit 64 bits"));
-        assert!(read("true").unwrap_err().contains("a non-negative integer of at most 64 bits"));
-        let mut de = serde_json::Deserializer::from_str("\"340282366920938463463374607431768211455\"");
-        assert_eq!(lenient_u128::deserialize(&mut de).map_err(|e| e.to_string()), Ok(u128::MAX));
+        for bad in [
+            "",
+            "{",
+            "[1,]",
+            "{\"a\" 1}",
+            "01",
+            "1.",
+            "1e",
+            "tru",
+            "\"\u{1}\"",
+            "\"\\x\"",
+            "{} {}",
+            "[1 2]",
+            "{1:2}",
+            "\"\\u12\"",
+        ] {
+            let error = document(bad).unwrap_err();
+            assert_eq!(error.kind.name(), "Syntax", "{bad}: {error}");
+        }
+        let error = document("{\n  \"a\": [1,\n 2,,]}").unwrap_err();
+        assert_eq!((error.line, error.column), (3, 4), "{error}");
+        let deep = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
+        assert_eq!(*document(&deep).unwrap_err().kind, Malformation::TooDeep { max: MAX_DEPTH });
+        let deepest = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        assert!(document(&deepest).is_ok());
+    }
+
+    #[test]
+    fn objects_keep_only_their_keys_and_refuse_them_twice() {
+        let raw = document(r#"{"a": 1, "x": [1, {"a": 2}], "b": "t", "x": 0}"#).expect("JSON");
+        let object = raw.object("an object", &["a", "b", "c"]).expect("an object");
+        assert_eq!(object.present(&["a", "b", "c"]), ["a", "b"]);
+        assert_eq!(object.require("b").and_then(|b| b.string()).expect("b"), "t");
+        assert_eq!(*object.require("c").unwrap_err().kind, Malformation::MissingKey { key: "c" });
+        assert!(matches!(*object.strict().unwrap_err().kind, Malformation::UnknownKey { .. }));
+        let twice = document(r#"{"a": 1, "b": 2, "\u0061": 3}"#).expect("JSON");
+        assert_eq!(
+            *twice.object("an object", &["a"]).unwrap_err().kind,
+            Malformation::DuplicateKey { key: "a" }
+        );
+        let array = document(r#"[1, "t"]"#).expect("JSON");
+        assert_eq!(
+            *array.object("an object", &["a", "b"]).unwrap_err().kind,
+            Malformation::WrongType { expected: "an object", got: JsonType::Array }
+        );
+    }
+
+    #[test]
+    fn arrays_stop_one_past_the_cap() {
+        let raw = document("[1, 2, 3]").expect("JSON");
+        assert_eq!(raw.array(3, "a list").expect("three").len(), 3);
+        // A value's span holds no white space around it, the last one of a list included.
+        let spaced = document("[\n  \"a\" ,\n  \"b\"\n ]").expect("JSON");
+        let texts: Vec<&str> = spaced.array(2, "a list").expect("two").iter().map(|raw| raw.text()).collect();
+        assert_eq!(texts, ["\"a\"", "\"b\""]);
+        let error = raw.array(2, "a list").unwrap_err();
+        assert_eq!(*error.kind, Malformation::TooMany { max: 2, what: "a list" });
+        assert!(error.kind.is_out_of_range());
+    }
+
+    #[test]
+    fn numbers_are_what_javascript_reads() {
+        let read =
+            |text: &str, spec: Integer| document(text).and_then(|raw| raw.integer(spec)).map_err(|e| *e.kind);
+        let number = Integer::number(u128::from(u64::MAX));
+        let lenient = Integer::lenient(u128::from(u64::MAX));
+        assert_eq!(read("42", number), Ok(42));
+        assert_eq!(read("9007199254740991", number), Ok(9007199254740991));
+        let unsafe_ = |value: &str| Malformation::Number {
+            value: Quoted::number(value),
+            problem: NumberProblem::Unsafe,
+        };
+        assert_eq!(read("9007199254740992", number), Err(unsafe_("9007199254740992")));
+        assert_eq!(read("18446744073709551616", number), Err(unsafe_("18446744073709551616")));
+        assert_eq!(read("\"9007199254740993\"", lenient), Ok(9007199254740993));
+        assert_eq!(read("\"0018446744073709551615\"", lenient), Ok(u128::from(u64::MAX)));
+        assert!(read("\"18446744073709551616\"", lenient).is_err());
+        assert!(read("\"42\"", number).is_err());
+        for bad in [
+            "\"\"", "\"-1\"", "\"+1\"", "\" 1\"", "\"0x10\"", "\"1e3\"", "-1", "1.0", "1e3", "true", "null",
+            "[1]",
+        ] {
+            assert!(read(bad, lenient).is_err(), "{bad}");
+        }
+        assert_eq!(read("7", Integer::number(6)).unwrap_err().name(), "Number");
+    }
+
+    #[test]
+    fn strings_decode_as_json_parse_does() {
+        let raw = document(r#""0x\u0031\t\ud83d\ude00\ud800""#).expect("JSON");
+        assert_eq!(raw.string().expect("a string"), "0x1\t😀\u{FFFD}");
+    }
+
+    #[test]
+    fn quotes_are_short() {
+        let long = "7".repeat(1000);
+        let quoted = Quoted::new(&long).to_string();
+        assert!(quoted.len() < 110 && quoted.ends_with("(1000 bytes)"), "{quoted}");
+        assert_eq!(Quoted::new("abc").to_string(), "\"abc\"");
     }
 
     #[test]
     fn paths_nest() {
-        let error = Malformed::at("[2]", "bad").within("txEffects").within("body");
-        assert_eq!(error.path, "body.txEffects[2]");
-        assert_eq!(error.to_string(), "body.txEffects[2]: bad");
+        let error = Malformed::new(Malformation::MissingKey { key: "x" }).within("[2]").within("txEffects");
+        assert_eq!(error.path, "txEffects[2]");
+        assert_eq!(error.to_string(), "txEffects[2]: missing key \"x\"");
+    }
+
+    #[test]
+    fn safe_numbers_print_as_javascript_reads_them() {
+        assert_eq!(safe_number(MAX_SAFE_INTEGER), Value::from(MAX_SAFE_INTEGER));
+        assert_eq!(safe_number(MAX_SAFE_INTEGER + 1), Value::from("9007199254740992"));
     }
 }

@@ -20,11 +20,11 @@ use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
 use txfx_membership::TxEffectMembershipWitness;
 use txfx_poseidon::Fr;
-use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex, parse_fr_hex};
-use txfx_tx_effects::BlockNumber;
+use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex};
 
-use super::wire::{JsonInput, JsonKind, JsonObject, Malformed, lenient_u64};
-use super::{JsonError, SiblingPathError};
+use super::header::read_block_number;
+use super::wire::{Integer, JsonInput, JsonType, Malformation, Quoted, Raw};
+use super::{JsonError, SiblingPathError, hex_field};
 
 /// The most siblings a serialized path may declare (`MAX_SIBLING_PATH_LENGTH` in foundation).
 pub const MAX_SIBLING_PATH_LENGTH: usize = 128;
@@ -61,8 +61,7 @@ fn sibling_path_from_bytes(bytes: &[u8]) -> Result<Vec<Fr>, JsonError> {
         .chunks_exact(32)
         .enumerate()
         .map(|(i, chunk)| {
-            fr_from_be_slice(chunk)
-                .map_err(|source| JsonError::Field { path: format!("siblingPath[{i}]"), source })
+            fr_from_be_slice(chunk).map_err(|source| JsonError::Field { path: format!("[{i}]"), source })
         })
         .collect()
 }
@@ -86,48 +85,39 @@ pub fn witness_to_json(witness: &TxEffectMembershipWitness) -> Value {
     out
 }
 
-/// A `0x`-hex field element under `key`, if present.
-fn field(object: &JsonObject<'_>, key: &'static str) -> Result<Option<Fr>, JsonError> {
-    let Some(value) = object.get(key) else { return Ok(None) };
-    let text: String = value.parse().map_err(|error: Malformed| error.within(key))?;
-    parse_fr_hex(&text).map(Some).map_err(|source| JsonError::Field { path: key.to_owned(), source })
-}
-
-/// An unsigned integer under `key`: a JSON number or a string of decimal digits.
-fn unsigned(object: &JsonObject<'_>, key: &'static str) -> Result<u64, Malformed> {
-    #[derive(serde::Deserialize)]
-    struct Unsigned(#[serde(deserialize_with = "lenient_u64::deserialize")] u64);
-    object.parse::<Unsigned>(key).map(|Unsigned(value)| value)
-}
+/// A leaf index: a decimal string (TypeScript prints the bigint so) or a JSON number.
+const LEAF_INDEX: Integer = Integer::lenient(u64::MAX as u128);
 
 /// The bytes of a serialized sibling path: base64, or a Node `Buffer` as JSON.
-fn sibling_path_bytes(value: JsonInput<'_>) -> Result<Vec<u8>, JsonError> {
-    let bad = |message: &str| Malformed::at("siblingPath", message);
-    match value.kind() {
-        JsonKind::String => {
-            let text: String = value.parse().map_err(|error: Malformed| error.within("siblingPath"))?;
+fn sibling_path_bytes(raw: Raw<'_>) -> Result<Vec<u8>, JsonError> {
+    match raw.kind() {
+        JsonType::String => {
+            let text = raw.string()?;
             // Refuse before decoding anything longer than the largest legal path.
             if text.len() > MAX_SIBLING_PATH_BASE64 {
                 return Err(SiblingPathError::TooManyCharacters { characters: text.len() }.into());
             }
-            STANDARD.decode(text).map_err(|_| JsonError::NotBase64 { path: "siblingPath" })
+            STANDARD.decode(text.as_bytes()).map_err(|_| JsonError::NotBase64 { path: "siblingPath" })
         }
-        JsonKind::Object => {
-            let buffer = value.object().map_err(|error| error.within("siblingPath"))?;
-            if buffer.only(&["type", "data"]).is_err()
-                || buffer.parse::<String>("type").ok().as_deref() != Some("Buffer")
-            {
-                return Err(bad("an object path must be {\"type\":\"Buffer\",\"data\":[...]}").into());
+        JsonType::Object => {
+            let buffer =
+                raw.object("a Buffer object ({\"type\": \"Buffer\", \"data\": [...]})", &["type", "data"])?;
+            buffer.strict()?;
+            let kind = buffer.read("type", |r| r.string().map(|t| t.into_owned()))?;
+            if kind != "Buffer" {
+                return Err(buffer
+                    .require("type")?
+                    .fault(Malformation::BadValue { expected: "\"Buffer\"", value: Quoted::new(&kind) })
+                    .into());
             }
-            let data = buffer
-                .get("data")
-                .ok_or_else(|| bad("no data array"))?
-                .array(4 + 32 * MAX_SIBLING_PATH_LENGTH)
-                .map_err(|error| error.within("data").within("siblingPath"))?;
-            let bytes = data.into_iter().map(|byte| byte.parse::<u8>().ok()).collect::<Option<Vec<u8>>>();
-            Ok(bytes.ok_or_else(|| bad("data must be bytes 0..=255"))?)
+            buffer.read("data", |r| {
+                r.items(4 + 32 * MAX_SIBLING_PATH_LENGTH, "a serialized sibling path", |byte| {
+                    // At most 255, so the conversion holds.
+                    byte.u64(Integer::number(255)).map(|b| b as u8).map_err(JsonError::from)
+                })
+            })
         }
-        _ => Err(bad("expected base64 or a Buffer object").into()),
+        _ => Err(raw.wrong_type("base64 (a string) or a Buffer object").into()),
     }
 }
 
@@ -148,22 +138,17 @@ fn sibling_path_bytes(value: JsonInput<'_>) -> Result<Vec<u8>, JsonError> {
 pub fn witness_from_json<'a>(
     input: impl Into<JsonInput<'a>>,
 ) -> Result<TxEffectMembershipWitness, JsonError> {
-    read_witness(input.into()).map_err(|error| error.expecting("a tx-effects witness"))
+    input.into().read(read_witness).map_err(|error| error.expecting("a tx-effects witness"))
 }
 
-fn read_witness(input: JsonInput<'_>) -> Result<TxEffectMembershipWitness, JsonError> {
-    let object = input.object()?;
-    object.only(&WITNESS_KEYS)?;
-    let block_number = unsigned(&object, "blockNumber")?;
-    let block_number = BlockNumber::try_from(block_number)
-        .map_err(|error| Malformed::at("blockNumber", error.to_string()))?;
-    let root = field(&object, "root")?.ok_or_else(|| Malformed::new("missing key \"root\""))?;
-    let path = object.get("siblingPath").ok_or_else(|| Malformed::new("missing key \"siblingPath\""))?;
+pub(crate) fn read_witness(raw: Raw<'_>) -> Result<TxEffectMembershipWitness, JsonError> {
+    let object = raw.object("a tx-effects witness", &WITNESS_KEYS)?;
+    object.strict()?;
     Ok(TxEffectMembershipWitness {
-        block_number,
-        root,
-        categories_hash: field(&object, "categoriesHash")?,
-        leaf_index: unsigned(&object, "leafIndex")?,
-        sibling_path: sibling_path_from_bytes(&sibling_path_bytes(path)?)?,
+        block_number: object.read("blockNumber", read_block_number)?,
+        root: object.read("root", hex_field)?,
+        categories_hash: object.read_optional("categoriesHash", hex_field)?,
+        leaf_index: object.read("leafIndex", |r| r.u64(LEAF_INDEX).map_err(JsonError::from))?,
+        sibling_path: object.read("siblingPath", |r| sibling_path_from_bytes(&sibling_path_bytes(r)?))?,
     })
 }

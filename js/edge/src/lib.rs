@@ -1,5 +1,5 @@
 //! The edge both engines of the `txfx` npm package share: the Node addon (`js/native`, napi-rs)
-//! and the WASM build (`js/wasm`, wasm-bindgen) each export these functions unchanged, converting
+//! and the WASM build (`js/wasm`, one import-free dispatcher) each export these functions unchanged, converting
 //! nothing but their own binding's strings and errors. Each function calls
 //! `txfx_documents::ops`, the layer the CLI calls, so the three front ends cannot drift, and the
 //! two engines cannot differ in anything but the hasher they pass.
@@ -14,8 +14,8 @@
 //!   `Backend`, `txfx_poseidon::ErrorClass`) decides whether `js/api.js` rethrows a `TypeError`, a
 //!   `RangeError` or an `Error`, or turns a refuted verification into its verdict object.
 
-use serde::Deserialize;
 use serde_json::json;
+use txfx_documents::classify::{Classify, ErrorClass};
 use txfx_documents::json::{stored_block_to_json, witness_to_json};
 use txfx_documents::ops::{
     self, ArchiveSubject, Expected, Subject, TxSelector, blob_encode, block_leaves, block_witnesses,
@@ -25,7 +25,7 @@ use txfx_documents::ops::{
 use txfx_documents::{Doc, DocumentError, document};
 use txfx_membership::ProtocolVersion;
 use txfx_poseidon::field::{fr_to_hex, parse_fr_hex};
-use txfx_poseidon::{Classify, DomainSeparator, ErrorClass, Fr, HashBackend, State};
+use txfx_poseidon::{DomainSeparator, Fr, HashBackend, State};
 use txfx_tx_effects::BlockNumber;
 
 /// A failure, as the JavaScript side reads it: [`message`](Self::message) is the edge protocol's
@@ -239,26 +239,12 @@ impl<'a> SubjectText<'a> {
 }
 
 /// What the caller expects a verification to name, as JSON text
-/// `{"blockNumber"?, "blockHash"?, "txHash"?}` (`js/api.js` checks the keys first).
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Expectations {
-    block_number: Option<u32>,
-    block_hash: Option<String>,
-    tx_hash: Option<String>,
-}
-
+/// `{"blockNumber"?, "blockHash"?, "txHash"?}` (read by `txfx-documents`, as every document is).
 fn expected(text: Option<&str>) -> Result<Expected> {
-    let given: Expectations = match text {
-        None => Expectations::default(),
-        Some(text) => serde_json::from_str(text)
-            .map_err(|e| Thrown::new(ErrorClass::Malformed, "Expectations", &format!("expected: {e}")))?,
-    };
-    Ok(Expected {
-        block_number: block_number(given.block_number),
-        block_hash: given.block_hash.as_deref().map(|text| field("expected.blockHash", text)).transpose()?,
-        tx_hash: given.tx_hash.as_deref().map(|text| field("expected.txHash", text)).transpose()?,
-    })
+    match text {
+        None => Ok(Expected::default()),
+        Some(text) => Ok(Expected::from_json(Doc::text("expected", text))?),
+    }
 }
 
 fn protocol(name: Option<&str>) -> Result<ProtocolVersion> {
@@ -386,6 +372,246 @@ pub fn encode_blob_fields(hasher: &dyn HashBackend, effect_or_body: &str) -> Res
     Ok(blob_encode(hasher, doc("effectOrBody", effect_or_body)?)?.iter().map(fr_to_hex).collect())
 }
 
+/// One argument of an export, as an engine hands it over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Arg<'a> {
+    /// An optional argument left out (`undefined` or `null` on the JavaScript side).
+    Absent,
+    /// A string: a field element, a name, or a document's JSON text.
+    Text(&'a str),
+    /// A list of strings (field elements).
+    Texts(Vec<&'a str>),
+    /// An unsigned 32-bit number (a block number, a separator).
+    Number(u32),
+}
+
+/// What an export returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Returned {
+    /// A string: a field element, or a document's JSON text.
+    Text(String),
+    /// A list of field elements.
+    Texts(Vec<String>),
+}
+
+/// The kind of one parameter of an export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Param {
+    /// A string.
+    Text,
+    /// A string, or absent.
+    OptionalText,
+    /// A list of strings.
+    Texts,
+    /// An unsigned 32-bit number.
+    Number,
+    /// An unsigned 32-bit number, or absent.
+    OptionalNumber,
+}
+
+impl Param {
+    /// The name the engines' JavaScript side reads (`text`, `text?`, `texts`, `u32`, `u32?`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Text => "text",
+            Self::OptionalText => "text?",
+            Self::Texts => "texts",
+            Self::Number => "u32",
+            Self::OptionalNumber => "u32?",
+        }
+    }
+}
+
+/// One function the engines export: its JavaScript name, its parameters, and what runs it.
+pub struct Export {
+    /// The name (`txEffectsTreeRoot`).
+    pub name: &'static str,
+    /// Its parameters, in order.
+    pub params: &'static [Param],
+    run: fn(&dyn HashBackend, &Args<'_, '_>) -> Result<Returned>,
+}
+
+/// An export's arguments, checked against its parameters.
+pub struct Args<'a, 'b>(&'b [Arg<'a>]);
+
+impl<'a> Args<'a, '_> {
+    fn missing(index: usize) -> Thrown {
+        Thrown::new(ErrorClass::Malformed, "Arguments", &format!("argument {index}: of the wrong kind"))
+    }
+
+    fn text(&self, index: usize) -> Result<&'a str> {
+        match self.0.get(index) {
+            Some(Arg::Text(text)) => Ok(text),
+            _ => Err(Self::missing(index)),
+        }
+    }
+
+    fn optional_text(&self, index: usize) -> Result<Option<&'a str>> {
+        match self.0.get(index) {
+            Some(Arg::Text(text)) => Ok(Some(text)),
+            Some(Arg::Absent) => Ok(None),
+            _ => Err(Self::missing(index)),
+        }
+    }
+
+    fn texts(&self, index: usize) -> Result<Vec<String>> {
+        match self.0.get(index) {
+            Some(Arg::Texts(texts)) => Ok(texts.iter().map(|text| (*text).to_owned()).collect()),
+            _ => Err(Self::missing(index)),
+        }
+    }
+
+    fn number(&self, index: usize) -> Result<u32> {
+        match self.0.get(index) {
+            Some(Arg::Number(number)) => Ok(*number),
+            _ => Err(Self::missing(index)),
+        }
+    }
+
+    fn optional_number(&self, index: usize) -> Result<Option<u32>> {
+        match self.0.get(index) {
+            Some(Arg::Number(number)) => Ok(Some(*number)),
+            Some(Arg::Absent) => Ok(None),
+            _ => Err(Self::missing(index)),
+        }
+    }
+}
+
+use Param::{Number, OptionalNumber, OptionalText, Text, Texts};
+
+fn text(value: Result<String>) -> Result<Returned> {
+    value.map(Returned::Text)
+}
+
+/// Every export of the npm package's engines, declared once: the WASM engine exports this table
+/// and one dispatcher, and its JavaScript side builds a function per entry from it.
+pub const EXPORTS: &[Export] = &[
+    Export {
+        name: "poseidon2Permutation",
+        params: &[Texts],
+        run: |_, a| poseidon2_permutation(&a.texts(0)?).map(Returned::Texts),
+    },
+    Export { name: "poseidon2Hash", params: &[Texts], run: |_, a| text(poseidon2_hash(&a.texts(0)?)) },
+    Export {
+        name: "poseidon2HashWithSeparator",
+        params: &[Texts, Number],
+        run: |_, a| text(poseidon2_hash_with_separator(&a.texts(0)?, a.number(1)?)),
+    },
+    Export {
+        name: "txEffectCommitment",
+        params: &[Text],
+        run: |h, a| text(tx_effect_commitment(h, a.text(0)?)),
+    },
+    Export {
+        name: "txEffectsTreeRoot",
+        params: &[Text],
+        run: |h, a| text(tx_effects_tree_root(h, a.text(0)?)),
+    },
+    Export {
+        name: "txEffectLeaves",
+        params: &[Text, OptionalNumber],
+        run: |h, a| text(tx_effect_leaves(h, a.text(0)?, a.optional_number(1)?)),
+    },
+    Export {
+        name: "txEffectMembershipWitness",
+        params: &[Text, Text, OptionalNumber],
+        run: |h, a| text(tx_effect_membership_witness(h, a.text(0)?, a.text(1)?, a.optional_number(2)?)),
+    },
+    Export {
+        name: "txEffectsTreeRootFromLeaves",
+        params: &[Text],
+        run: |h, a| text(tx_effects_tree_root_from_leaves(h, a.text(0)?)),
+    },
+    Export {
+        name: "txEffectMembershipWitnessFromLeaves",
+        params: &[Text, Text, OptionalNumber],
+        run: |h, a| {
+            text(tx_effect_membership_witness_from_leaves(h, a.text(0)?, a.text(1)?, a.optional_number(2)?))
+        },
+    },
+    Export {
+        name: "verifyTxEffectMembershipWitness",
+        params: &[Text, Text, Text, OptionalText, Text, OptionalText],
+        run: |h, a| {
+            let subject =
+                SubjectText { kind: a.text(1)?, value: a.text(2)?, categories_hash: a.optional_text(3)? };
+            text(verify_tx_effect_membership_witness(h, a.text(0)?, subject, a.text(4)?, a.optional_text(5)?))
+        },
+    },
+    Export {
+        name: "verifyTx",
+        params: &[Text, Text, Text, Text, Text, Text, OptionalText, OptionalText, OptionalText],
+        run: |h, a| {
+            let chain = Chain {
+                archive_root: a.text(0)?,
+                archive_witness: a.text(1)?,
+                header: a.text(2)?,
+                witness: a.text(3)?,
+                protocol: a.optional_text(8)?,
+            };
+            let subject =
+                SubjectText { kind: a.text(4)?, value: a.text(5)?, categories_hash: a.optional_text(6)? };
+            text(verify_tx(h, chain, subject, a.optional_text(7)?))
+        },
+    },
+    Export {
+        name: "verifyArchive",
+        params: &[Text, Text, OptionalText, OptionalText, OptionalText, OptionalText],
+        run: |h, a| {
+            text(verify_archive_membership(
+                h,
+                a.text(0)?,
+                a.text(1)?,
+                a.optional_text(2)?,
+                a.optional_text(3)?,
+                a.optional_text(4)?,
+                a.optional_text(5)?,
+            ))
+        },
+    },
+    Export {
+        name: "blockHeaderHash",
+        params: &[Text, OptionalText],
+        run: |h, a| text(block_header_hash(h, a.text(0)?, a.optional_text(1)?)),
+    },
+    Export { name: "decodeCheckpoint", params: &[Text], run: |h, a| text(decode_checkpoint(h, a.text(0)?)) },
+    Export {
+        name: "encodeBlobFields",
+        params: &[Text],
+        run: |h, a| encode_blob_fields(h, a.text(0)?).map(Returned::Texts),
+    },
+];
+
+/// Runs export `index` of [`EXPORTS`] with `args`, checked against its parameters first.
+///
+/// # Errors
+/// An unknown export, arguments of the wrong number or kind, or whatever the export reports.
+pub fn call(hasher: &dyn HashBackend, index: usize, args: &[Arg<'_>]) -> Result<Returned> {
+    let export = EXPORTS
+        .get(index)
+        .ok_or_else(|| Thrown::new(ErrorClass::Malformed, "Arguments", &format!("no export {index}")))?;
+    if args.len() != export.params.len() {
+        return Err(Thrown::new(
+            ErrorClass::Malformed,
+            "Arguments",
+            &format!("{}: {} arguments, {} given", export.name, export.params.len(), args.len()),
+        ));
+    }
+    (export.run)(hasher, &Args(args))
+}
+
+/// [`EXPORTS`] as JSON, `[{"name", "params": ["text", "u32?", ...]}]`, in order: what an
+/// engine's JavaScript side builds its functions from.
+pub fn exports_json() -> String {
+    let exports: Vec<serde_json::Value> = EXPORTS
+        .iter()
+        .map(|export| {
+            json!({ "name": export.name, "params": export.params.iter().map(|p| p.name()).collect::<Vec<_>>() })
+        })
+        .collect();
+    serde_json::Value::Array(exports).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -411,7 +637,10 @@ mod tests {
     #[test]
     fn unknown_expectations_are_refused() {
         let error = expected(Some(r#"{"blockNumbr": 3}"#)).expect_err("unknown key");
-        assert!(error.message().contains("Expectations"), "{error}");
+        assert!(error.message().contains("UnknownKey"), "{error}");
+        for bad in ["[]", "null", r#"{"blockNumber": null}"#, r#"[3, "0x01"]"#] {
+            assert!(expected(Some(bad)).is_err(), "{bad}");
+        }
         let known = expected(Some(r#"{"blockNumber": 3}"#)).expect("known key");
         assert_eq!(known.block_number, Some(BlockNumber::new(3)));
     }

@@ -29,7 +29,13 @@ const assert = {
     try {
       fn();
     } catch (error) {
-      if (Kind && !(error instanceof Kind)) fail(message, `threw ${error}, not a ${Kind.name}`);
+      // A class is checked with instanceof, an arrow function (no prototype) as a validator, as
+      // node:assert does.
+      if (Kind && Kind.prototype === undefined) {
+        if (Kind(error) !== true) fail(message, `threw ${error} (kind ${error && error.kind}), which the validator refuses`);
+      } else if (Kind && !(error instanceof Kind)) {
+        fail(message, `threw ${error}, not a ${Kind.name}`);
+      }
       return;
     }
     fail(message, 'did not throw');

@@ -1,157 +1,150 @@
-//! The WASM engine of the `txfx` npm package: each export is one function of `txfx-js-edge`
-//! (the edge the Node addon shares; its docs give the protocol `js/api.js` speaks), called with
-//! txfx's own single-threaded hasher, its error thrown as an `Error` carrying the edge's JSON
-//! message. No threads, no SharedArrayBuffer, no imports beyond wasm-bindgen's own glue.
+//! The WASM engine of the `txfx` npm package: the edge's export table ([`txfx_js_edge::EXPORTS`])
+//! behind one dispatcher, called with txfx's own single-threaded hasher. No threads, no
+//! SharedArrayBuffer, and no imports at all: the module is plain WebAssembly, so its JavaScript
+//! side (`js/wasm.js`) can instantiate it again at any time. That is how the engine survives a
+//! trap (an allocation that fails, say): the instance is dropped with everything it held, and a
+//! fresh one serves the next call.
+//!
+//! The ABI, for `js/wasm.js` (all numbers are wasm32 `i32`s):
+//! - `txfx_alloc(capacity) -> ptr` and `txfx_free(ptr, capacity)`: buffers the caller fills
+//!   (UTF-8 text) and frees after the call;
+//! - `txfx_call(export, words, count) -> status`: runs export `export` of the table with the
+//!   arguments described by `count` words at `words`, three a piece: `[0, 0, 0]` an absent
+//!   argument, `[1, ptr, len]` a string, `[2, value, 0]` a number, `[3, ptr, n]` a list of `n`
+//!   strings whose `[ptr, len]` pairs are at `ptr`. The status is 0 for a string result, 1 for a
+//!   list (as JSON text), 2 for a failure (the edge's JSON message);
+//! - `txfx_output_ptr()` and `txfx_output_len()`: the last call's result or failure, as UTF-8,
+//!   valid until the next call;
+//! - `txfx_exports() -> len`: the export table as JSON (`txfx_js_edge::exports_json`), in the
+//!   output buffer.
 
-use txfx_js_edge::{self as edge, Chain, SubjectText, Thrown};
+// The exported C ABI reads the caller's buffers by raw pointer: the one use of `unsafe` here,
+// bounded by the ABI above (every pointer comes from `txfx_alloc`, with its length).
+#![allow(unsafe_code)]
+
+use std::cell::RefCell;
+
+use txfx_js_edge::{self as edge, Arg, Returned, Thrown};
 use txfx_poseidon::Sequential;
-use wasm_bindgen::prelude::{JsError, wasm_bindgen};
 
-type Result<T> = std::result::Result<T, JsError>;
-
-#[allow(clippy::needless_pass_by_value, reason = "map_err hands the error over by value")]
-fn thrown(error: Thrown) -> JsError {
-    JsError::new(error.message())
+thread_local! {
+    /// The last call's output.
+    static OUTPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The Poseidon2 permutation of a 4-element state.
-#[wasm_bindgen(js_name = "poseidon2Permutation")]
-pub fn poseidon2_permutation(state: Vec<String>) -> Result<Vec<String>> {
-    edge::poseidon2_permutation(&state).map_err(thrown)
+fn set_output(bytes: Vec<u8>) -> usize {
+    let len = bytes.len();
+    OUTPUT.with(|output| *output.borrow_mut() = bytes);
+    len
 }
 
-/// Aztec's `poseidon2Hash`: the sponge over `inputs`.
-#[wasm_bindgen(js_name = "poseidon2Hash")]
-pub fn poseidon2_hash(inputs: Vec<String>) -> Result<String> {
-    edge::poseidon2_hash(&inputs).map_err(thrown)
+/// A buffer of `capacity` bytes for the caller to fill (at least one byte, so that the pointer is
+/// always a real allocation).
+#[unsafe(no_mangle)]
+pub extern "C" fn txfx_alloc(capacity: usize) -> *mut u8 {
+    let mut buffer = Vec::<u8>::with_capacity(capacity.max(1));
+    let pointer = buffer.as_mut_ptr();
+    std::mem::forget(buffer);
+    pointer
 }
 
-/// Aztec's `poseidon2HashWithSeparator`: the separator first, then `inputs`.
-#[wasm_bindgen(js_name = "poseidon2HashWithSeparator")]
-pub fn poseidon2_hash_with_separator(inputs: Vec<String>, separator: u32) -> Result<String> {
-    edge::poseidon2_hash_with_separator(&inputs, separator).map_err(thrown)
+/// Frees a buffer [`txfx_alloc`] gave.
+///
+/// # Safety
+/// `pointer` and `capacity` are those of one [`txfx_alloc`] call, freed once.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn txfx_free(pointer: *mut u8, capacity: usize) {
+    // SAFETY: the caller passes back what txfx_alloc allocated, with its capacity.
+    drop(unsafe { Vec::from_raw_parts(pointer, 0, capacity.max(1)) });
 }
 
-/// An effect's commitment, as JSON text.
-#[wasm_bindgen(js_name = "txEffectCommitment")]
-pub fn tx_effect_commitment(effect: &str) -> Result<String> {
-    edge::tx_effect_commitment(&Sequential, effect).map_err(thrown)
+/// The output buffer's address.
+#[unsafe(no_mangle)]
+pub extern "C" fn txfx_output_ptr() -> *const u8 {
+    OUTPUT.with(|output| output.borrow().as_ptr())
 }
 
-/// A body's `txEffectsTreeRoot` (a body, an `L2Block`, or an array of effects).
-#[wasm_bindgen(js_name = "txEffectsTreeRoot")]
-pub fn tx_effects_tree_root(body: &str) -> Result<String> {
-    edge::tx_effects_tree_root(&Sequential, body).map_err(thrown)
+/// The output buffer's length.
+#[unsafe(no_mangle)]
+pub extern "C" fn txfx_output_len() -> usize {
+    OUTPUT.with(|output| output.borrow().len())
 }
 
-/// The stored form of a body (`txfx block leaves`), as JSON text.
-#[wasm_bindgen(js_name = "txEffectLeaves")]
-pub fn tx_effect_leaves(body: &str, block: Option<u32>) -> Result<String> {
-    edge::tx_effect_leaves(&Sequential, body, block).map_err(thrown)
+/// Writes the export table into the output buffer; its length.
+#[unsafe(no_mangle)]
+pub extern "C" fn txfx_exports() -> usize {
+    set_output(edge::exports_json().into_bytes())
 }
 
-/// The membership witness of one tx (an index in decimal, or a `0x`-hex tx hash), as JSON text.
-#[wasm_bindgen(js_name = "txEffectMembershipWitness")]
-pub fn tx_effect_membership_witness(body: &str, tx: &str, block: Option<u32>) -> Result<String> {
-    edge::tx_effect_membership_witness(&Sequential, body, tx, block).map_err(thrown)
+/// A call that breaks the ABI: `js/wasm.js`'s fault, never the caller's input.
+fn abi_fault(message: &str) -> Thrown {
+    Thrown::backend("Abi", message)
 }
 
-/// The root over stored or bare leaves.
-#[wasm_bindgen(js_name = "txEffectsTreeRootFromLeaves")]
-pub fn tx_effects_tree_root_from_leaves(leaves: &str) -> Result<String> {
-    edge::tx_effects_tree_root_from_leaves(&Sequential, leaves).map_err(thrown)
+/// `len` bytes at `pointer` as text.
+///
+/// # Safety
+/// `pointer..pointer + len` is memory the caller filled.
+unsafe fn text<'a>(pointer: usize, len: usize) -> Result<&'a str, Thrown> {
+    // SAFETY: as the function's contract says.
+    let bytes = unsafe { std::slice::from_raw_parts(pointer as *const u8, len) };
+    std::str::from_utf8(bytes).map_err(|_| abi_fault("an argument is not UTF-8"))
 }
 
-/// The membership witness of one tx, served from stored or bare leaves, as JSON text.
-#[wasm_bindgen(js_name = "txEffectMembershipWitnessFromLeaves")]
-pub fn tx_effect_membership_witness_from_leaves(
-    leaves: &str,
-    tx: &str,
-    block: Option<u32>,
-) -> Result<String> {
-    edge::tx_effect_membership_witness_from_leaves(&Sequential, leaves, tx, block).map_err(thrown)
+/// The arguments `count` words at `words` describe (module docs).
+///
+/// # Safety
+/// The words and every buffer they name are memory the caller filled.
+unsafe fn arguments<'a>(words: *const u32, count: usize) -> Result<Vec<Arg<'a>>, Thrown> {
+    // SAFETY: as the function's contract says.
+    let words = unsafe { std::slice::from_raw_parts(words, count) };
+    words
+        .chunks(3)
+        .map(|word| match *word {
+            [0, _, _] => Ok(Arg::Absent),
+            // SAFETY: the caller's buffer, with its length.
+            [1, pointer, len] => Ok(Arg::Text(unsafe { text(pointer as usize, len as usize)? })),
+            [2, value, _] => Ok(Arg::Number(value)),
+            [3, pointer, n] => {
+                // SAFETY: n pairs of words the caller wrote.
+                let pairs =
+                    unsafe { std::slice::from_raw_parts(pointer as usize as *const u32, 2 * n as usize) };
+                pairs
+                    .chunks_exact(2)
+                    .map(|pair| match *pair {
+                        // SAFETY: each pair names a buffer the caller filled.
+                        [pointer, len] => unsafe { text(pointer as usize, len as usize) },
+                        _ => Err(abi_fault("a list of strings cut short")),
+                    })
+                    .collect::<Result<Vec<&str>, Thrown>>()
+                    .map(Arg::Texts)
+            }
+            _ => Err(abi_fault("an argument of an unknown kind")),
+        })
+        .collect()
 }
 
-/// Verifies a tx-effects witness against a root the caller trusts; the verdict as JSON text.
-#[wasm_bindgen(js_name = "verifyTxEffectMembershipWitness")]
-pub fn verify_tx_effect_membership_witness(
-    witness: &str,
-    subject_kind: &str,
-    subject_value: &str,
-    categories_hash: Option<String>,
-    trusted_root: &str,
-    expectations: Option<String>,
-) -> Result<String> {
-    let subject =
-        SubjectText { kind: subject_kind, value: subject_value, categories_hash: categories_hash.as_deref() };
-    edge::verify_tx_effect_membership_witness(
-        &Sequential,
-        witness,
-        subject,
-        trusted_root,
-        expectations.as_deref(),
-    )
-    .map_err(thrown)
-}
-
-/// Verifies the whole chain from an archive root the caller trusts (L1's) to one tx; the verdict
-/// as JSON text.
-#[wasm_bindgen(js_name = "verifyTx")]
-#[allow(clippy::too_many_arguments, reason = "the chain's documents, its subject and the expectations")]
-pub fn verify_tx(
-    archive_root: &str,
-    archive_witness: &str,
-    header: &str,
-    witness: &str,
-    subject_kind: &str,
-    subject_value: &str,
-    categories_hash: Option<String>,
-    expectations: Option<String>,
-    layout: Option<String>,
-) -> Result<String> {
-    let chain = Chain { archive_root, archive_witness, header, protocol: layout.as_deref(), witness };
-    let subject =
-        SubjectText { kind: subject_kind, value: subject_value, categories_hash: categories_hash.as_deref() };
-    edge::verify_tx(&Sequential, chain, subject, expectations.as_deref()).map_err(thrown)
-}
-
-/// Verifies that a block (its header document, or its hash) is in the archive under a root the
-/// caller trusts; the verdict as JSON text.
-#[wasm_bindgen(js_name = "verifyArchive")]
-pub fn verify_archive(
-    archive_root: &str,
-    archive_witness: &str,
-    header: Option<String>,
-    block_hash: Option<String>,
-    expectations: Option<String>,
-    layout: Option<String>,
-) -> Result<String> {
-    edge::verify_archive_membership(
-        &Sequential,
-        archive_root,
-        archive_witness,
-        header.as_deref(),
-        block_hash.as_deref(),
-        expectations.as_deref(),
-        layout.as_deref(),
-    )
-    .map_err(thrown)
-}
-
-/// The block hash of a header (or an `L2Block`, its body checked against its header).
-#[wasm_bindgen(js_name = "blockHeaderHash")]
-pub fn block_header_hash(header: &str, layout: Option<String>) -> Result<String> {
-    edge::block_header_hash(&Sequential, header, layout.as_deref()).map_err(thrown)
-}
-
-/// A checkpoint's blob fields decoded into its blocks, as JSON text.
-#[wasm_bindgen(js_name = "decodeCheckpoint")]
-pub fn decode_checkpoint(fields: &str) -> Result<String> {
-    edge::decode_checkpoint(&Sequential, fields).map_err(thrown)
-}
-
-/// The blob fields of an effect or a body.
-#[wasm_bindgen(js_name = "encodeBlobFields")]
-pub fn encode_blob_fields(effect_or_body: &str) -> Result<Vec<String>> {
-    edge::encode_blob_fields(&Sequential, effect_or_body).map_err(thrown)
+/// Runs export `export` (module docs); the status.
+///
+/// # Safety
+/// `words` and the buffers it names are memory the caller filled (module docs).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn txfx_call(export: u32, words: *const u32, count: usize) -> u32 {
+    // SAFETY: passed on from the caller's contract.
+    let result =
+        unsafe { arguments(words, count) }.and_then(|args| edge::call(&Sequential, export as usize, &args));
+    match result {
+        Ok(Returned::Text(text)) => {
+            set_output(text.into_bytes());
+            0
+        }
+        Ok(Returned::Texts(texts)) => {
+            set_output(serde_json::Value::from(texts).to_string().into_bytes());
+            1
+        }
+        Err(thrown) => {
+            set_output(thrown.message().as_bytes().to_vec());
+            2
+        }
+    }
 }

@@ -1,0 +1,123 @@
+// One reading, second round (issue 27), through the JavaScript API on the engine under test: what
+// the caller gives is read as JSON.parse and Aztec's schemas read it, or refused with the
+// package's own typed error; nothing is dropped or changed on the way in.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+import * as txfx from '../index.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const testdata = process.env.TXFX_TESTDATA ?? path.join(here, '..', '..', 'testdata');
+const read = (name) => readFileSync(path.join(testdata, name), 'utf8');
+const json = (name) => JSON.parse(read(name));
+const three = json('aztec-fixtures.json').three_tx_block;
+const chain = {
+  archiveRoot: read('chain/archive-root.txt').trim(),
+  archiveWitness: read('chain/archive-witness-3.json'),
+  header: read('chain/header-3.json'),
+  witness: read('chain/tx-witness-3-1.json'),
+};
+const small = json('effects/small.json');
+
+const typeError = (kind) => (error) => error instanceof TypeError && (kind === undefined || error.kind === kind);
+const rangeError = (kind) => (error) => error instanceof RangeError && (kind === undefined || error.kind === kind);
+
+test('expectations that are null, an array or not a plain object are refused, never dropped', () => {
+  const subject = { effect: small };
+  assert.equal(txfx.verifyTx({ ...chain, subject, expected: { blockNumber: 3 } }).valid, true);
+  for (const expected of [null, [], [3], new Date(), new Map([['blockNumber', 3]]), { blockNumber: null }, { blockHash: null }]) {
+    assert.throws(() => txfx.verifyTx({ ...chain, subject, expected }), typeError('Argument'), JSON.stringify(expected));
+    assert.throws(() => txfx.verifyTxEffectMembershipWitness(chain.witness, subject, three.root, expected), typeError('Argument'));
+  }
+});
+
+test('values JSON.stringify would change are refused with the package\'s TypeError', () => {
+  // Holes in a list of field elements, and in a document.
+  assert.throws(() => txfx.poseidon2Hash(['0x1', , '0x2']), typeError('Argument')); // eslint-disable-line no-sparse-arrays
+  const holed = { ...small, nullifiers: [small.nullifiers[0], , small.nullifiers[0]] }; // eslint-disable-line no-sparse-arrays
+  assert.throws(() => txfx.txEffectLeaf(holed), typeError('Argument'));
+  // A toJSON that returns undefined, and one nested.
+  assert.throws(() => txfx.txEffectLeaf({ toJSON: () => undefined }), typeError('Argument'));
+  assert.throws(() => txfx.txEffectLeaf({ ...small, transactionFee: { toJSON: () => small.transactionFee } }), typeError('Argument'));
+  // Objects that are not parsed JSON.
+  for (const document of [new Uint8Array([123, 125]), new Date(0), new Map(), new String(JSON.stringify(small)), new Set()]) { // eslint-disable-line no-new-wrappers
+    assert.throws(() => txfx.txEffectLeaf(document), typeError('Argument'), Object.prototype.toString.call(document));
+  }
+  assert.throws(() => txfx.txEffectLeaf({ ...small, nullifiers: [Number.NaN] }), typeError('Argument'));
+  assert.throws(() => txfx.txEffectLeaf({ ...small, revertCode: 1n }), typeError('Argument'));
+  // The effect itself, parsed, reads as its text does.
+  assert.deepEqual(txfx.txEffectLeaf(small), txfx.txEffectLeaf(JSON.stringify(small)));
+});
+
+test('an object given as the array of its values is refused, as z.object refuses it', () => {
+  const asArray = (value) => Object.values(value);
+  const byArray = typeError('Malformed/WrongType');
+  assert.throws(() => txfx.txEffectLeaf(asArray(small)), byArray);
+  assert.throws(() => txfx.txEffectsTreeRoot({ txEffects: [asArray(small)] }), byArray);
+  const header = JSON.parse(chain.header);
+  assert.throws(() => txfx.blockHeaderHash({ ...header, lastArchive: asArray(header.lastArchive) }), byArray);
+  const witness = JSON.parse(chain.witness);
+  const verdict = () => txfx.verifyTxEffectMembershipWitness(asArray(witness), { effect: small }, three.root);
+  assert.throws(verdict, byArray);
+});
+
+test('a JSON number above 2^53 - 1 is refused, as text and parsed alike', () => {
+  const text = chain.header.replace(/"timestamp":\s*"[0-9]+"/, '"timestamp":9007199254740993');
+  assert.notEqual(text, chain.header, 'the header has a timestamp to change');
+  assert.throws(() => txfx.blockHeaderHash(text), rangeError('Malformed/Number'));
+  // JSON.parse reads another number (9007199254740992); that one is refused too, never hashed.
+  assert.throws(() => txfx.blockHeaderHash(JSON.parse(text)), rangeError('Malformed/Number'));
+  // As a decimal string, the schema's other form, it is read exactly.
+  const exact = chain.header.replace(/"timestamp":\s*"[0-9]+"/, '"timestamp":"9007199254740993"');
+  assert.match(txfx.blockHeaderHash(exact), /^0x[0-9a-f]{64}$/);
+});
+
+test('one document has one reading whatever reads it', () => {
+  const both = { ...small, txEffects: [small] };
+  assert.throws(() => txfx.txEffectLeaf(both), typeError('Ambiguous'));
+  assert.throws(() => txfx.txEffectsTreeRoot(both), typeError('Ambiguous'));
+  assert.throws(() => txfx.encodeBlobFields(both), typeError('Ambiguous'));
+  assert.throws(() => txfx.txEffectsTreeRoot(small), (error) => error instanceof TypeError && /this is a tx effect, not a body/.test(error.message));
+  const batch = [{ jsonrpc: '2.0', id: 1, result: JSON.parse(read('blocks/three-fixtures.json')) }];
+  assert.throws(() => txfx.txEffectsTreeRoot(batch), typeError('Rpc/Batch'));
+});
+
+test('a document that contradicts itself outside a verification throws the refuted kind', () => {
+  const header = JSON.parse(chain.header);
+  const body = JSON.parse(read('blocks/three-fixtures.json'));
+  const l2Block = { archive: { root: header.lastArchive.root, nextAvailableLeafIndex: 4 }, header, body, checkpointNumber: 3, indexWithinCheckpoint: 0 };
+  assert.equal(txfx.txEffectsTreeRoot(l2Block), three.root);
+  const forged = { ...l2Block, body: { txEffects: body.txEffects.slice(0, 2) } };
+  assert.throws(() => txfx.txEffectsTreeRoot(forged), (error) =>
+    error instanceof Error && !(error instanceof TypeError) && error.txfxClass === 'Refuted' && error.kind === 'BodyNotInHeader' && error.link === 'header');
+});
+
+test('messages quote at most a short head of an offending value', () => {
+  const huge = '0x' + '1'.repeat(20_000_000);
+  for (const effect of [{ ...small, nullifiers: [huge] }, { ...small, txHash: huge }]) {
+    assert.throws(() => txfx.txEffectLeaf(effect), (error) => error instanceof TypeError && error.message.length < 400);
+  }
+});
+
+test('the WASM engine recovers from a trap and from a refusal', () => {
+  const require = createRequire(import.meta.url);
+  const { createWasmEngine, ENGINE_INTERNALS } = require('../wasm.js');
+  const bytes = readFileSync(path.join(here, '..', 'dist', 'txfx.wasm'));
+  const engine = createWasmEngine(new WebAssembly.Module(bytes));
+  const body = read('blocks/three-fixtures.json');
+  const internals = engine[ENGINE_INTERNALS];
+  assert.equal(engine.txEffectsTreeRoot(body), three.root);
+  // A refusal leaves the instance as it was.
+  assert.throws(() => engine.txEffectsTreeRoot('{'), (error) => JSON.parse(error.message).class === 'Malformed');
+  assert.equal(engine.txEffectsTreeRoot(body), three.root);
+  // A real trap: the dispatcher told to read its arguments from beyond the module's memory.
+  const index = internals.exports().indexOf('txEffectsTreeRoot');
+  assert.throws(() => internals.call(index, 0xfffffff0, 3), WebAssembly.RuntimeError);
+  assert.equal(internals.restarts(), 1, 'the trapped instance was replaced');
+  assert.equal(engine.txEffectsTreeRoot(body), three.root);
+  assert.equal(engine.txEffectsTreeRoot(JSON.stringify(json('blocks/small-16.json'))), txfx.txEffectsTreeRoot(read('blocks/small-16.json')));
+});

@@ -1,0 +1,128 @@
+'use strict';
+// The WASM engine over a compiled module (dist/txfx.wasm, from the Rust crate txfx-js-wasm):
+// one function per entry of the export table the module itself declares, each encoding its
+// arguments into the module's memory, calling its one dispatcher and decoding the result. The
+// module imports nothing, so it can be instantiated again at any time: when a call traps (a
+// WebAssembly.RuntimeError: an allocation that fails, say), the instance is dropped with all the
+// memory it held and the next call runs on a fresh one, never on a broken one.
+//
+// The ABI is described in js/wasm/src/lib.rs.
+
+const ENGINE_INTERNALS = Symbol('txfx wasm engine internals');
+
+const KIND = { absent: 0, text: 1, number: 2, texts: 3 };
+const STATUS = { text: 0, texts: 1, thrown: 2 };
+
+function createWasmEngine(module) {
+  if (!(module instanceof WebAssembly.Module)) throw new TypeError('createWasmEngine: expected a compiled WebAssembly.Module');
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let wasm;
+  let restarts = 0;
+
+  function start() {
+    wasm = new WebAssembly.Instance(module, {}).exports;
+  }
+
+  function bytes(pointer, length) {
+    return new Uint8Array(wasm.memory.buffer, pointer, length);
+  }
+
+  function output() {
+    return decoder.decode(bytes(wasm.txfx_output_ptr(), wasm.txfx_output_len()));
+  }
+
+  // A string in the module's memory: one byte per UTF-16 unit first (ASCII, the common case),
+  // three when it does not fit.
+  function writeText(text, buffers) {
+    let capacity = Math.max(text.length, 1);
+    let pointer = wasm.txfx_alloc(capacity);
+    let { read, written } = encoder.encodeInto(text, bytes(pointer, capacity));
+    if (read < text.length) {
+      wasm.txfx_free(pointer, capacity);
+      capacity = 3 * text.length;
+      pointer = wasm.txfx_alloc(capacity);
+      ({ written } = encoder.encodeInto(text, bytes(pointer, capacity)));
+    }
+    buffers.push([pointer, capacity]);
+    return [pointer, written];
+  }
+
+  function invoke(index, params, args) {
+    const buffers = [];
+    const instance = wasm;
+    try {
+      const words = [];
+      params.forEach((param, i) => {
+        const value = args[i];
+        if ((value === undefined || value === null) && param.endsWith('?')) {
+          words.push(KIND.absent, 0, 0);
+        } else if (param.startsWith('text') && param !== 'texts') {
+          words.push(KIND.text, ...writeText(String(value), buffers));
+        } else if (param === 'texts') {
+          const pairs = value.flatMap((text) => writeText(String(text), buffers));
+          const capacity = 4 * Math.max(pairs.length, 1);
+          const pointer = wasm.txfx_alloc(capacity);
+          buffers.push([pointer, capacity]);
+          new Uint32Array(wasm.memory.buffer, pointer, pairs.length).set(pairs);
+          words.push(KIND.texts, pointer, value.length);
+        } else {
+          words.push(KIND.number, value >>> 0, 0);
+        }
+      });
+      const capacity = 4 * Math.max(words.length, 1);
+      const pointer = wasm.txfx_alloc(capacity);
+      buffers.push([pointer, capacity]);
+      new Uint32Array(wasm.memory.buffer, pointer, words.length).set(words);
+      const status = wasm.txfx_call(index, pointer, words.length);
+      const text = output();
+      if (status === STATUS.thrown) throw new Error(text);
+      return status === STATUS.texts ? JSON.parse(text) : text;
+    } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError) {
+        restart();
+        throw new Error(JSON.stringify({
+          class: 'Backend',
+          kind: 'Trap',
+          message: `the WASM engine trapped (${error.message}); it has been restarted, and the next call runs on a fresh instance`,
+        }));
+      }
+      throw error;
+    } finally {
+      // The buffers of a call that trapped went with its instance: none is freed on the new one.
+      if (wasm === instance) {
+        for (const [pointer, capacity] of buffers) wasm.txfx_free(pointer, capacity);
+      }
+    }
+  }
+
+  // Drops the broken instance (and the buffers it held, which go with its memory).
+  function restart() {
+    restarts += 1;
+    start();
+  }
+
+  start();
+  wasm.txfx_exports();
+  const table = JSON.parse(output());
+  const engine = {};
+  table.forEach(({ name, params }, index) => {
+    engine[name] = (...args) => invoke(index, params, args);
+  });
+  // For tests: the raw dispatcher (to make the instance trap) and how often it was restarted.
+  engine[ENGINE_INTERNALS] = {
+    call: (index, words, count) => {
+      try {
+        return wasm.txfx_call(index, words, count);
+      } catch (error) {
+        if (error instanceof WebAssembly.RuntimeError) restart();
+        throw error;
+      }
+    },
+    restarts: () => restarts,
+    exports: () => table.map(({ name }) => name),
+  };
+  return engine;
+}
+
+module.exports = { createWasmEngine, ENGINE_INTERNALS };
