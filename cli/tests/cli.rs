@@ -241,7 +241,7 @@ fn witness_commands_round_trip_and_verify() {
     let extra = stored.replacen("\"blockNumber\": 7", "\"blockNumber\": 7, \"extra\": 1", 1);
     let refused = txfx_with(&["tree", "witness", "-", "--index", "0"], &[], Some(&extra));
     assert_eq!(refused.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("unknown field `extra`"), "{refused:?}");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("unknown key \"extra\""), "{refused:?}");
 }
 
 #[test]
@@ -481,6 +481,40 @@ fn jsonl_answers_each_line_in_order_and_marks_failures() {
     assert_eq!(roots.len(), 3);
     let root = expect_str("/three_tx_block/root");
     assert_eq!(roots[1], format!("{{\"txEffectsTreeRoot\":\"{root}\"}}"));
+}
+
+#[test]
+fn jsonl_answers_a_line_over_the_input_limit_in_its_place_and_goes_on() {
+    let body = std::fs::read_to_string(testdata_dir().join("blocks/three-fixtures.json"))
+        .expect("body")
+        .replace('\n', "");
+    let limit = usize::try_from(txfx_documents::MAX_DOCUMENT_BYTES).expect("the limit fits in memory");
+    // Line 2 is one byte over the limit: white space, then a body (it would be valid if read).
+    let mut input = String::with_capacity(2 * body.len() + limit + 16);
+    input.push_str(&body);
+    input.push('\n');
+    input.push_str(&" ".repeat(limit + 1 - body.len()));
+    input.push_str(&body);
+    input.push('\n');
+    input.push_str(&body);
+    input.push('\n');
+    let out = txfx_with(&["block", "root", "--jsonl", "-"], &[], Some(&input));
+    drop(input);
+    assert_eq!(out.status.code(), Some(2), "the long line failed: {}", String::from_utf8_lossy(&out.stderr));
+    let results: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON value per line"))
+        .collect();
+    assert_eq!(results.len(), 3, "every line is answered, the long one in its place");
+    let root = expect_str("/three_tx_block/root");
+    assert_eq!(results[0]["txEffectsTreeRoot"], root);
+    assert_eq!(results[1]["line"], 2);
+    assert!(
+        results[1]["error"].as_str().is_some_and(|e| e.contains("input limit") && e.contains("not read")),
+        "{}",
+        results[1]
+    );
+    assert_eq!(results[2]["txEffectsTreeRoot"], root);
 }
 
 fn chain_json() -> serde_json::Value {
