@@ -182,11 +182,12 @@ fn the_network_check_finds_a_wrong_rollup() {
 fn a_network_the_walk_cannot_check_is_refused_before_any_request() {
     let chain = TestChain::start(Lie::None);
     let canonical = Network::named("canonical").expect("built in");
-    let mut cases = Vec::new();
-    // Mainnet pins no genesis archive root: checking it would check nothing.
-    cases.push(("pins no genesis archive root", Network::named("mainnet").expect("built in"), false));
-    cases.push(("not a v6 network", Network::named("canonical-4.1.2").expect("built in"), false));
-    cases.push(("the anchor is a given root", canonical.clone(), true));
+    let cases = [
+        // Mainnet pins no genesis archive root: checking it would check nothing.
+        ("pins no genesis archive root", Network::named("mainnet").expect("built in"), false),
+        ("not a v6 network", Network::named("canonical-4.1.2").expect("built in"), false),
+        ("the anchor is a given root", canonical.clone(), true),
+    ];
     for (words, network, given) in cases {
         let mut asked = params(&chain, 1, BlockTag::Finalized);
         if given {

@@ -318,7 +318,7 @@ pub enum WalkError {
         /// The rollup's pending checkpoint.
         pending: u64,
         /// Where L1 was read.
-        l1: L1Facts,
+        l1: Box<L1Facts>,
     },
     /// The block after the checkpoint's last is not there yet, so no witness against the
     /// checkpoint's archive can be asked for.
@@ -810,7 +810,7 @@ impl Walk {
         let checkpoint = found.parts().checkpoint_number;
         let root = l1::archive(archive)?;
         if checkpoint > l1.pending_checkpoint || root == Fr::from(0u64) {
-            return Err(WalkError::NotOnL1 { checkpoint, pending: l1.pending_checkpoint, l1 });
+            return Err(WalkError::NotOnL1 { checkpoint, pending: l1.pending_checkpoint, l1: Box::new(l1) });
         }
         let finality =
             if checkpoint <= l1.proven_checkpoint { Finality::Proven } else { Finality::Checkpointed };
