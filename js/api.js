@@ -129,10 +129,19 @@ function createApi(engine) {
     return field(tx, 'tx');
   }
 
+  // A protocol's name: "v6" (the default, Aztec as deployed), "azip-26" or "pre-azip-26".
   function protocol(value) {
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'string') throw typeError(`protocol: expected "azip-26" or "pre-azip-26", got ${describe(value)}`);
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') throw typeError(`protocol: expected "v6", "azip-26" or "pre-azip-26", got ${describe(value)}`);
     return value;
+  }
+
+  // The options a document-reading call takes: {protocol?}.
+  function readOptions(options, what) {
+    if (options === undefined) return undefined;
+    if (!isPlainObject(options)) throw typeError(`${what}: options are a plain object {protocol?}, got ${describe(options)}`);
+    onlyKeys(options, ['protocol'], `${what} options`);
+    return protocol(options.protocol);
   }
 
   // An options object whose keys must all be known: a misspelt key (`expect` for `expected`) would
@@ -255,25 +264,25 @@ function createApi(engine) {
     return call(engine().poseidon2HashWithSeparator, fields(inputs, 'inputs'), separator);
   }
 
-  function txEffectCommitment(effect) {
-    return JSON.parse(call(engine().txEffectCommitment, documentText(effect, 'effect')));
+  function txEffectCommitment(effect, options) {
+    return JSON.parse(call(engine().txEffectCommitment, documentText(effect, 'effect'), readOptions(options, 'txEffectCommitment')));
   }
 
-  function txEffectLeaf(effect) {
-    const { txHash, categoriesHash, leaf } = txEffectCommitment(effect);
+  function txEffectLeaf(effect, options) {
+    const { txHash, categoriesHash, leaf } = txEffectCommitment(effect, options);
     return { txHash, categoriesHash, leaf };
   }
 
-  function txEffectsTreeRoot(body) {
-    return call(engine().txEffectsTreeRoot, documentText(body, 'body'));
+  function txEffectsTreeRoot(body, options) {
+    return call(engine().txEffectsTreeRoot, documentText(body, 'body'), readOptions(options, 'txEffectsTreeRoot'));
   }
 
-  function txEffectLeaves(body, blockNumberGiven) {
-    return JSON.parse(call(engine().txEffectLeaves, documentText(body, 'body'), blockNumber(blockNumberGiven, 'blockNumber')));
+  function txEffectLeaves(body, blockNumberGiven, options) {
+    return JSON.parse(call(engine().txEffectLeaves, documentText(body, 'body'), blockNumber(blockNumberGiven, 'blockNumber'), readOptions(options, 'txEffectLeaves')));
   }
 
-  function txEffectMembershipWitness(body, tx, blockNumberGiven) {
-    return JSON.parse(call(engine().txEffectMembershipWitness, documentText(body, 'body'), txSelector(tx), blockNumber(blockNumberGiven, 'blockNumber')));
+  function txEffectMembershipWitness(body, tx, blockNumberGiven, options) {
+    return JSON.parse(call(engine().txEffectMembershipWitness, documentText(body, 'body'), txSelector(tx), blockNumber(blockNumberGiven, 'blockNumber'), readOptions(options, 'txEffectMembershipWitness')));
   }
 
   // Leaves a node keeps: the stored form txEffectLeaves returns (an object or its JSON text), or
@@ -290,9 +299,9 @@ function createApi(engine) {
     return JSON.parse(call(engine().txEffectMembershipWitnessFromLeaves, leavesText(leaves), txSelector(tx), blockNumber(blockNumberGiven, 'blockNumber')));
   }
 
-  function verifyTxEffectMembershipWitness(witness, subjectGiven, trustedRoot, expected) {
+  function verifyTxEffectMembershipWitness(witness, subjectGiven, trustedRoot, expected, options) {
     const [kind, value, categoriesHash] = subject(subjectGiven);
-    return verdict(engine().verifyTxEffectMembershipWitness, documentText(witness, 'witness'), kind, value, categoriesHash, field(trustedRoot, 'trustedRoot'), expectations(expected));
+    return verdict(engine().verifyTxEffectMembershipWitness, documentText(witness, 'witness'), kind, value, categoriesHash, field(trustedRoot, 'trustedRoot'), expectations(expected), readOptions(options, 'verifyTxEffectMembershipWitness'));
   }
 
   function verifyTx(chain) {
@@ -327,17 +336,22 @@ function createApi(engine) {
     );
   }
 
-  function blockHeaderHash(header, protocolName) {
-    return call(engine().blockHeaderHash, documentText(header, 'header'), protocol(protocolName));
+  // The protocol as blockHeaderHash takes it: its name, or {protocol}.
+  function headerProtocol(given) {
+    return typeof given === 'string' ? protocol(given) : readOptions(given, 'blockHeaderHash');
   }
 
-  function decodeCheckpoint(blobFields) {
+  function blockHeaderHash(header, options) {
+    return call(engine().blockHeaderHash, documentText(header, 'header'), headerProtocol(options));
+  }
+
+  function decodeCheckpoint(blobFields, options) {
     const text = typeof blobFields === 'string' ? blobFields : JSON.stringify(fields(blobFields, 'fields'));
-    return JSON.parse(call(engine().decodeCheckpoint, text));
+    return JSON.parse(call(engine().decodeCheckpoint, text, readOptions(options, 'decodeCheckpoint')));
   }
 
-  function encodeBlobFields(effectOrBody) {
-    return call(engine().encodeBlobFields, documentText(effectOrBody, 'effectOrBody'));
+  function encodeBlobFields(effectOrBody, options) {
+    return call(engine().encodeBlobFields, documentText(effectOrBody, 'effectOrBody'), readOptions(options, 'encodeBlobFields'));
   }
 
   // ---- off the event loop: the Node addon runs the same work on txfx's background pool and settles a
@@ -355,28 +369,164 @@ function createApi(engine) {
     }
   }
 
-  async function txEffectCommitmentAsync(effect) {
-    return JSON.parse(await offLoop('txEffectCommitment', documentText(effect, 'effect')));
+  async function txEffectCommitmentAsync(effect, options) {
+    return JSON.parse(await offLoop('txEffectCommitment', documentText(effect, 'effect'), readOptions(options, 'txEffectCommitmentAsync')));
   }
 
-  async function txEffectLeafAsync(effect) {
-    const { txHash, categoriesHash, leaf } = await txEffectCommitmentAsync(effect);
+  async function txEffectLeafAsync(effect, options) {
+    const { txHash, categoriesHash, leaf } = await txEffectCommitmentAsync(effect, options);
     return { txHash, categoriesHash, leaf };
   }
 
-  async function txEffectsTreeRootAsync(body) {
-    return offLoop('txEffectsTreeRoot', documentText(body, 'body'));
+  async function txEffectsTreeRootAsync(body, options) {
+    return offLoop('txEffectsTreeRoot', documentText(body, 'body'), readOptions(options, 'txEffectsTreeRootAsync'));
   }
 
-  async function txEffectLeavesAsync(body, blockNumberGiven) {
-    return JSON.parse(await offLoop('txEffectLeaves', documentText(body, 'body'), blockNumber(blockNumberGiven, 'blockNumber')));
+  async function txEffectLeavesAsync(body, blockNumberGiven, options) {
+    return JSON.parse(await offLoop('txEffectLeaves', documentText(body, 'body'), blockNumber(blockNumberGiven, 'blockNumber'), readOptions(options, 'txEffectLeavesAsync')));
   }
 
-  async function txEffectMembershipWitnessAsync(body, tx, blockNumberGiven) {
-    return JSON.parse(await offLoop('txEffectMembershipWitness', documentText(body, 'body'), txSelector(tx), blockNumber(blockNumberGiven, 'blockNumber')));
+  async function txEffectMembershipWitnessAsync(body, tx, blockNumberGiven, options) {
+    return JSON.parse(await offLoop('txEffectMembershipWitness', documentText(body, 'body'), txSelector(tx), blockNumber(blockNumberGiven, 'blockNumber'), readOptions(options, 'txEffectMembershipWitnessAsync')));
+  }
+
+  // ---- from a node and L1: the node walk (txfx-walk, in the engine) over the runtime's fetch ----
+
+  // POST body as JSON to url; the status and the text, read up to maxBytes and no further,
+  // before the deadline. Redirects are refused: an answer must come from the URL given.
+  async function post(fetchFn, url, body, deadline, maxBytes, target) {
+    const transport = (message) => {
+      const error = new Error(`${target} at ${url}: ${message}`);
+      error.kind = 'Transport';
+      error.txfxClass = 'Transport';
+      return error;
+    };
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw transport('no answer within the walk\'s deadline');
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), remaining);
+    try {
+      let response;
+      try {
+        response = await fetchFn(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, redirect: 'error', signal: controller.signal });
+      } catch (error) {
+        throw transport(controller.signal.aborted ? 'no answer within the walk\'s deadline' : `${error.message}${error.cause ? ` (${error.cause.message ?? error.cause})` : ''}`);
+      }
+      const length = Number(response.headers.get('content-length'));
+      if (Number.isFinite(length) && length > maxBytes) throw transport(`the answer is longer than ${maxBytes} bytes`);
+      const chunks = [];
+      let received = 0;
+      if (response.body) {
+        const reader = response.body.getReader();
+        for (;;) {
+          let part;
+          try {
+            part = await reader.read();
+          } catch (error) {
+            throw transport(controller.signal.aborted ? 'no answer within the walk\'s deadline' : error.message);
+          }
+          if (part.done) break;
+          received += part.value.length;
+          if (received > maxBytes) {
+            controller.abort();
+            throw transport(`the answer is longer than ${maxBytes} bytes; reading stopped there`);
+          }
+          chunks.push(part.value);
+        }
+      }
+      const bytes = new Uint8Array(received);
+      let at = 0;
+      for (const chunk of chunks) {
+        bytes.set(chunk, at);
+        at += chunk.length;
+      }
+      let text;
+      try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      } catch {
+        throw transport('the answer is not UTF-8 text');
+      }
+      return { status: response.status, text };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  const WALK_KEYS = ['node', 'l1Rpc', 'rollup', 'l1Block', 'archiveRoot', 'txHash', 'category', 'element', 'role', 'expected', 'network', 'genesisArchiveRoot', 'namespace', 'timeoutMs', 'maxAnswerBytes', 'fetch'];
+
+  // Proves a tx from an Aztec v6 node's and an L1 node's answers: the CLI's
+  // `txfx verify tx --node`. Resolves with the verdict, or {valid: false, link, reason} when a
+  // node lies or the tx cannot be proven yet; rejects with a TypeError for bad options and an
+  // Error of kind "Transport" when an endpoint gives no usable answer.
+  async function verifyTxFromNode(options) {
+    if (!isPlainObject(options)) throw typeError('verifyTxFromNode: expected {node, txHash, l1Rpc, rollup | archiveRoot, ...}');
+    onlyKeys(options, WALK_KEYS, 'verifyTxFromNode');
+    const url = (value, what) => {
+      if (typeof value !== 'string' || !/^https?:\/\//.test(value)) throw typeError(`${what}: expected an http(s) URL, got ${describe(value)}`);
+      return value;
+    };
+    const node = url(options.node, 'node');
+    if ((options.rollup === undefined) === (options.archiveRoot === undefined)) {
+      throw typeError('verifyTxFromNode: give rollup (with l1Rpc) or archiveRoot, one of them');
+    }
+    const l1 = options.rollup === undefined ? undefined : url(options.l1Rpc, 'l1Rpc');
+    const fetchFn = options.fetch ?? globalThis.fetch;
+    if (typeof fetchFn !== 'function') throw typeError('verifyTxFromNode: no fetch in this runtime: pass options.fetch');
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw rangeError(`timeoutMs: ${timeoutMs} is not a positive number of milliseconds`);
+    const maxBytes = options.maxAnswerBytes ?? 256 * 1024 * 1024;
+    if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw rangeError(`maxAnswerBytes: ${maxBytes} is not a positive number of bytes`);
+    const text = (value, what) => (value === undefined ? undefined : typeof value === 'string' ? value : (() => { throw typeError(`${what}: expected a string, got ${describe(value)}`); })());
+    const params = {
+      txHash: field(options.txHash, 'txHash'),
+      rollup: text(options.rollup, 'rollup'),
+      l1Block: options.l1Block === undefined ? undefined : String(options.l1Block),
+      archiveRoot: options.archiveRoot === undefined ? undefined : field(options.archiveRoot, 'archiveRoot'),
+      category: text(options.category, 'category'),
+      element: options.element === undefined ? undefined : field(options.element, 'element'),
+      role: text(options.role, 'role'),
+      expected: options.expected === undefined ? undefined : JSON.parse(expectations(options.expected)),
+      // A built-in network's name, or a network's genesis values as `txfx networks` prints one.
+      network: options.network !== null && typeof options.network === 'object' && !Array.isArray(options.network)
+        ? options.network
+        : text(options.network, 'network'),
+      genesisArchiveRoot: options.genesisArchiveRoot === undefined ? undefined : field(options.genesisArchiveRoot, 'genesisArchiveRoot'),
+      namespace: text(options.namespace, 'namespace'),
+    };
+    const running = engine();
+    const started = JSON.parse(call(running.nodeWalkStart, JSON.stringify(params)));
+    const deadline = Date.now() + timeoutMs;
+    let done = false;
+    try {
+      let request = started.request;
+      for (let asked = 0; asked < 20; asked += 1) {
+        const target = request.target === 'node' ? 'node' : 'L1';
+        const answer = await post(fetchFn, request.target === 'node' ? node : l1, request.body, deadline, maxBytes, target);
+        let next;
+        try {
+          next = JSON.parse(running.nodeWalkStep(started.walk, answer.status, answer.text));
+        } catch (error) {
+          done = true;
+          const out = translate(error);
+          if (out.txfxClass === 'Refuted') return { valid: false, link: out.link ?? 'document', reason: out.message };
+          throw out;
+        }
+        if (next.verdict) {
+          done = true;
+          return next.verdict;
+        }
+        request = next.request;
+      }
+      const error = new Error('verifyTxFromNode: the walk asked more than 20 requests');
+      error.kind = 'Transport';
+      throw error;
+    } finally {
+      if (!done) running.nodeWalkDrop(started.walk);
+    }
   }
 
   return {
+    verifyTxFromNode,
     poseidon2Permutation,
     poseidon2Hash,
     poseidon2HashWithSeparator,

@@ -78,6 +78,7 @@ export const {
   verifyTxEffectMembershipWitness,
   verifyTx,
   verifyArchive,
+  verifyTxFromNode,
   blockHeaderHash,
   decodeCheckpoint,
   encodeBlobFields,

@@ -20,6 +20,7 @@ export const {
   verifyTxEffectMembershipWitness,
   verifyTx,
   verifyArchive,
+  verifyTxFromNode,
   blockHeaderHash,
   decodeCheckpoint,
   encodeBlobFields,

@@ -27,11 +27,12 @@ fn chain(c: &mut Criterion) {
     let header = header_from_json(HEADER, ProtocolVersion::Azip26).expect("header");
     let archive = archive_witness(Doc::text("archive witness", ARCHIVE_WITNESS)).expect("archive witness");
     let root = TrustedArchiveRoot::from_trusted_source(parse_fr_hex(ARCHIVE_ROOT.trim()).expect("root"));
-    let body = body_from_json(BODY).expect("body");
+    let body = body_from_json(BODY, ProtocolVersion::Azip26).expect("body");
     let witness =
         BlockWitnesses::from_body(&Sequential, &body, 3.into()).expect("commit").witness(1).expect("tx 1");
     // The node's JSON round trip, as a client receives the witness.
-    let witness = witness_from_json(&witness_to_json(&witness).to_string()).expect("JSON");
+    let witness =
+        witness_from_json(&witness_to_json(&witness).to_string(), ProtocolVersion::Azip26).expect("JSON");
     let claim = TxClaim { tx_hash: body.tx_effects[1].tx_hash, categories_hash: None };
     let native = NativeBackend::new();
     let backends: [(&str, &dyn HashBackend); 2] = [("sequential", &Sequential), ("native", &native)];
@@ -39,14 +40,24 @@ fn chain(c: &mut Criterion) {
     for (name, hasher) in backends {
         group.bench_function(format!("{name}/whole_chain"), |b| {
             b.iter(|| {
-                verify_chain(hasher, root, &archive, &header, &witness, ChainSubject::Tx(black_box(claim)))
-                    .expect("valid")
+                verify_chain(
+                    hasher,
+                    ProtocolVersion::Azip26,
+                    root,
+                    &archive,
+                    &header,
+                    &witness,
+                    ChainSubject::Tx(black_box(claim)),
+                )
+                .expect("valid")
             })
         });
         group.bench_function(format!("{name}/header_hash"), |b| b.iter(|| black_box(&header).hash(hasher)));
         let block_hash = header.hash(hasher).expect("hash");
         group.bench_function(format!("{name}/archive_path"), |b| {
-            b.iter(|| archive_root_from_path(hasher, black_box(block_hash), &archive))
+            b.iter(|| {
+                archive_root_from_path(hasher, ProtocolVersion::Azip26, black_box(block_hash), &archive)
+            })
         });
         let tree_root = txfx_membership::TrustedRoot::from_authenticated_header(witness.root);
         group.bench_function(format!("{name}/tree_path_and_leaf"), |b| {

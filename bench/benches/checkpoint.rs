@@ -11,7 +11,7 @@ use txfx_tx_effects::checkpoint::{
     pad_to_blobs,
 };
 use txfx_tx_effects::synthetic::{Profile, block};
-use txfx_tx_effects::{Body, TxEffect};
+use txfx_tx_effects::{Body, ProtocolVersion, TxEffect};
 
 /// Three blocks, log-heavy txs first and small ones after, as full as six blobs allow.
 fn six_blob_checkpoint() -> Checkpoint {
@@ -28,12 +28,13 @@ fn six_blob_checkpoint() -> Checkpoint {
             .enumerate()
             .map(|(i, txs)| CheckpointBlock {
                 block_number: (1000 + i as u32).into(),
-                l1_to_l2_message_root: (i == 0).then(|| 7u64.into()),
+                // The v6 layout: every block carries the L1-to-L2 root.
+                l1_to_l2_message_root: Some(7u64.into()),
                 body: Body::new(txs.clone()),
                 ..CheckpointBlock::default()
             })
             .collect();
-        Checkpoint::new(blocks)
+        Checkpoint::new(ProtocolVersion::V6, blocks)
     };
     for (i, tx) in candidates.into_iter().enumerate() {
         bodies[i % 3].push(tx);
@@ -52,7 +53,9 @@ fn checkpoint(c: &mut Criterion) {
     let mut group = c.benchmark_group("checkpoint_6_blobs");
     group.sample_size(20);
     group.throughput(Throughput::Elements(fields.len() as u64));
-    group.bench_function("decode", |b| b.iter(|| decode_checkpoint(black_box(&fields)).expect("decodes")));
+    group.bench_function("decode", |b| {
+        b.iter(|| decode_checkpoint(ProtocolVersion::V6, black_box(&fields)).expect("decodes"))
+    });
     group.bench_function("encode", |b| b.iter(|| encode_checkpoint(black_box(&checkpoint))));
     group.finish();
 }

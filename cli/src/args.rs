@@ -3,7 +3,6 @@
 
 use clap::Args;
 use txfx_documents::{Expected, Subject, TxSelector};
-use txfx_membership::ProtocolVersion;
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::{parse_fr, parse_fr_hex};
 use txfx_tx_effects::BlockNumber;
@@ -26,14 +25,6 @@ where
     T::Err: std::fmt::Display,
 {
     text.parse().map_err(|e: T::Err| e.to_string())
-}
-
-/// `--protocol`: which header layout and rules apply.
-#[derive(Args, Clone, Copy)]
-pub struct ProtocolArg {
-    /// azip-26 (23 fields, with txEffectsTreeRoot) or pre-azip-26 (22 fields, Aztec 4.1.2).
-    #[arg(long, default_value = "azip-26", value_parser = parsed::<ProtocolVersion>)]
-    pub protocol: ProtocolVersion,
 }
 
 /// `--block-number`, `--block-hash`, `--tx-hash`: what a verification must find.
@@ -70,7 +61,8 @@ pub struct SubjectArgs {
     /// The categories hash (with --tx-hash alone).
     #[arg(long, requires = "tx_hash")]
     pub categories_hash: Option<String>,
-    /// The tx effect JSON (or the node's getTxEffect result); the leaf is recomputed from it.
+    /// The tx effect JSON (the node's getTxEffect result or receipt too); the leaf is recomputed
+    /// from it.
     #[arg(long, conflicts_with = "category_proof")]
     pub effect: Option<String>,
     /// A category proof JSON (`txfx category prove`).

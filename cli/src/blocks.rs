@@ -6,11 +6,10 @@ use serde_json::json;
 use txfx_documents::json::effect_to_json;
 use txfx_documents::json::witness_to_json;
 use txfx_documents::ops::{
-    blob_decode, blob_encode, block_leaves, block_witnesses, body_commitment, checkpoint_decode,
+    Context, blob_decode, blob_encode, block_leaves, block_witnesses, body_commitment, checkpoint_decode,
     checkpoint_encode, hex_list, leaves_root, leaves_witnesses, witness_of, witnesses_json,
 };
 use txfx_documents::{TxSelector, read};
-use txfx_poseidon::HashBackend;
 use txfx_poseidon::field::fr_to_hex;
 use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
 use txfx_tx_effects::synthetic::{Profile, effect};
@@ -134,10 +133,10 @@ pub enum CheckpointCommand {
     },
 }
 
-pub fn block(backend: &dyn HashBackend, command: BlockCommand) -> Result<(), Failure> {
+pub fn block(cx: Context<'_>, command: BlockCommand) -> Result<(), Failure> {
     match command {
         BlockCommand::Root { file, jsonl: true } => jsonl(&file, |doc| {
-            let (document, commitment) = body_commitment(backend, doc)?;
+            let (document, commitment) = body_commitment(cx, doc)?;
             let root = fr_to_hex(&commitment.root());
             Ok(match document.block_number() {
                 Some(number) => json!({ "blockNumber": number.get(), "txEffectsTreeRoot": root }),
@@ -146,32 +145,32 @@ pub fn block(backend: &dyn HashBackend, command: BlockCommand) -> Result<(), Fai
         }),
         BlockCommand::Root { file, jsonl: false } => {
             let input = Input::read(&file)?;
-            let document = read::body(backend, input.doc())?;
+            let document = read::body(cx.hasher, input.doc(), cx.protocol)?;
             // The text can be as large as the input limit: free it before the commitment, which
             // holds every category's preimage.
             drop(input);
-            emit(&fr_to_hex(&commit_block(backend, &document.body)?.root()))
+            emit(&fr_to_hex(&commit_block(cx.hasher, &document.body)?.root()))
         }
         BlockCommand::Leaves { file, bare: true, .. } => {
             let input = Input::read(&file)?;
-            print_json(&hex_list(body_commitment(backend, input.doc())?.1.leaves()))
+            print_json(&hex_list(body_commitment(cx, input.doc())?.1.leaves()))
         }
         BlockCommand::Leaves { file, block_number, bare: false } => {
             let input = Input::read(&file)?;
             print_json(&txfx_documents::json::stored_block_to_json(&block_leaves(
-                backend,
+                cx,
                 input.doc(),
                 block_number,
             )?))
         }
-        BlockCommand::DecodeBlob { file } => print_json(&blob_decode(Input::read(&file)?.doc())?),
+        BlockCommand::DecodeBlob { file } => print_json(&blob_decode(cx, Input::read(&file)?.doc())?),
         BlockCommand::EncodeBlob { file } => {
-            print_json(&hex_list(&blob_encode(backend, Input::read(&file)?.doc())?))
+            print_json(&hex_list(&blob_encode(cx, Input::read(&file)?.doc())?))
         }
         BlockCommand::Generate { profile, txs } => generate(profile, txs),
         BlockCommand::Witness(args) => {
             let input = Input::read(&args.file)?;
-            let witnesses = block_witnesses(backend, input.doc(), args.block_number)?;
+            let witnesses = block_witnesses(cx, input.doc(), args.block_number)?;
             match &args.tx {
                 Some(selector) => print_json(&witness_to_json(&witness_of(&witnesses, tx(selector)?)?)),
                 None => print_json(&witnesses_json(&witnesses.all())),
@@ -210,12 +209,12 @@ fn generate(profile: Profile, txs: usize) -> Result<(), Failure> {
     emit("]}")
 }
 
-pub fn tree(backend: &dyn HashBackend, command: TreeCommand) -> Result<(), Failure> {
+pub fn tree(cx: Context<'_>, command: TreeCommand) -> Result<(), Failure> {
     match command {
-        TreeCommand::Root { file } => emit(&fr_to_hex(&leaves_root(backend, Input::read(&file)?.doc())?)),
+        TreeCommand::Root { file } => emit(&fr_to_hex(&leaves_root(cx, Input::read(&file)?.doc())?)),
         TreeCommand::Witness(args) => {
             let input = Input::read(&args.file)?;
-            let witnesses = leaves_witnesses(backend, input.doc(), args.block_number)?;
+            let witnesses = leaves_witnesses(cx, input.doc(), args.block_number)?;
             let selector = match (args.index, &args.tx_hash) {
                 (Some(index), _) => TxSelector::Index(index),
                 (None, Some(hash)) => TxSelector::Hash(hex("--tx-hash", hash)?),
@@ -226,16 +225,16 @@ pub fn tree(backend: &dyn HashBackend, command: TreeCommand) -> Result<(), Failu
     }
 }
 
-pub fn checkpoint(backend: &dyn HashBackend, command: CheckpointCommand) -> Result<(), Failure> {
+pub fn checkpoint(cx: Context<'_>, command: CheckpointCommand) -> Result<(), Failure> {
     match command {
         CheckpointCommand::Decode { file, jsonl: true } => {
-            jsonl(&file, |doc| Ok(checkpoint_decode(backend, doc)?))
+            jsonl(&file, |doc| Ok(checkpoint_decode(cx, doc)?))
         }
         CheckpointCommand::Decode { file, jsonl: false } => {
-            print_json(&checkpoint_decode(backend, Input::read(&file)?.doc())?)
+            print_json(&checkpoint_decode(cx, Input::read(&file)?.doc())?)
         }
         CheckpointCommand::Encode { file, pad } => {
-            print_json(&hex_list(&checkpoint_encode(backend, Input::read(&file)?.doc(), pad)?))
+            print_json(&hex_list(&checkpoint_encode(cx, Input::read(&file)?.doc(), pad)?))
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use clap::Subcommand;
 use txfx_documents::json::effect_to_json;
-use txfx_documents::ops::{commitment_json, effect_commitment};
+use txfx_documents::ops::{Context, commitment_json, effect_commitment};
 use txfx_documents::read;
 use txfx_poseidon::field::fr_to_hex;
 use txfx_poseidon::{DomainSeparator, HashBackend, HashBackendExt, State};
@@ -87,16 +87,16 @@ pub fn poseidon2(backend: &dyn HashBackend, command: Poseidon2Command) -> Result
     Ok(())
 }
 
-pub fn effect(backend: &dyn HashBackend, command: EffectCommand) -> Result<(), Failure> {
+pub fn effect(cx: Context<'_>, command: EffectCommand) -> Result<(), Failure> {
     match command {
         EffectCommand::Print { file, compact } => {
             let input = Input::read(&file)?;
-            let json = effect_to_json(&read::effect(input.doc())?.effect);
+            let json = effect_to_json(&read::effect(input.doc(), cx.protocol)?.effect);
             if compact { emit(&json.to_string()) } else { print_json(&json) }
         }
         EffectCommand::Hash { file } => {
             let input = Input::read(&file)?;
-            let (document, commitment) = effect_commitment(backend, input.doc())?;
+            let (document, commitment) = effect_commitment(cx, input.doc())?;
             print_json(&commitment_json(&document, &commitment))
         }
     }

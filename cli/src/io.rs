@@ -32,6 +32,9 @@ pub enum Failure {
     Closed,
     /// The output could not be written for another reason: exit 2.
     Output(String),
+    /// A node or L1 endpoint gave no usable answer (unreachable, too slow, too large, a
+    /// redirect): exit 4.
+    Transport(String),
 }
 
 impl From<DocumentError> for Failure {
@@ -42,6 +45,28 @@ impl From<DocumentError> for Failure {
                 Self::Check { link: error.link().unwrap_or("document"), reason: error.to_string() }
             }
             ErrorClass::Backend => Self::Backend(error.to_string()),
+        }
+    }
+}
+
+impl From<txfx_client::ClientError> for Failure {
+    fn from(error: txfx_client::ClientError) -> Self {
+        use txfx_client::ClientError;
+        use txfx_walk::WalkError;
+        match error {
+            ClientError::Walk(WalkError::Answer { method, source }) => match Self::from(source) {
+                Self::Check { link, reason } => Self::Check { link, reason: format!("{method}: {reason}") },
+                Self::Input(reason) => Self::Input(format!("{method}: {reason}")),
+                other => other,
+            },
+            // An HTTP status other than 200: the endpoint gave no usable answer.
+            ClientError::Walk(walk @ WalkError::Http { .. }) => Self::Transport(walk.to_string()),
+            ClientError::Walk(walk) => match walk.link() {
+                Some(link) => Self::Check { link, reason: walk.to_string() },
+                None => Self::Input(walk.to_string()),
+            },
+            ClientError::NoL1Url => Self::Input(error.to_string()),
+            other => Self::Transport(other.to_string()),
         }
     }
 }
@@ -68,6 +93,10 @@ impl Failure {
             Self::Backend(reason) => {
                 report(&format!("backend failure: {reason}"));
                 ExitCode::from(3)
+            }
+            Self::Transport(reason) => {
+                report(&reason);
+                ExitCode::from(4)
             }
         }
     }
@@ -238,9 +267,12 @@ pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Value, Failure> + 
                     backend_failed = true;
                     format!("backend failure: {reason}")
                 }
-                Err(Failure::Input(reason) | Failure::Check { reason, .. } | Failure::Output(reason)) => {
-                    reason
-                }
+                Err(
+                    Failure::Input(reason)
+                    | Failure::Check { reason, .. }
+                    | Failure::Output(reason)
+                    | Failure::Transport(reason),
+                ) => reason,
             };
             failed += 1;
             emit(&json!({ "line": first + i, "error": reason }).to_string())?;

@@ -19,6 +19,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use txfx_backends::{BackendChoice, ChosenBy, Selection, select_backend_from_env};
+use txfx_documents::ops::Context;
+use txfx_membership::ProtocolVersion;
 
 use crate::args::parsed;
 use crate::io::{Failure, emit};
@@ -37,6 +39,11 @@ struct Cli {
     /// (default: $RAYON_NUM_THREADS, else one per core). 1 hashes on the calling thread alone.
     #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
+    /// The protocol whose rules documents are read under: v6 (Aztec v6 as deployed on mainnet
+    /// and testnet), azip-26 (the AZIP's reference pin: Aztec 4.1.2's rules with the 23-field
+    /// header) or pre-azip-26 (Aztec 4.1.2). `txfx protocols` lists what differs.
+    #[arg(long, global = true, default_value = "v6", value_parser = parsed::<ProtocolVersion>)]
+    protocol: ProtocolVersion,
     #[command(subcommand)]
     command: Command,
 }
@@ -75,6 +82,10 @@ enum Command {
     Witness(verify::WitnessCommand),
     /// Print the backend in use and how it was chosen.
     Backend,
+    /// The protocols txfx reads, and every rule that differs between them (JSON).
+    Protocols,
+    /// The networks txfx knows, with their genesis values and where each is written (JSON).
+    Networks,
 }
 
 fn execute(cli: Cli) -> Result<(), Failure> {
@@ -103,16 +114,55 @@ fn execute(cli: Cli) -> Result<(), Failure> {
             emit(&format!("{name} (chosen by {by}); permutation arithmetic: {arithmetic}"))
         }
         Command::Poseidon2(command) => hashing::poseidon2(&backend, command),
-        Command::Effect(command) => hashing::effect(&backend, command),
-        Command::Block(command) => blocks::block(&backend, command),
-        Command::Tree(command) => blocks::tree(&backend, command),
-        Command::Checkpoint(command) => blocks::checkpoint(&backend, command),
-        Command::Header(command) => verify::header(&backend, command),
-        Command::Archive(command) => verify::archive(&backend, command),
-        Command::Category(command) => verify::category(&backend, command),
-        Command::Verify(command) => verify::verify(&backend, command),
-        Command::Witness(command) => verify::witness(&backend, command),
+        Command::Protocols => io::print_json(&protocols_json()),
+        Command::Networks => io::print_json(&networks_json()),
+        command => {
+            let cx = Context::new(&backend, cli.protocol);
+            match command {
+                Command::Effect(command) => hashing::effect(cx, command),
+                Command::Block(command) => blocks::block(cx, command),
+                Command::Tree(command) => blocks::tree(cx, command),
+                Command::Checkpoint(command) => blocks::checkpoint(cx, command),
+                Command::Header(command) => verify::header(cx, command),
+                Command::Archive(command) => verify::archive(cx, command),
+                Command::Category(command) => verify::category(cx, command),
+                Command::Verify(command) => verify::verify(cx, command),
+                Command::Witness(command) => verify::witness(cx, command),
+                Command::Backend | Command::Poseidon2(_) | Command::Protocols | Command::Networks => {
+                    unreachable!()
+                }
+            }
+        }
     }
+}
+
+/// `txfx protocols`: each protocol's rules, as `ProtocolVersion` states them.
+fn protocols_json() -> serde_json::Value {
+    let rules: Vec<serde_json::Value> = ProtocolVersion::ALL
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "name": p.name(),
+                "description": p.description(),
+                "default": *p == ProtocolVersion::DEPLOYED,
+                "headerFields": p.header_fields(),
+                "archiveNodeSeparator": p.archive_node_separator().map(|s| s.value()),
+                "blockEndBlobFields": [p.block_end_fields(0), p.block_end_fields(1)],
+                "maxSnapshotLeafIndex": txfx_documents::json::safe_number(p.max_snapshot_leaf_index()),
+                "revertCodes": if *p == ProtocolVersion::V6 { "0 OK, any value >= 1 read as 1" } else { "0 to 3, distinct" },
+                "v6ValidityRules": *p == ProtocolVersion::V6,
+                "witnessRequiresCategoriesHash": p.witness_requires_categories_hash(),
+            })
+        })
+        .collect();
+    serde_json::Value::Array(rules)
+}
+
+/// `txfx networks`: the built-in networks.
+fn networks_json() -> serde_json::Value {
+    serde_json::Value::Array(
+        txfx_membership::Network::all().iter().map(txfx_documents::json::network_to_json).collect(),
+    )
 }
 
 fn main() -> ExitCode {

@@ -4,17 +4,21 @@
 //! 0; or `{"valid": false, "link", "reason"}`, exit 1.
 
 use clap::{ArgGroup, Args, Subcommand};
+use std::time::Duration;
 use txfx_documents::ops::{
-    ArchiveSubject, category_prove, header_hash, verify_archive, verify_tx_chain, verify_witness,
+    ArchiveSubject, Context, category_prove, header_hash, verify_archive, verify_tx_chain, verify_witness,
 };
 use txfx_documents::{Expected, Subject};
-use txfx_membership::ElementQuery;
-use txfx_poseidon::HashBackend;
+
+use txfx_client::ClientConfig;
+use txfx_membership::{ElementQuery, Network};
 use txfx_poseidon::field::fr_to_hex;
 use txfx_tx_effects::Category;
 use txfx_tx_effects::category::ElementRole;
+use txfx_walk::l1::{Address, BlockTag};
+use txfx_walk::{Anchor, Namespace, WalkParams, WalkSubject};
 
-use crate::args::{ExpectArgs, ProtocolArg, SubjectArgs, field, hex, parsed, tx};
+use crate::args::{ExpectArgs, SubjectArgs, field, hex, parsed, tx};
 use crate::io::{Failure, Input, emit, print_json};
 
 /// `txfx header`.
@@ -23,10 +27,8 @@ pub enum HeaderCommand {
     /// The block hash of a header, or of an L2Block's header (its body checked against the
     /// header's txEffectsTreeRoot where the layout has one).
     Hash {
-        /// The header or L2Block JSON file, or -.
+        /// The header (or block) JSON file, or -.
         file: String,
-        #[command(flatten)]
-        protocol: ProtocolArg,
     },
 }
 
@@ -59,8 +61,6 @@ pub struct ArchiveArgs {
     /// the verdict then names).
     #[arg(long, value_parser = parsed::<txfx_tx_effects::BlockNumber>)]
     block_number: Option<txfx_tx_effects::BlockNumber>,
-    #[command(flatten)]
-    protocol: ProtocolArg,
 }
 
 /// `txfx category`.
@@ -112,31 +112,81 @@ pub enum CategoryCommand {
 pub enum VerifyCommand {
     /// Archive root → header → tx-effects witness → tx: prints the verdict (block number and
     /// hash, tx hash, leaf index, and for a proof its category and element), exit 0; exit 1
-    /// naming the link that broke; 2 for malformed input.
-    Tx(ChainArgs),
+    /// naming the link that broke; 2 for malformed input; 4 when a node or L1 endpoint could
+    /// not be reached or answered outside its bounds (with --node).
+    Tx(Box<ChainArgs>),
 }
 
 /// `txfx verify tx`.
 #[derive(Args)]
 pub struct ChainArgs {
-    /// The archive root the caller trusts (from L1).
+    /// The archive root the caller trusts (from L1). With --node, instead of reading it from L1:
+    /// it must be the archive of the tx's checkpoint.
     #[arg(long)]
-    archive_root: String,
+    archive_root: Option<String>,
     /// The node's getBlockHashMembershipWitness answer for the block.
-    #[arg(long)]
-    archive_witness: String,
-    /// The block's header (or L2Block) JSON.
-    #[arg(long)]
-    header: String,
+    #[arg(long, conflicts_with = "node")]
+    archive_witness: Option<String>,
+    /// The block's header (or block response) JSON.
+    #[arg(long, conflicts_with = "node")]
+    header: Option<String>,
     /// The tx's tx-effects membership witness JSON.
-    #[arg(long)]
-    witness: String,
+    #[arg(long, conflicts_with = "node")]
+    witness: Option<String>,
     #[command(flatten)]
     subject: SubjectArgs,
     #[command(flatten)]
     expect: ExpectArgs,
     #[command(flatten)]
-    protocol: ProtocolArg,
+    node: NodeArgs,
+}
+
+/// `txfx verify tx --node`: ask a node and L1 instead of reading files.
+#[derive(Args)]
+#[command(next_help_heading = "From a node and L1 (instead of files)")]
+pub struct NodeArgs {
+    /// The Aztec node's JSON-RPC URL: the receipt, the effect, the block, the witnesses come
+    /// from it (every answer checked, none trusted).
+    #[arg(long)]
+    node: Option<String>,
+    /// The L1 node's JSON-RPC URL: the archive root to trust is the rollup's archiveAt(checkpoint).
+    #[arg(long, requires_all = ["node", "rollup"])]
+    l1_rpc: Option<String>,
+    /// The rollup contract's address on L1.
+    #[arg(long, requires = "l1_rpc", value_parser = parsed::<Address>)]
+    rollup: Option<Address>,
+    /// The L1 block to read the rollup at: finalized (default), safe, latest or a number.
+    #[arg(long, default_value = "finalized", value_parser = parsed::<BlockTag>, requires = "l1_rpc")]
+    l1_block: BlockTag,
+    /// A network whose genesis archive root L1's archiveAt(0) must be: canonical, testnet,
+    /// mainnet (pins none yet) or canonical-4.1.2 (`txfx networks` lists them).
+    #[arg(long, requires = "l1_rpc", conflicts_with = "genesis_archive_root")]
+    network: Option<String>,
+    /// A custom network's genesis archive root, checked against L1's archiveAt(0).
+    #[arg(long, requires = "l1_rpc", conflicts_with = "network_file")]
+    genesis_archive_root: Option<String>,
+    /// A custom network's genesis values as JSON, in the shape `txfx networks` prints one
+    /// (name, protocol v6, genesisArchiveRoot, optional genesisBlockHeaderHash and source).
+    #[arg(long, requires = "l1_rpc", conflicts_with = "network")]
+    network_file: Option<String>,
+    /// One category of the tx to prove (and with --element one element of it), instead of the tx.
+    #[arg(long, requires = "node", value_parser = parsed::<Category>)]
+    category: Option<Category>,
+    /// A value of --category to prove at element level.
+    #[arg(long, requires = "category")]
+    element: Option<String>,
+    /// The element's role (as for `txfx category prove`).
+    #[arg(long, requires = "element", value_parser = parsed::<ElementRole>)]
+    role: Option<ElementRole>,
+    /// Seconds for the whole walk.
+    #[arg(long, default_value = "60", requires = "node")]
+    timeout: u64,
+    /// The node's JSON-RPC namespace (aztec or node); by default aztec_, then node_.
+    #[arg(long, requires = "node", value_parser = parsed::<Namespace>)]
+    json_rpc_namespace: Option<Namespace>,
+    /// Follow HTTP redirects (to any host); by default an answer must come from the URL given.
+    #[arg(long, requires = "node")]
+    follow_redirects: bool,
 }
 
 /// `txfx witness`.
@@ -170,37 +220,35 @@ fn verdict(result: Result<txfx_documents::Verdict, txfx_documents::DocumentError
     print_json(&result?.to_json())
 }
 
-pub fn header(backend: &dyn HashBackend, command: HeaderCommand) -> Result<(), Failure> {
+pub fn header(cx: Context<'_>, command: HeaderCommand) -> Result<(), Failure> {
     match command {
-        HeaderCommand::Hash { file, protocol } => {
-            emit(&fr_to_hex(&header_hash(backend, Input::read(&file)?.doc(), protocol.protocol)?))
-        }
+        HeaderCommand::Hash { file } => emit(&fr_to_hex(&header_hash(cx, Input::read(&file)?.doc())?)),
     }
 }
 
-pub fn archive(backend: &dyn HashBackend, command: ArchiveCommand) -> Result<(), Failure> {
+pub fn archive(cx: Context<'_>, command: ArchiveCommand) -> Result<(), Failure> {
     let ArchiveCommand::Verify(args) = command;
     let root = hex("--root", &args.root)?;
     let witness = Input::read(&args.witness)?;
     let block_hash = args.block_hash.as_deref().map(|hash| hex("--block-hash", hash)).transpose()?;
     let header = args.header.as_deref().map(Input::read).transpose()?;
     let (subject, expected_hash) = match (&header, block_hash) {
-        (Some(header), expected) => (ArchiveSubject::Header(header.doc(), args.protocol.protocol), expected),
+        (Some(header), expected) => (ArchiveSubject::Header(header.doc()), expected),
         (None, Some(hash)) => (ArchiveSubject::BlockHash(hash), None),
         (None, None) => return Err(Failure::Input("give --block-hash or --header".into())),
     };
     let expected = Expected { block_number: args.block_number, block_hash: expected_hash, tx_hash: None };
-    verdict(verify_archive(backend, root, subject, witness.doc(), &expected))
+    verdict(verify_archive(cx, root, subject, witness.doc(), &expected))
 }
 
-pub fn category(backend: &dyn HashBackend, command: CategoryCommand) -> Result<(), Failure> {
+pub fn category(cx: Context<'_>, command: CategoryCommand) -> Result<(), Failure> {
     match command {
         CategoryCommand::Prove { file, tx: selector, category, element, role } => {
             let input = Input::read(&file)?;
             let element = element.as_deref().map(|value| field("--element", value)).transpose()?;
             let query = element.map(|value| ElementQuery { value, role });
             print_json(&txfx_documents::json::category_proof_to_json(&category_prove(
-                backend,
+                cx,
                 input.doc(),
                 tx(&selector)?,
                 category,
@@ -216,39 +264,102 @@ pub fn category(backend: &dyn HashBackend, command: CategoryCommand) -> Result<(
                 tx_hash: tx_hash.as_deref().map(|h| hex("--tx-hash", h)).transpose()?,
             };
             let root = hex("--root", &root)?;
-            verdict(verify_witness(
-                backend,
-                witness.doc(),
-                Subject::CategoryProof(proof.doc()),
-                root,
-                &expected,
-            ))
+            verdict(verify_witness(cx, witness.doc(), Subject::CategoryProof(proof.doc()), root, &expected))
         }
     }
 }
 
-pub fn verify(backend: &dyn HashBackend, command: VerifyCommand) -> Result<(), Failure> {
+pub fn verify(cx: Context<'_>, command: VerifyCommand) -> Result<(), Failure> {
     let VerifyCommand::Tx(args) = command;
-    let archive_root = hex("--archive-root", &args.archive_root)?;
-    let archive_witness = Input::read(&args.archive_witness)?;
-    let header = Input::read(&args.header)?;
-    let witness = Input::read(&args.witness)?;
+    if args.node.node.is_some() {
+        return verify_from_node(cx, &args);
+    }
+    let missing = |flag: &str| Failure::Input(format!("{flag} is needed (or --node, to ask a node and L1)"));
+    let archive_root =
+        hex("--archive-root", args.archive_root.as_deref().ok_or_else(|| missing("--archive-root"))?)?;
+    let archive_witness =
+        Input::read(args.archive_witness.as_deref().ok_or_else(|| missing("--archive-witness"))?)?;
+    let header = Input::read(args.header.as_deref().ok_or_else(|| missing("--header"))?)?;
+    let witness = Input::read(args.witness.as_deref().ok_or_else(|| missing("--witness"))?)?;
     let inputs = args.subject.read()?;
     let (subject, tx_hash) = inputs.subject()?;
     let expected = args.expect.expected(tx_hash)?;
     verdict(verify_tx_chain(
-        backend,
+        cx,
         archive_root,
         archive_witness.doc(),
         header.doc(),
-        args.protocol.protocol,
         witness.doc(),
         subject,
         &expected,
     ))
 }
 
-pub fn witness(backend: &dyn HashBackend, command: WitnessCommand) -> Result<(), Failure> {
+/// `txfx verify tx --node`: the node walk (`txfx-client`), from the node's and L1's answers.
+fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
+    let node = &args.node;
+    if cx.protocol != txfx_membership::ProtocolVersion::V6 {
+        return Err(Failure::Input("--node reads a v6 node: give no --protocol, or --protocol v6".into()));
+    }
+    if args.subject.effect.is_some()
+        || args.subject.category_proof.is_some()
+        || args.subject.categories_hash.is_some()
+    {
+        return Err(Failure::Input("--node takes the tx from the node: give --tx-hash alone".into()));
+    }
+    let tx_hash = hex(
+        "--tx-hash",
+        args.subject.tx_hash.as_deref().ok_or_else(|| Failure::Input("--node needs --tx-hash".into()))?,
+    )?;
+    let anchor = match (node.rollup, args.archive_root.as_deref()) {
+        (Some(rollup), None) => Anchor::L1 { rollup, tag: node.l1_block },
+        (None, Some(root)) => Anchor::Given(hex("--archive-root", root)?),
+        (Some(_), Some(_)) => {
+            return Err(Failure::Input("give --l1-rpc and --rollup, or --archive-root, not both".into()));
+        }
+        (None, None) => {
+            return Err(Failure::Input(
+                "give --l1-rpc URL --rollup ADDRESS (or --archive-root) to anchor the tx".into(),
+            ));
+        }
+    };
+    let network = match (&node.network, &node.genesis_archive_root, &node.network_file) {
+        (Some(name), _, _) => {
+            Some(Network::named(name).map_err(|e| Failure::Input(format!("--network: {e}")))?)
+        }
+        (None, Some(root), _) => {
+            Some(Network::custom(hex("--genesis-archive-root", root)?, "--genesis-archive-root"))
+        }
+        (None, None, Some(path)) => {
+            let file = Input::read(path)?;
+            // The walk refuses a network it cannot check (another protocol, no genesis root).
+            Some(txfx_documents::read::network(file.doc(), path)?)
+        }
+        (None, None, None) => None,
+    };
+    let subject = match node.category {
+        None => WalkSubject::Tx,
+        Some(category) => {
+            let element = node.element.as_deref().map(|value| field("--element", value)).transpose()?;
+            WalkSubject::Category(category, element.map(|value| ElementQuery { value, role: node.role }))
+        }
+    };
+    let params = WalkParams {
+        tx_hash,
+        anchor,
+        subject,
+        expected: args.expect.expected(None)?,
+        network,
+        namespace: node.json_rpc_namespace,
+    };
+    let mut config = ClientConfig::new(node.node.clone().unwrap_or_default(), node.l1_rpc.clone());
+    config.timeout = Duration::from_secs(node.timeout);
+    config.follow_redirects = node.follow_redirects;
+    let verdict = txfx_client::verify_tx(cx.hasher, &config, params)?;
+    print_json(&verdict.to_json())
+}
+
+pub fn witness(cx: Context<'_>, command: WitnessCommand) -> Result<(), Failure> {
     let WitnessCommand::Verify(args) = command;
     let witness = Input::read(&args.file)?;
     // The caller vouches for --root: it is the header's txEffectsTreeRoot they authenticated.
@@ -257,7 +368,7 @@ pub fn witness(backend: &dyn HashBackend, command: WitnessCommand) -> Result<(),
     if let Some(leaf) = &args.leaf {
         let expected = Expected { block_number: expected_number, ..Expected::default() };
         return verdict(verify_witness(
-            backend,
+            cx,
             witness.doc(),
             Subject::Leaf(hex("--leaf", leaf)?),
             root,
@@ -267,5 +378,5 @@ pub fn witness(backend: &dyn HashBackend, command: WitnessCommand) -> Result<(),
     let inputs = args.subject.read()?;
     let (subject, tx_hash) = inputs.subject()?;
     let expected = Expected { block_number: expected_number, block_hash: None, tx_hash };
-    verdict(verify_witness(backend, witness.doc(), subject, root, &expected))
+    verdict(verify_witness(cx, witness.doc(), subject, root, &expected))
 }

@@ -346,7 +346,7 @@ fn every_command_ends_quietly_when_its_reader_goes_away() {
         vec!["effect", "hash", "effects/maximum.json"],
         vec!["block", "root", "blocks/small-16.json"],
         vec!["block", "leaves", "blocks/small-64.json", "--block-number", "3"],
-        vec!["checkpoint", "decode", "typescript/checkpoint-3-blocks.blobs.json"],
+        vec!["checkpoint", "decode", "v6/checkpoint-2.blobs.json"],
         vec!["block", "root", "--jsonl", "blocks/small-16.json"],
         vec!["block", "decode-blob", "blocks/three-fixtures.blob.json"],
         vec!["block", "encode-blob", "blocks/log-heavy-16.json"],
@@ -375,17 +375,20 @@ fn node_results_are_read_where_effects_and_bodies_are() {
     .expect("JSON");
     let block = fixtures["getBlock"]["json"].as_str().expect("L2Block JSON");
     // The witness takes its block number from the L2Block's header.
-    let witness = txfx_with(&["block", "witness", "-", "--tx", "0"], &[], Some(block));
+    let witness =
+        txfx_with(&["--protocol", "pre-azip-26", "block", "witness", "-", "--tx", "0"], &[], Some(block));
     assert!(witness.status.success(), "{}", String::from_utf8_lossy(&witness.stderr));
     let witness: serde_json::Value = serde_json::from_slice(&witness.stdout).expect("witness JSON");
     assert_eq!(witness["blockNumber"], fixtures["getBlock"]["blockNumber"]);
     // A bare body has no header: the block number must be given.
-    let bare = txfx(&["block", "witness", "blocks/three-fixtures.json", "--tx", "0"]);
+    let bare =
+        txfx(&["--protocol", "pre-azip-26", "block", "witness", "blocks/three-fixtures.json", "--tx", "0"]);
     assert_eq!(bare.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bare.stderr).contains("block number"));
     // A getTxEffect result prints as its effect, byte for byte as TypeScript printed that effect.
     let result = fixtures["getTxEffect"]["json"].as_str().expect("getTxEffect JSON");
-    let printed = txfx_with(&["effect", "print", "--compact", "-"], &[], Some(result));
+    let printed =
+        txfx_with(&["--protocol", "pre-azip-26", "effect", "print", "--compact", "-"], &[], Some(result));
     assert!(printed.status.success(), "{}", String::from_utf8_lossy(&printed.stderr));
     assert_eq!(stdout(&printed), fixtures["getTxEffect"]["dataJson"].as_str().expect("data JSON"));
 }
@@ -404,23 +407,34 @@ fn checkpoint_commands_read_and_write_what_blob_lib_does() {
     for record in &records {
         let name = record["name"].as_str().expect("name");
         let fields = record["blobFields"].to_string();
-        let decoded = txfx_with(&["checkpoint", "decode", "-"], &[], Some(&fields));
+        let decoded =
+            txfx_with(&["--protocol", "pre-azip-26", "checkpoint", "decode", "-"], &[], Some(&fields));
         assert_eq!(decoded.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&decoded.stderr));
         let mut json: serde_json::Value = serde_json::from_slice(&decoded.stdout).expect("JSON");
         // Each block's txEffectsTreeRoot is its body's root.
         for block in json["blocks"].as_array_mut().expect("blocks") {
             let object = block.as_object_mut().expect("block");
             let root = object.remove("txEffectsTreeRoot").expect("a root per block");
-            let body = txfx_with(&["block", "root", "-"], &[], Some(&object["body"].to_string()));
+            let body = txfx_with(
+                &["--protocol", "pre-azip-26", "block", "root", "-"],
+                &[],
+                Some(&object["body"].to_string()),
+            );
             assert_eq!(root.as_str(), Some(stdout(&body).as_str()), "{name}");
         }
         assert_eq!(json, record["decoded"], "{name}: as blob-lib decodes it");
-        let encoded =
-            txfx_with(&["checkpoint", "encode", "-"], &[], Some(&String::from_utf8_lossy(&decoded.stdout)));
+        let encoded = txfx_with(
+            &["--protocol", "pre-azip-26", "checkpoint", "encode", "-"],
+            &[],
+            Some(&String::from_utf8_lossy(&decoded.stdout)),
+        );
         let encoded: serde_json::Value = serde_json::from_slice(&encoded.stdout).expect("JSON");
         assert_eq!(encoded, record["blobFields"], "{name}: encoded back");
-        let padded =
-            txfx_with(&["checkpoint", "encode", "-", "--pad"], &[], Some(&record["decoded"].to_string()));
+        let padded = txfx_with(
+            &["--protocol", "pre-azip-26", "checkpoint", "encode", "-", "--pad"],
+            &[],
+            Some(&record["decoded"].to_string()),
+        );
         let padded: serde_json::Value = serde_json::from_slice(&padded.stdout).expect("JSON");
         assert_eq!(
             padded.as_array().map(Vec::len),
@@ -429,7 +443,13 @@ fn checkpoint_commands_read_and_write_what_blob_lib_does() {
         );
     }
     // The bundled example (padded, as L1 carries it) decodes.
-    let example = txfx(&["checkpoint", "decode", "typescript/checkpoint-3-blocks.blobs.json"]);
+    let example = txfx(&[
+        "--protocol",
+        "pre-azip-26",
+        "checkpoint",
+        "decode",
+        "typescript/checkpoint-3-blocks.blobs.json",
+    ]);
     let example: serde_json::Value = serde_json::from_slice(&example.stdout).expect("JSON");
     assert_eq!(example["blocks"].as_array().map(Vec::len), Some(3));
 }
@@ -450,7 +470,11 @@ fn checkpoint_errors_name_the_offset_and_claimed_roots_are_checked() {
     // A txEffectsTreeRoot given to encode must be the body's.
     let mut decoded = record["decoded"].clone();
     decoded["blocks"][0]["txEffectsTreeRoot"] = serde_json::json!("0x01");
-    let refused = txfx_with(&["checkpoint", "encode", "-"], &[], Some(&decoded.to_string()));
+    let refused = txfx_with(
+        &["--protocol", "pre-azip-26", "checkpoint", "encode", "-"],
+        &[],
+        Some(&decoded.to_string()),
+    );
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("txEffectsTreeRoot 0x"), "{refused:?}");
 }
@@ -460,7 +484,11 @@ fn jsonl_answers_each_line_in_order_and_marks_failures() {
     let records = typescript_checkpoints();
     let lines =
         [records[0]["blobFields"].to_string(), "[\"0x05\"]".to_owned(), records[2]["blobFields"].to_string()];
-    let out = txfx_with(&["checkpoint", "decode", "--jsonl", "-"], &[], Some(&(lines.join("\n") + "\n")));
+    let out = txfx_with(
+        &["--protocol", "pre-azip-26", "checkpoint", "decode", "--jsonl", "-"],
+        &[],
+        Some(&(lines.join("\n") + "\n")),
+    );
     assert_eq!(out.status.code(), Some(2), "one line failed");
     let text = String::from_utf8_lossy(&out.stdout);
     let results: Vec<serde_json::Value> =
@@ -475,7 +503,11 @@ fn jsonl_answers_each_line_in_order_and_marks_failures() {
         .iter()
         .map(|file| std::fs::read_to_string(testdata_dir().join(file)).expect("body").replace('\n', ""))
         .collect();
-    let roots = txfx_with(&["block", "root", "--jsonl", "-"], &[], Some(&bodies.join("\n")));
+    let roots = txfx_with(
+        &["--protocol", "pre-azip-26", "block", "root", "--jsonl", "-"],
+        &[],
+        Some(&bodies.join("\n")),
+    );
     assert_eq!(roots.status.code(), Some(0));
     let roots: Vec<String> = String::from_utf8_lossy(&roots.stdout).lines().map(str::to_owned).collect();
     assert_eq!(roots.len(), 3);
@@ -556,9 +588,11 @@ fn header_hash_prints_typescripts_block_hash_in_either_layout() {
 fn archive_verify_exits_0_1_2() {
     let root = std::fs::read_to_string(testdata_dir().join("chain/archive-root.txt")).expect("root");
     let root = root.trim();
-    let hash = stdout(&txfx(&["header", "hash", "chain/header-3.json"]));
+    let hash = stdout(&txfx(&["--protocol", "azip-26", "header", "hash", "chain/header-3.json"]));
     let run = |root: &str, hash: &str, extra: &[&str]| {
         let mut args = vec![
+            "--protocol",
+            "azip-26",
             "archive",
             "verify",
             "--root",
@@ -581,6 +615,8 @@ fn archive_verify_exits_0_1_2() {
     }
     // The header itself, hashed here.
     let (code, ok) = verdict(&txfx(&[
+        "--protocol",
+        "azip-26",
         "archive",
         "verify",
         "--root",
@@ -615,12 +651,23 @@ fn verify_tx_checks_every_link_and_category_proofs_verify() {
     let dir = std::env::temp_dir().join(format!("txfx-cli-chain-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let witness = dir.join("w.json");
-    let written =
-        txfx(&["block", "witness", "blocks/three-fixtures.json", "--tx", "1", "--block-number", "3"]);
+    let written = txfx(&[
+        "--protocol",
+        "azip-26",
+        "block",
+        "witness",
+        "blocks/three-fixtures.json",
+        "--tx",
+        "1",
+        "--block-number",
+        "3",
+    ]);
     std::fs::write(&witness, &written.stdout).expect("write");
     let witness = witness.to_string_lossy().into_owned();
     let chain = |extra: &[&str]| {
         let mut args = vec![
+            "--protocol",
+            "azip-26",
             "verify",
             "tx",
             "--archive-root",
@@ -636,7 +683,7 @@ fn verify_tx_checks_every_link_and_category_proofs_verify() {
         txfx(&args)
     };
     let tx_hash = expect_str("/tx_effect_fixtures/small/tx_hash");
-    let block_hash = stdout(&txfx(&["header", "hash", "chain/header-3.json"]));
+    let block_hash = stdout(&txfx(&["--protocol", "azip-26", "header", "hash", "chain/header-3.json"]));
     for extra in [vec!["--effect", "effects/small.json"], vec!["--tx-hash", tx_hash.as_str()]] {
         let (code, ok) = verdict(&chain(&extra));
         assert_eq!(code, Some(0), "{extra:?}: {ok}");
@@ -659,14 +706,24 @@ fn verify_tx_checks_every_link_and_category_proofs_verify() {
     refuted(&chain(&["--effect", "effects/maximum.json"]), "tx", "");
     let pre = chain(&["--effect", "effects/small.json", "--protocol", "pre-azip-26"]);
     assert_eq!(pre.status.code(), Some(2), "the header has a tree root the pre-AZIP layout does not");
-    let mut args =
-        vec!["verify", "tx", "--archive-root", "0x01", "--archive-witness", "chain/archive-witness-3.json"];
+    let mut args = vec![
+        "--protocol",
+        "azip-26",
+        "verify",
+        "tx",
+        "--archive-root",
+        "0x01",
+        "--archive-witness",
+        "chain/archive-witness-3.json",
+    ];
     args.extend(["--header", "chain/header-3.json", "--witness", &witness, "--tx-hash", &tx_hash]);
     refuted(&txfx(&args), "archive", "archive root mismatch");
 
     // Category proofs, alone and through the chain; a tampered one is refused.
     let prove = |element: &str| {
         txfx(&[
+            "--protocol",
+            "azip-26",
             "category",
             "prove",
             "blocks/three-fixtures.json",
@@ -684,8 +741,17 @@ fn verify_tx_checks_every_link_and_category_proofs_verify() {
     std::fs::write(&proof_path, &proof.stdout).expect("write");
     let proof_path = proof_path.to_string_lossy().into_owned();
     let tree_root = expect_str("/three_tx_block/root");
-    let (code, ok) =
-        verdict(&txfx(&["category", "verify", &proof_path, "--witness", &witness, "--root", &tree_root]));
+    let (code, ok) = verdict(&txfx(&[
+        "--protocol",
+        "azip-26",
+        "category",
+        "verify",
+        &proof_path,
+        "--witness",
+        &witness,
+        "--root",
+        &tree_root,
+    ]));
     assert_eq!(
         (code, ok["proves"].as_str(), ok["category"].as_str()),
         (Some(0), Some("element"), Some("nullifiers"))
@@ -702,13 +768,25 @@ fn verify_tx_checks_every_link_and_category_proofs_verify() {
         Some(&tampered),
     );
     refuted(&refused, "category", "nullifier 1");
-    let malformed =
-        txfx_with(&["category", "verify", "-", "--witness", &witness, "--root", &tree_root], &[], Some("{}"));
+    let malformed = txfx_with(
+        &["--protocol", "azip-26", "category", "verify", "-", "--witness", &witness, "--root", &tree_root],
+        &[],
+        Some("{}"),
+    );
     assert_eq!(malformed.status.code(), Some(2));
     let absent = prove("0x16");
     assert_eq!(absent.status.code(), Some(2));
-    let unknown =
-        txfx(&["category", "prove", "blocks/three-fixtures.json", "--tx", "1", "--category", "notes"]);
+    let unknown = txfx(&[
+        "--protocol",
+        "azip-26",
+        "category",
+        "prove",
+        "blocks/three-fixtures.json",
+        "--tx",
+        "1",
+        "--category",
+        "notes",
+    ]);
     assert_eq!(unknown.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).expect("temp dir removed");
 }

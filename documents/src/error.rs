@@ -117,6 +117,27 @@ pub enum RpcProblem {
     /// A batch of responses (a JSON array of them), where one document is read.
     #[error("a batch of JSON-RPC responses (a JSON array of them): give the one response to read")]
     Batch,
+    /// A batch with no response to the request of this id.
+    #[error("the batch of JSON-RPC responses has no answer with id {id}")]
+    NoAnswer {
+        /// The request's id.
+        id: u64,
+    },
+    /// A single response where a batch of them answers a batch of requests.
+    #[error("the node answered a batch of requests with a single response")]
+    NotABatch,
+    /// A response to a request that was not sent.
+    #[error("the batch of JSON-RPC responses answers id {id}, which no request had")]
+    UnaskedId {
+        /// The id.
+        id: u64,
+    },
+    /// A batch with two responses of one id: which answers the request cannot be told.
+    #[error("the batch of JSON-RPC responses answers id {id} twice")]
+    RepeatedId {
+        /// The id.
+        id: u64,
+    },
 }
 
 /// What is wrong, by kind.
@@ -219,6 +240,18 @@ pub enum Problem {
         /// Why the document gives none.
         why: &'static str,
     },
+    /// A receipt of a tx that is in no block.
+    #[error("the receipt says the tx is {}: it is in no block, so nothing can be proven about it", .status.name())]
+    TxNotMined {
+        /// Its status.
+        status: crate::read::TxStatus,
+    },
+    /// A mined receipt without its effect, where the effect is read.
+    #[error("the receipt carries no txEffect: ask getTxReceipt with includeTxEffect, or give the effect")]
+    ReceiptWithoutEffect,
+    /// A block without its body, where the body is read.
+    #[error("the block response has no body: ask getBlock with includeTransactions, or give the body")]
+    BlockWithoutBody,
     /// A bare leaf as the subject of a chain, which ends in a tx.
     #[error("a chain ends in a tx: give a tx hash, an effect or a category proof, not a bare leaf")]
     LeafEndsNoChain,
@@ -261,6 +294,24 @@ impl Problem {
 }
 
 impl Problem {
+    /// A claim a document makes (`what`, `claimed`) that contradicts a fact (`against`,
+    /// `actual`) of the chain's `link`.
+    pub(crate) fn contradicts(
+        what: &'static str,
+        claimed: impl Into<Claim>,
+        against: &'static str,
+        actual: impl Into<Claim>,
+        link: &'static str,
+    ) -> Self {
+        Self::Contradicts(Box::new(Contradiction {
+            what,
+            claimed: claimed.into(),
+            against,
+            actual: actual.into(),
+            link,
+        }))
+    }
+
     /// The problem of a document read as `what`: a malformed document names what it was read as.
     #[must_use]
     pub(crate) fn expecting(self, what: &'static str) -> Self {
@@ -349,6 +400,7 @@ impl DocumentError {
             Problem::Proof(_) | Problem::Json(JsonError::Proof(_)) => "category",
             Problem::Header(_) | Problem::BodyNotInHeader { .. } => "header",
             Problem::Contradicts(contradiction) => contradiction.link,
+            Problem::TxNotMined { .. } => "tx",
             _ => "document",
         })
     }
@@ -379,6 +431,9 @@ impl Classify for Problem {
             Self::BlockNumberConflict { .. } => "BlockNumberConflict".into(),
             Self::BlockNumberMissing { .. } => "BlockNumberMissing".into(),
             Self::LeafEndsNoChain => "LeafEndsNoChain".into(),
+            Self::TxNotMined { .. } => "TxNotMined".into(),
+            Self::ReceiptWithoutEffect => "ReceiptWithoutEffect".into(),
+            Self::BlockWithoutBody => "BlockWithoutBody".into(),
             Self::ClaimedRootNotBody { .. } => "ClaimedRootNotBody".into(),
             Self::TooMuch { .. } => "TooMuch".into(),
             Self::Backend(source) => nested("Backend", source),
@@ -394,7 +449,10 @@ impl Classify for Problem {
             | Self::BlockNumberConflict { .. }
             | Self::BlockNumberMissing { .. }
             | Self::LeafEndsNoChain
+            | Self::ReceiptWithoutEffect
+            | Self::BlockWithoutBody
             | Self::ClaimedRootNotBody { .. } => ErrorClass::Malformed,
+            Self::TxNotMined { .. } => ErrorClass::Refuted,
             Self::TooMuch { .. } => ErrorClass::OutOfRange,
             Self::Json(source) => source.class(),
             Self::Header(source) => source.class(),

@@ -4,9 +4,10 @@
 
 use serde_json::{Value, json};
 use txfx_membership::{
-    BlockWitnesses, CategoryProof, ChainSubject, ElementQuery, ProtocolVersion, StoredBlock,
-    TrustedArchiveRoot, TrustedRoot, TxClaim, TxEffectMembershipWitness, find_tx, prove_category,
-    verify_block_hash, verify_category_proof, verify_chain, verify_effect, verify_leaf, verify_tx,
+    ArchiveWitness, BlockHeader, BlockWitnesses, CategoryProof, ChainSubject, ElementQuery, ProtocolVersion,
+    StoredBlock, TrustedArchiveRoot, TrustedRoot, TxClaim, TxEffectMembershipWitness, find_tx,
+    prove_category, verify_block_hash, verify_category_proof, verify_chain, verify_effect, verify_leaf,
+    verify_tx,
 };
 use txfx_poseidon::field::{fr_to_hex, parse_fr_hex};
 use txfx_poseidon::{Fr, HashBackend};
@@ -15,14 +16,31 @@ use txfx_tx_effects::checkpoint::{
     Checkpoint, MAX_CHECKPOINT_BLOB_FIELDS, decode_checkpoint, encode_checkpoint, pad_to_blobs,
 };
 use txfx_tx_effects::{
-    BlockCommitment, BlockNumber, Category, TxEffectCommitment, commit_block, commit_effect, tree_root,
+    BlockCommitment, BlockNumber, Body, Category, TxEffectCommitment, commit_block, commit_effect, tree_root,
 };
 
 use crate::error::{Claim, Contradiction, Doc, DocumentError, Problem};
 use crate::json::wire::safe_number;
 use crate::json::{Quoted, body_to_json, checkpoint_to_json, witness_to_json};
-use crate::read::{self, BodyDocument, EffectDocument, InBlock, LeavesDocument};
+use crate::read::{self, BodyDocument, ClaimSource, EffectDocument, InBlock, LeavesDocument};
 use crate::verdict::Verdict;
+
+/// What every operation runs with: the hasher, and the protocol whose rules the documents are
+/// read under (the front ends default to [`ProtocolVersion::DEPLOYED`]).
+#[derive(Clone, Copy)]
+pub struct Context<'a> {
+    /// The hashing backend.
+    pub hasher: &'a dyn HashBackend,
+    /// The protocol.
+    pub protocol: ProtocolVersion,
+}
+
+impl<'a> Context<'a> {
+    /// A context.
+    pub fn new(hasher: &'a dyn HashBackend, protocol: ProtocolVersion) -> Self {
+        Self { hasher, protocol }
+    }
+}
 
 /// Which tx of a block: its index, or its hash (`0x`-hex).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,22 +97,6 @@ impl Expected {
     }
 }
 
-fn contradicts(
-    what: &'static str,
-    claimed: impl Into<Claim>,
-    against: &'static str,
-    actual: impl Into<Claim>,
-    link: &'static str,
-) -> Problem {
-    Problem::Contradicts(Box::new(Contradiction {
-        what,
-        claimed: claimed.into(),
-        against,
-        actual: actual.into(),
-        link,
-    }))
-}
-
 impl Expected {
     /// Checks the verdict's facts against the expectations. An expectation about a fact the
     /// verification did not establish is refused: it cannot be met.
@@ -103,7 +105,7 @@ impl Expected {
             match verdict.block_number {
                 Some(proven) if proven == expected => {}
                 Some(proven) => {
-                    return Err(contradicts(
+                    return Err(Problem::contradicts(
                         "the block number",
                         proven,
                         "the one expected",
@@ -125,7 +127,7 @@ impl Expected {
             match verdict.block_hash {
                 Some(proven) if proven == expected => {}
                 Some(proven) => {
-                    return Err(contradicts(
+                    return Err(Problem::contradicts(
                         "the block hash",
                         proven,
                         "the one expected",
@@ -147,9 +149,14 @@ impl Expected {
             match verdict.tx_hash {
                 Some(proven) if proven == expected => {}
                 Some(proven) => {
-                    return Err(
-                        contradicts("the tx hash", proven, "the one expected", expected, "expected").into()
-                    );
+                    return Err(Problem::contradicts(
+                        "the tx hash",
+                        proven,
+                        "the one expected",
+                        expected,
+                        "expected",
+                    )
+                    .into());
                 }
                 None => {
                     return Err(Problem::CannotExpect {
@@ -187,11 +194,11 @@ pub enum Subject<'a> {
 /// # Errors
 /// [`DocumentError`] for a bad document or a backend failure.
 pub fn effect_commitment(
-    hasher: &dyn HashBackend,
+    cx: Context<'_>,
     doc: Doc<'_>,
 ) -> Result<(EffectDocument, TxEffectCommitment), DocumentError> {
-    let document = read::effect(doc)?;
-    let commitment = commit_effect(hasher, &document.effect)?;
+    let document = read::effect(doc, cx.protocol)?;
+    let commitment = commit_effect(cx.hasher, &document.effect)?;
     Ok((document, commitment))
 }
 
@@ -218,11 +225,11 @@ pub fn hex_list(values: &[Fr]) -> Value {
 /// # Errors
 /// [`DocumentError`] for a bad document or a backend failure.
 pub fn body_commitment(
-    hasher: &dyn HashBackend,
+    cx: Context<'_>,
     doc: Doc<'_>,
 ) -> Result<(BodyDocument, BlockCommitment), DocumentError> {
-    let document = read::body(hasher, doc)?;
-    let commitment = commit_block(hasher, &document.body)?;
+    let document = read::body(cx.hasher, doc, cx.protocol)?;
+    let commitment = commit_block(cx.hasher, &document.body)?;
     Ok((document, commitment))
 }
 
@@ -254,11 +261,11 @@ pub fn block_number_of(
 /// [`DocumentError`] for a bad document, a block number missing or in conflict, or a backend
 /// failure.
 pub fn block_leaves(
-    hasher: &dyn HashBackend,
+    cx: Context<'_>,
     doc: Doc<'_>,
     block_number: Option<BlockNumber>,
 ) -> Result<StoredBlock, DocumentError> {
-    let (document, commitment) = body_commitment(hasher, doc)?;
+    let (document, commitment) = body_commitment(cx, doc)?;
     let number = block_number_of(block_number, &document)?;
     Ok(StoredBlock::from_commitment(&commitment, &document.body, number))
 }
@@ -268,13 +275,13 @@ pub fn block_leaves(
 /// # Errors
 /// As [`block_leaves`].
 pub fn block_witnesses(
-    hasher: &dyn HashBackend,
+    cx: Context<'_>,
     doc: Doc<'_>,
     block_number: Option<BlockNumber>,
 ) -> Result<BlockWitnesses, DocumentError> {
-    let document = read::body(hasher, doc)?;
+    let document = read::body(cx.hasher, doc, cx.protocol)?;
     let number = block_number_of(block_number, &document)?;
-    Ok(BlockWitnesses::from_body(hasher, &document.body, number)?)
+    Ok(BlockWitnesses::from_body(cx.hasher, &document.body, number)?)
 }
 
 /// The witness of one tx, by index or hash.
@@ -300,12 +307,12 @@ pub fn witnesses_json(witnesses: &[TxEffectMembershipWitness]) -> Value {
 ///
 /// # Errors
 /// [`DocumentError`] for a bad or inconsistent document, or a backend failure.
-pub fn leaves_root(hasher: &dyn HashBackend, doc: Doc<'_>) -> Result<Fr, DocumentError> {
+pub fn leaves_root(cx: Context<'_>, doc: Doc<'_>) -> Result<Fr, DocumentError> {
     match read::leaves(doc)? {
         LeavesDocument::Stored(stored) => {
-            Ok(BlockWitnesses::from_stored(hasher, &stored).map_err(|e| doc.error(e))?.root())
+            Ok(BlockWitnesses::from_stored(cx.hasher, &stored).map_err(|e| doc.error(e))?.root())
         }
-        LeavesDocument::Bare(leaves) => Ok(tree_root(hasher, &leaves)?),
+        LeavesDocument::Bare(leaves) => Ok(tree_root(cx.hasher, &leaves)?),
     }
 }
 
@@ -316,7 +323,7 @@ pub fn leaves_root(hasher: &dyn HashBackend, doc: Doc<'_>) -> Result<Fr, Documen
 /// [`DocumentError`] for a bad document, a missing or conflicting block number, or a backend
 /// failure.
 pub fn leaves_witnesses(
-    hasher: &dyn HashBackend,
+    cx: Context<'_>,
     doc: Doc<'_>,
     block_number: Option<BlockNumber>,
 ) -> Result<BlockWitnesses, DocumentError> {
@@ -329,23 +336,36 @@ pub fn leaves_witnesses(
                     document_says: "the stored block",
                 }));
             }
-            BlockWitnesses::from_stored(hasher, &stored).map_err(|e| doc.error(e))
+            BlockWitnesses::from_stored(cx.hasher, &stored).map_err(|e| doc.error(e))
         }
         LeavesDocument::Bare(leaves) => {
             let number = block_number
                 .ok_or_else(|| doc.error(Problem::BlockNumberMissing { why: "bare leaves carry none" }))?;
-            Ok(BlockWitnesses::from_leaves(hasher, leaves, number)?)
+            Ok(BlockWitnesses::from_leaves(cx.hasher, leaves, number)?)
         }
     }
 }
 
-/// Checks a `getTxEffect` result's claims against what a verification established, and lists
-/// what it could not check.
+/// `the getTxEffect result's l2BlockNumber`, `the receipt's blockHash`: a claim in messages.
+fn claim_name(source: ClaimSource, key: &'static str) -> &'static str {
+    match (source, key) {
+        (ClaimSource::IndexedTxEffect, "l2BlockNumber") => "the getTxEffect result's l2BlockNumber",
+        (ClaimSource::IndexedTxEffect, _) => "the getTxEffect result's l2BlockHash",
+        (ClaimSource::Receipt, "blockNumber") => "the receipt's blockNumber",
+        (ClaimSource::Receipt, _) => "the receipt's blockHash",
+    }
+}
+
+/// Checks a node answer's claims about where a tx is (a `getTxEffect` result's, a receipt's)
+/// against what a verification established, and lists what it could not check. `header` is the
+/// authenticated header when the verification went through the archive.
 fn check_in_block(
     in_block: &InBlock,
     verdict: &mut Verdict,
     witness_block: BlockNumber,
+    header: Option<&BlockHeader>,
 ) -> Result<(), DocumentError> {
+    let source = in_block.source;
     let proven_number = verdict.block_number.unwrap_or(witness_block);
     if in_block.block_number != proven_number {
         let against = if verdict.block_number.is_some() {
@@ -353,35 +373,58 @@ fn check_in_block(
         } else {
             "the witness's blockNumber"
         };
-        return Err(contradicts(
-            "the effect's l2BlockNumber",
-            in_block.block_number,
+        return Err(Problem::Contradicts(Box::new(Contradiction {
+            what: claim_name(source, source.block_number_key()),
+            claimed: in_block.block_number.into(),
             against,
-            proven_number,
-            "effect",
-        )
+            actual: proven_number.into(),
+            link: "effect",
+        }))
         .into());
     }
     match verdict.block_hash {
         Some(hash) if hash != in_block.block_hash => {
-            return Err(contradicts(
-                "the effect's l2BlockHash",
-                in_block.block_hash,
-                "the proven block hash",
-                hash,
-                "effect",
-            )
+            return Err(Problem::Contradicts(Box::new(Contradiction {
+                what: claim_name(source, source.block_hash_key()),
+                claimed: in_block.block_hash.into(),
+                against: "the proven block hash",
+                actual: hash.into(),
+                link: "effect",
+            }))
             .into());
         }
         Some(_) => {}
-        None => verdict.unverified("l2BlockHash", json!(fr_to_hex(&in_block.block_hash))),
+        None => verdict.unverified(source.block_hash_key(), json!(fr_to_hex(&in_block.block_hash))),
     }
     if verdict.block_number.is_none() {
-        verdict.unverified("l2BlockNumber", json!(in_block.block_number.get()));
+        verdict.unverified(source.block_number_key(), json!(in_block.block_number.get()));
+    }
+    if let Some(slot) = in_block.slot_number {
+        match header {
+            Some(header) if header.global_variables.slot_number != Fr::from(slot) => {
+                return Err(Problem::contradicts(
+                    "the answer's slotNumber",
+                    Claim::Number(slot),
+                    "the proven header's slotNumber",
+                    header.global_variables.slot_number,
+                    "effect",
+                )
+                .into());
+            }
+            Some(_) => verdict.slot_number = Some(slot),
+            None => verdict.unverified("slotNumber", safe_number(slot)),
+        }
     }
     // A witness fixes a leaf's place in its level, not the tx's index in the block: no check can
     // cover it (docs/spec.md §12.8).
     verdict.unverified("txIndexInBlock", safe_number(in_block.tx_index_in_block));
+    // What the node says of the tx's finality and epoch: only L1 can confirm either.
+    if let Some(status) = in_block.status {
+        verdict.unverified("status", json!(status.name()));
+    }
+    if let Some(epoch) = in_block.epoch_number {
+        verdict.unverified("epochNumber", safe_number(epoch));
+    }
     Ok(())
 }
 
@@ -393,13 +436,14 @@ fn check_in_block(
 /// [`crate::classify::ErrorClass::Refuted`], its [`DocumentError::link`] names the link), or a
 /// backend failure.
 pub fn verify_witness(
-    hasher: &dyn HashBackend,
+    cx: Context<'_>,
     witness_doc: Doc<'_>,
     subject: Subject<'_>,
     trusted_root: Fr,
     expected: &Expected,
 ) -> Result<Verdict, DocumentError> {
-    let witness = read::witness(witness_doc)?;
+    let hasher = cx.hasher;
+    let witness = read::witness(witness_doc, cx.protocol)?;
     let root = TrustedRoot::from_authenticated_header(trusted_root);
     let (mut verdict, in_block) = match subject {
         Subject::Leaf(leaf) => (Verdict::tx(&verify_leaf(hasher, leaf, &witness, root)?), None),
@@ -407,7 +451,7 @@ pub fn verify_witness(
             (Verdict::tx(&verify_tx(hasher, TxClaim { tx_hash, categories_hash }, &witness, root)?), None)
         }
         Subject::Effect(doc) => {
-            let document = read::effect(doc)?;
+            let document = read::effect(doc, cx.protocol)?;
             let tx = verify_effect(hasher, &document.effect, &witness, root).map_err(|e| doc.error(e))?;
             (Verdict::tx(&tx), document.in_block)
         }
@@ -418,7 +462,7 @@ pub fn verify_witness(
         }
     };
     if witness.root != trusted_root {
-        return Err(witness_doc.error(contradicts(
+        return Err(witness_doc.error(Problem::contradicts(
             "the witness's root",
             witness.root,
             "the trusted root",
@@ -431,7 +475,7 @@ pub fn verify_witness(
     match expected.block_number {
         Some(number) if number == witness.block_number => verdict.block_number = Some(number),
         Some(number) => {
-            return Err(contradicts(
+            return Err(Problem::contradicts(
                 "the witness's blockNumber",
                 witness.block_number,
                 "the block expected",
@@ -443,8 +487,9 @@ pub fn verify_witness(
         None => verdict.unverified("blockNumber", json!(witness.block_number.get())),
     }
     if let Some(in_block) = in_block {
-        check_in_block(&in_block, &mut verdict, witness.block_number)?;
+        check_in_block(&in_block, &mut verdict, witness.block_number, None)?;
     }
+    verdict.protocol = Some(cx.protocol);
     expected.check(&verdict)?;
     Ok(verdict)
 }
@@ -454,21 +499,18 @@ pub fn verify_witness(
 ///
 /// # Errors
 /// As [`verify_witness`]; a bare leaf is refused as a subject (a chain ends in a tx).
-#[allow(clippy::too_many_arguments, reason = "the chain's five documents and the caller's two choices")]
 pub fn verify_tx_chain(
-    hasher: &dyn HashBackend,
+    cx: Context<'_>,
     archive_root: Fr,
     archive_witness_doc: Doc<'_>,
     header_doc: Doc<'_>,
-    layout: ProtocolVersion,
     witness_doc: Doc<'_>,
     subject: Subject<'_>,
     expected: &Expected,
 ) -> Result<Verdict, DocumentError> {
     let archive_witness = read::archive_witness(archive_witness_doc)?;
-    let header = read::header(hasher, header_doc, layout)?.header;
-    let witness = read::witness(witness_doc)?;
-    let root = TrustedArchiveRoot::from_trusted_source(archive_root);
+    let header = read::header(cx.hasher, header_doc, cx.protocol)?.header;
+    let witness = read::witness(witness_doc, cx.protocol)?;
     let (effect, proof);
     let (chain_subject, in_block) = match subject {
         Subject::Leaf(_) => return Err(Problem::LeafEndsNoChain.into()),
@@ -476,7 +518,7 @@ pub fn verify_tx_chain(
             (ChainSubject::Tx(TxClaim { tx_hash, categories_hash }), None)
         }
         Subject::Effect(doc) => {
-            let document = read::effect(doc)?;
+            let document = read::effect(doc, cx.protocol)?;
             effect = document.effect;
             (ChainSubject::Effect(&effect), document.in_block)
         }
@@ -485,13 +527,84 @@ pub fn verify_tx_chain(
             (ChainSubject::Category(&proof), None)
         }
     };
-    let chain = verify_chain(hasher, root, &archive_witness, &header, &witness, chain_subject)?;
+    let parts =
+        ChainParts { archive_witness: &archive_witness, header: &header, witness: &witness, body: None };
+    verify_chain_parts(cx, archive_root, parts, chain_subject, in_block.as_ref(), expected)
+}
+
+/// The documents of a chain, already read: the archive witness, the header, the tx-effects
+/// witness, and the block's body when the caller has it (read together with the header, its
+/// root checked against the header's), which lets a node answer's `txIndexInBlock` be checked.
+#[derive(Debug, Clone, Copy)]
+pub struct ChainParts<'a> {
+    /// The block's archive witness.
+    pub archive_witness: &'a ArchiveWitness,
+    /// The block's header.
+    pub header: &'a BlockHeader,
+    /// The tx's tx-effects witness.
+    pub witness: &'a TxEffectMembershipWitness,
+    /// The block's body, read with the header (its root checked against the header's).
+    pub body: Option<&'a Body>,
+}
+
+/// Verifies a chain whose documents are read ([`verify_tx_chain`] reads them; the node walk
+/// fetches them), then checks a node answer's claims about the tx against what it proved and the
+/// caller's expectations.
+///
+/// # Errors
+/// As [`verify_witness`].
+pub fn verify_chain_parts(
+    cx: Context<'_>,
+    archive_root: Fr,
+    parts: ChainParts<'_>,
+    subject: ChainSubject<'_>,
+    in_block: Option<&InBlock>,
+    expected: &Expected,
+) -> Result<Verdict, DocumentError> {
+    let root = TrustedArchiveRoot::from_trusted_source(archive_root);
+    let chain = verify_chain(
+        cx.hasher,
+        cx.protocol,
+        root,
+        parts.archive_witness,
+        parts.header,
+        parts.witness,
+        subject,
+    )?;
     let mut verdict = Verdict::chain(&chain);
     if let Some(in_block) = in_block {
-        check_in_block(&in_block, &mut verdict, witness.block_number)?;
+        check_in_block(in_block, &mut verdict, parts.witness.block_number, Some(parts.header))?;
+        if let (Some(body), Some(tx_hash)) = (parts.body, verdict.tx_hash) {
+            check_tx_index(in_block, body, tx_hash, &mut verdict)?;
+        }
     }
+    verdict.protocol = Some(cx.protocol);
     expected.check(&verdict)?;
     Ok(verdict)
+}
+
+/// A node answer's `txIndexInBlock` against the authenticated body: the tx at that index must
+/// have the proven tx hash, and no other tx of the block may (else the index cannot be told).
+fn check_tx_index(
+    in_block: &InBlock,
+    body: &Body,
+    tx_hash: Fr,
+    verdict: &mut Verdict,
+) -> Result<(), DocumentError> {
+    let index = find_tx(body.tx_effects.iter().map(|effect| effect.tx_hash), tx_hash)?;
+    if index as u64 != in_block.tx_index_in_block {
+        return Err(Problem::contradicts(
+            "the answer's txIndexInBlock",
+            Claim::Number(in_block.tx_index_in_block),
+            "the tx's index in the authenticated body",
+            Claim::Number(index as u64),
+            "effect",
+        )
+        .into());
+    }
+    verdict.unverified.retain(|(key, _)| *key != "txIndexInBlock");
+    verdict.tx_index_in_block = Some(in_block.tx_index_in_block);
+    Ok(())
 }
 
 /// What an archive check is about: a block hash, or a header document whose hash it is.
@@ -499,8 +612,8 @@ pub fn verify_tx_chain(
 pub enum ArchiveSubject<'a> {
     /// A block hash.
     BlockHash(Fr),
-    /// A header (or `L2Block`) document, in a layout.
-    Header(Doc<'a>, ProtocolVersion),
+    /// A header document (or a block document around one).
+    Header(Doc<'a>),
 }
 
 /// Verifies that a block is in the archive under a root the caller trusts (`txfx archive
@@ -510,7 +623,7 @@ pub enum ArchiveSubject<'a> {
 /// # Errors
 /// As [`verify_witness`].
 pub fn verify_archive(
-    hasher: &dyn HashBackend,
+    cx: Context<'_>,
     archive_root: Fr,
     subject: ArchiveSubject<'_>,
     archive_witness_doc: Doc<'_>,
@@ -526,9 +639,9 @@ pub fn verify_archive(
     let witness = read::archive_witness(archive_witness_doc)?;
     let (block_hash, header_number) = match subject {
         ArchiveSubject::BlockHash(hash) => (hash, None),
-        ArchiveSubject::Header(doc, layout) => {
-            let header = read::header(hasher, doc, layout)?.header;
-            (header.hash(hasher)?, Some(header.global_variables.block_number))
+        ArchiveSubject::Header(doc) => {
+            let header = read::header(cx.hasher, doc, cx.protocol)?.header;
+            (header.hash(cx.hasher)?, Some(header.global_variables.block_number))
         }
     };
     // The header's own number, else the caller's, else the witness's leaf index: whichever it
@@ -543,8 +656,9 @@ pub fn verify_archive(
         })?,
     };
     let root = TrustedArchiveRoot::from_trusted_source(archive_root);
-    let block = verify_block_hash(hasher, block_hash, block_number, &witness, root)?;
-    let verdict = Verdict::block(&block);
+    let block = verify_block_hash(cx.hasher, cx.protocol, block_hash, block_number, &witness, root)?;
+    let mut verdict = Verdict::block(&block);
+    verdict.protocol = Some(cx.protocol);
     expected.check(&verdict)?;
     Ok(verdict)
 }
@@ -555,13 +669,13 @@ pub fn verify_archive(
 /// [`DocumentError`] for a bad document, a tx not in the block, an element not in the category,
 /// or a backend failure.
 pub fn category_prove(
-    hasher: &dyn HashBackend,
+    cx: Context<'_>,
     doc: Doc<'_>,
     tx: TxSelector,
     category: Category,
     element: Option<ElementQuery>,
 ) -> Result<CategoryProof, DocumentError> {
-    let document = read::body(hasher, doc)?;
+    let document = read::body(cx.hasher, doc, cx.protocol)?;
     let effects = &document.body.tx_effects;
     let index = match tx {
         TxSelector::Index(index) => index,
@@ -570,30 +684,26 @@ pub fn category_prove(
     let effect = effects
         .get(index)
         .ok_or(Problem::OutOfBounds(txfx_tx_effects::IndexOutOfBounds { index, len: effects.len() }))?;
-    Ok(prove_category(hasher, effect, category, element)?)
+    Ok(prove_category(cx.hasher, effect, category, element)?)
 }
 
-/// The hash of a header document in a layout (`txfx header hash`); an `L2Block`'s body is
-/// checked against its header first where the layout commits to one.
+/// The hash of a header document in the protocol's layout (`txfx header hash`); a block
+/// document's claims and body are checked against its header first.
 ///
 /// # Errors
 /// [`DocumentError`] for a bad document or a backend failure.
-pub fn header_hash(
-    hasher: &dyn HashBackend,
-    doc: Doc<'_>,
-    layout: ProtocolVersion,
-) -> Result<Fr, DocumentError> {
-    Ok(read::header(hasher, doc, layout)?.header.hash(hasher)?)
+pub fn header_hash(cx: Context<'_>, doc: Doc<'_>) -> Result<Fr, DocumentError> {
+    Ok(read::header(cx.hasher, doc, cx.protocol)?.header.hash(cx.hasher)?)
 }
 
 /// Decodes a checkpoint's blob fields and gives its JSON, each block with its `txEffectsTreeRoot`.
 ///
 /// # Errors
 /// [`DocumentError`] for fields that are not a checkpoint, or a backend failure.
-pub fn checkpoint_decode(hasher: &dyn HashBackend, doc: Doc<'_>) -> Result<Value, DocumentError> {
+pub fn checkpoint_decode(cx: Context<'_>, doc: Doc<'_>) -> Result<Value, DocumentError> {
     let fields = read::blob_fields(doc, MAX_CHECKPOINT_BLOB_FIELDS)?;
-    let checkpoint = decode_checkpoint(&fields).map_err(|e| doc.error(e))?;
-    let roots = checkpoint_roots(hasher, &checkpoint)?;
+    let checkpoint = decode_checkpoint(cx.protocol, &fields).map_err(|e| doc.error(e))?;
+    let roots = checkpoint_roots(cx.hasher, &checkpoint)?;
     Ok(checkpoint_to_json(&checkpoint, Some(&roots)))
 }
 
@@ -606,14 +716,10 @@ fn checkpoint_roots(hasher: &dyn HashBackend, checkpoint: &Checkpoint) -> Result
 ///
 /// # Errors
 /// [`DocumentError`] for a bad document, a root that is not its body's, or a backend failure.
-pub fn checkpoint_encode(
-    hasher: &dyn HashBackend,
-    doc: Doc<'_>,
-    pad: bool,
-) -> Result<Vec<Fr>, DocumentError> {
-    let parsed = read::checkpoint(doc)?;
+pub fn checkpoint_encode(cx: Context<'_>, doc: Doc<'_>, pad: bool) -> Result<Vec<Fr>, DocumentError> {
+    let parsed = read::checkpoint(doc, cx.protocol)?;
     if parsed.claimed_roots.iter().any(Option::is_some) {
-        let roots = checkpoint_roots(hasher, &parsed.checkpoint)?;
+        let roots = checkpoint_roots(cx.hasher, &parsed.checkpoint)?;
         for (block, (claimed, root)) in parsed.claimed_roots.iter().zip(&roots).enumerate() {
             if let Some(claimed) = claimed.filter(|claimed| claimed != root) {
                 return Err(doc.error(Problem::ClaimedRootNotBody { block, claimed, computed: *root }));
@@ -629,21 +735,22 @@ pub fn checkpoint_encode(
 ///
 /// # Errors
 /// [`DocumentError`] for a bad document, or a backend failure (an `L2Block`'s body check).
-pub fn blob_encode(hasher: &dyn HashBackend, doc: Doc<'_>) -> Result<Vec<Fr>, DocumentError> {
+pub fn blob_encode(cx: Context<'_>, doc: Doc<'_>) -> Result<Vec<Fr>, DocumentError> {
     // The shape is told among every document's shapes: a document with an effect's keys and a
     // body's is refused, never read as whichever comes first.
-    let shape = doc.read(read::effect_or_body)?;
-    if matches!(shape, Some(shape) if shape == read::TX_EFFECT || shape == read::INDEXED_TX_EFFECT) {
-        return Ok(encode_tx_blob(&read::effect(doc)?.effect));
+    let shape = doc.read(|raw| read::effect_or_body(raw, cx.protocol))?;
+    if matches!(shape, Some(shape) if [read::TX_EFFECT, read::INDEXED_TX_EFFECT, read::TX_RECEIPT].contains(&shape))
+    {
+        return Ok(encode_tx_blob(&read::effect(doc, cx.protocol)?.effect));
     }
-    Ok(encode_block_blob(&read::body(hasher, doc)?.body))
+    Ok(encode_block_blob(&read::body(cx.hasher, doc, cx.protocol)?.body))
 }
 
 /// Decodes a block's blob fields into the body's JSON.
 ///
 /// # Errors
 /// [`DocumentError`] for fields that do not decode.
-pub fn blob_decode(doc: Doc<'_>) -> Result<Value, DocumentError> {
+pub fn blob_decode(cx: Context<'_>, doc: Doc<'_>) -> Result<Value, DocumentError> {
     let fields = read::blob_fields(doc, MAX_CHECKPOINT_BLOB_FIELDS)?;
-    Ok(body_to_json(&decode_block_blob(&fields).map_err(|e| doc.error(e))?))
+    Ok(body_to_json(&decode_block_blob(cx.protocol, &fields).map_err(|e| doc.error(e))?))
 }

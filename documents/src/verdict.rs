@@ -19,7 +19,7 @@
 
 use serde_json::{Map, Value, json};
 use txfx_membership::{
-    BlockInArchive, CategoryMembership, ChainVerdict, Proven, ProvenElement, TxMembership,
+    BlockInArchive, CategoryMembership, ChainVerdict, ProtocolVersion, Proven, ProvenElement, TxMembership,
 };
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::fr_to_hex;
@@ -64,6 +64,8 @@ pub struct Verdict {
     pub block_number: Option<BlockNumber>,
     /// The block's hash (its header's).
     pub block_hash: Option<Fr>,
+    /// The block's slot, where a node's answer claimed one and the authenticated header agrees.
+    pub slot_number: Option<u64>,
     /// The tx-effects tree root the leaf hashed up to.
     pub tx_effects_tree_root: Option<Fr>,
     /// The tx hash the leaf was rebuilt from.
@@ -74,6 +76,9 @@ pub struct Verdict {
     pub leaf: Option<Fr>,
     /// The leaf's index at its level.
     pub leaf_index: Option<u64>,
+    /// The tx's index in its block, where a node's answer claimed it and the authenticated body
+    /// agrees.
+    pub tx_index_in_block: Option<u64>,
     /// The path's length.
     pub path_length: Option<usize>,
     /// The category proven.
@@ -84,6 +89,8 @@ pub struct Verdict {
     pub element: Option<ProvenElement>,
     /// Claims the inputs made that nothing checked, by their key.
     pub unverified: Vec<(&'static str, Value)>,
+    /// The protocol whose rules the documents were read and hashed under.
+    pub protocol: Option<ProtocolVersion>,
 }
 
 impl Verdict {
@@ -93,16 +100,19 @@ impl Verdict {
             archive_root: None,
             block_number: None,
             block_hash: None,
+            slot_number: None,
             tx_effects_tree_root: None,
             tx_hash: None,
             categories_hash: None,
             leaf: None,
             leaf_index: None,
+            tx_index_in_block: None,
             path_length: None,
             category: None,
             category_hash: None,
             element: None,
             unverified: Vec::new(),
+            protocol: None,
         }
     }
 
@@ -170,11 +180,15 @@ impl Verdict {
         };
         put("valid", json!(true));
         put("proves", json!(self.proves.name()));
+        if let Some(protocol) = self.protocol {
+            put("protocol", json!(protocol.name()));
+        }
         let hex = |value: &Option<Fr>| value.as_ref().map(|value| json!(fr_to_hex(value)));
         for (key, value) in [
             ("archiveRoot", hex(&self.archive_root)),
             ("blockNumber", self.block_number.map(|number| json!(number.get()))),
             ("blockHash", hex(&self.block_hash)),
+            ("slotNumber", self.slot_number.map(crate::json::safe_number)),
             ("txEffectsTreeRoot", hex(&self.tx_effects_tree_root)),
             ("txHash", hex(&self.tx_hash)),
             ("categoriesHash", hex(&self.categories_hash)),
@@ -182,6 +196,7 @@ impl Verdict {
             // A decimal string, as the node prints a witness's leafIndex.
             ("leafIndex", self.leaf_index.map(|index| json!(index.to_string()))),
             ("pathLength", self.path_length.map(|length| json!(length))),
+            ("txIndexInBlock", self.tx_index_in_block.map(crate::json::safe_number)),
             ("category", self.category.map(|category| json!(category.name()))),
             ("categoryHash", hex(&self.category_hash)),
             ("element", self.element.as_ref().map(crate::json::proof::element_to_json)),

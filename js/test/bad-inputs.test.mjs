@@ -20,19 +20,21 @@ const header = read('chain/header-3.json');
 // The entry points of the JavaScript API that read what each catalogue entry is; entries for
 // formats the API does not take (a block's bare blob fields, txfx's checkpoint JSON, stored
 // leaves) are counted as not applicable.
+// Each entry is read under the protocol it names.
+const options = (e) => ({ protocol: e.protocol });
 const entryPoints = {
   field: (e) => txfx.poseidon2Hash([e.input]),
-  'effect-json': (e) => txfx.txEffectLeaf(e.input),
-  'body-json': (e) => txfx.txEffectsTreeRoot(e.input),
-  checkpoint: (e) => txfx.decodeCheckpoint(e.input),
-  'header-json': (e) => txfx.blockHeaderHash(e.input, e.layout),
-  'archive-witness': (e) => txfx.verifyArchive({ archiveRoot, archiveWitness: e.input, header }),
-  'category-proof': (e) => txfx.verifyTxEffectMembershipWitness(smallWitness, { categoryProof: e.input }, three.root),
-  'witness-json': (e) => txfx.verifyTxEffectMembershipWitness(e.input, { leaf: three.leaves_in_order?.[1] ?? '0x01' }, three.root),
+  'effect-json': (e) => txfx.txEffectLeaf(e.input, options(e)),
+  'body-json': (e) => txfx.txEffectsTreeRoot(e.input, options(e)),
+  checkpoint: (e) => txfx.decodeCheckpoint(e.input, options(e)),
+  'header-json': (e) => txfx.blockHeaderHash(e.input, options(e)),
+  'archive-witness': (e) => txfx.verifyArchive({ archiveRoot, archiveWitness: e.input, header, protocol: e.protocol }),
+  'category-proof': (e) => txfx.verifyTxEffectMembershipWitness(smallWitness, { categoryProof: e.input }, three.root, undefined, options(e)),
+  'witness-json': (e) => txfx.verifyTxEffectMembershipWitness(e.input, { leaf: three.leaves_in_order?.[1] ?? '0x01' }, three.root, undefined, options(e)),
   verify: (e) => {
     const spec = e.verify;
     const subject = spec.effect ? { effect: read(spec.effect) } : { txHash: spec.txHash, categoriesHash: spec.categoriesHash };
-    return txfx.verifyTxEffectMembershipWitness(e.input, subject, spec.root);
+    return txfx.verifyTxEffectMembershipWitness(e.input, subject, spec.root, undefined, options(e));
   },
 };
 

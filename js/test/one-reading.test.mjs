@@ -20,6 +20,8 @@ const chain = {
   archiveWitness: read('chain/archive-witness-3.json'),
   header: read('chain/header-3.json'),
   witness: read('chain/tx-witness-3-1.json'),
+  // The chain TypeScript 4.1.2 built, in the AZIP-26 reference layout.
+  protocol: 'azip-26',
 };
 const small = json('effects/small.json');
 
@@ -31,7 +33,7 @@ test('expectations that are null, an array or not a plain object are refused, ne
   assert.equal(txfx.verifyTx({ ...chain, subject, expected: { blockNumber: 3 } }).valid, true);
   for (const expected of [null, [], [3], new Date(), new Map([['blockNumber', 3]]), { blockNumber: null }, { blockHash: null }]) {
     assert.throws(() => txfx.verifyTx({ ...chain, subject, expected }), typeError('Argument'), JSON.stringify(expected));
-    assert.throws(() => txfx.verifyTxEffectMembershipWitness(chain.witness, subject, three.root, expected), typeError('Argument'));
+    assert.throws(() => txfx.verifyTxEffectMembershipWitness(chain.witness, subject, three.root, expected, { protocol: 'azip-26' }), typeError('Argument'));
   }
 });
 

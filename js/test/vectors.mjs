@@ -7,6 +7,9 @@
 // runtime that must fetch them first); `assert` is node:assert/strict or the page's equivalent
 // (ok, equal, deepEqual, throws, match).
 
+
+// TypeScript 4.1.2's fixtures are read under its rules.
+const PRE = { protocol: 'pre-azip-26' };
 export const FILES = [
   'reference.json',
   'aztec-fixtures.json',
@@ -94,11 +97,11 @@ export function vectorCases(txfx, read, assert) {
     const bodies = json('typescript/bodies.json').bodies;
     assert.ok(effects.length > 0 && bodies.length > 0);
     for (const e of effects) {
-      assert.deepEqual(txfx.encodeBlobFields(e.json), e.blobFields, e.name);
-      const leaf = txfx.txEffectLeaf(e.json);
+      assert.deepEqual(txfx.encodeBlobFields(e.json, PRE), e.blobFields, e.name);
+      const leaf = txfx.txEffectLeaf(e.json, PRE);
       assert.equal(leaf.txHash, JSON.parse(e.json).txHash, e.name);
     }
-    for (const b of bodies) assert.deepEqual(txfx.encodeBlobFields(b.json), b.blobFields, b.name);
+    for (const b of bodies) assert.deepEqual(txfx.encodeBlobFields(b.json, PRE), b.blobFields, b.name);
   });
 
   case_('TypeScript 4.1.2 headers: block hashes in both layouts', () => {
@@ -107,7 +110,7 @@ export function vectorCases(txfx, read, assert) {
     for (const h of headers) {
       assert.equal(txfx.blockHeaderHash(h.json, 'pre-azip-26'), h.hash, `${h.name}, 22 fields`);
       assert.equal(txfx.blockHeaderHash(h.azip26.json, 'azip-26'), h.azip26.hash, `${h.name}, 23 fields`);
-      assert.equal(txfx.blockHeaderHash(h.azip26.json), h.azip26.hash, `${h.name}: AZIP-26 by default`);
+      assert.equal(txfx.blockHeaderHash(h.azip26.json), h.azip26.hash, `${h.name}: 23 fields, as v6 (the default) reads them`);
     }
     assert.equal(txfx.blockHeaderHash(l2Block.json, 'pre-azip-26'), l2Block.hash, 'an L2Block as TypeScript 4.1.2 prints it');
   });
@@ -116,7 +119,7 @@ export function vectorCases(txfx, read, assert) {
     const { checkpoints } = json('typescript/checkpoints.json');
     assert.ok(checkpoints.length > 0);
     for (const c of checkpoints) {
-      const decoded = txfx.decodeCheckpoint(c.blobFields);
+      const decoded = txfx.decodeCheckpoint(c.blobFields, PRE);
       assert.equal(decoded.blocks.length, c.decoded.blocks.length, c.name);
       decoded.blocks.forEach((block, i) => {
         const expected = c.decoded.blocks[i];
@@ -132,6 +135,8 @@ export function vectorCases(txfx, read, assert) {
       archiveWitness: read('chain/archive-witness-3.json'),
       header: read('chain/header-3.json'),
       witness: read('chain/tx-witness-3-1.json'),
+      // The chain TypeScript 4.1.2 built, in the AZIP-26 reference layout.
+      protocol: 'azip-26',
     };
     const body = JSON.parse(read('blocks/three-fixtures.json'));
     const effects = Array.isArray(body) ? body : body.txEffects;
@@ -156,7 +161,7 @@ export function vectorCases(txfx, read, assert) {
     assert.throws(() => txfx.verifyArchive({ archiveRoot: chain.archiveRoot, archiveWitness: chain.archiveWitness, header: chain.header, expect: {} }), TypeError);
     assert.throws(() => txfx.verifyTx({ ...chain, subject: { effect }, expected: { block: 4 } }), TypeError);
     // The archive alone names the block it proves.
-    const archive = txfx.verifyArchive({ archiveRoot: chain.archiveRoot, archiveWitness: chain.archiveWitness, header: chain.header });
+    const archive = txfx.verifyArchive({ archiveRoot: chain.archiveRoot, archiveWitness: chain.archiveWitness, header: chain.header, protocol: 'azip-26' });
     assert.deepEqual([archive.valid, archive.proves, archive.blockNumber], [true, 'block', 3]);
   });
 
@@ -165,10 +170,11 @@ export function vectorCases(txfx, read, assert) {
     const witness = read('chain/tx-witness-3-1.json');
     const stored = txfx.txEffectLeaves(read('blocks/three-fixtures.json'), 3);
     const tx = stored.txs[1];
-    const verdict = txfx.verifyTxEffectMembershipWitness(witness, { txHash: tx.txHash, categoriesHash: tx.categoriesHash }, three.root);
+    const AZIP = { protocol: 'azip-26' }; // the AZIP-26 witness form, without categoriesHash
+    const verdict = txfx.verifyTxEffectMembershipWitness(witness, { txHash: tx.txHash, categoriesHash: tx.categoriesHash }, three.root, undefined, AZIP);
     assert.deepEqual([verdict.valid, verdict.proves, verdict.txHash, verdict.leaf], [true, 'tx', tx.txHash, tx.leaf]);
     assert.equal(verdict.blockNumber, undefined, 'a bare root vouches for no block number');
-    const other = txfx.verifyTxEffectMembershipWitness(witness, { leaf: stored.txs[0].leaf }, three.root);
+    const other = txfx.verifyTxEffectMembershipWitness(witness, { leaf: stored.txs[0].leaf }, three.root, undefined, AZIP);
     assert.equal(other.valid, false);
   });
 

@@ -1,8 +1,11 @@
 //! The archive tree: block `n`'s header hash is leaf `n` of an append-only tree of height 30
 //! whose root L1 knows (docs/spec.md §12.5).
 //!
-//! Internal nodes are `poseidon2_hash([left, right])` (no separator), the empty leaf is 0, and
-//! leaf 0 is the genesis header's hash: a one-leaf archive has the root [`GENESIS_ARCHIVE_ROOT`].
+//! Internal nodes are the protocol's: `poseidon2_hash_with_separator([left, right],
+//! DOM_SEP__MERKLE_HASH)` in Aztec v6, `poseidon2_hash([left, right])` before it
+//! ([`ProtocolVersion::archive_node_separator`]). The empty leaf is 0, and leaf 0 is the genesis
+//! header's hash: a one-leaf archive's root is the network's genesis archive root
+//! (`crate::network`).
 //!
 //! The node's `getBlockHashMembershipWitness` serializes a witness as `MembershipWitness` does:
 //! the leaf index as 32 big-endian bytes, then 30 siblings of 32 bytes, leaf level first
@@ -10,19 +13,10 @@
 
 use txfx_poseidon::field::{FieldError, fr_from_be_slice, fr_to_be_bytes, fr_to_hex};
 use txfx_poseidon::{BackendError, Fr, HashBackend, HashBackendExt, HashJob};
-use txfx_tx_effects::BlockNumber;
+use txfx_tx_effects::{BlockNumber, ProtocolVersion};
 
 /// The archive tree's height (`ARCHIVE_HEIGHT`).
 pub const ARCHIVE_HEIGHT: usize = 30;
-
-/// `GENESIS_BLOCK_HEADER_HASH` (`@aztec/constants` 4.1.2), decimal.
-pub const GENESIS_BLOCK_HEADER_HASH: &str =
-    "21694244557328181932449230888455310614586084993178835904749768133365362325861";
-
-/// `GENESIS_ARCHIVE_ROOT` (`@aztec/constants` 4.1.2), decimal: the archive holding only the
-/// genesis header's hash.
-pub const GENESIS_ARCHIVE_ROOT: &str =
-    "9682850228538071369704502076456077473410427336083826595120404283897422804423";
 
 /// The bytes of a serialized witness: the index, then the siblings.
 const WITNESS_BYTES: usize = 32 * (1 + ARCHIVE_HEIGHT);
@@ -185,13 +179,22 @@ impl ArchiveWitness {
     }
 }
 
-/// The root `witness` gives for `leaf`.
+/// One internal node of `protocol`'s archive: the job that hashes `left` and `right`.
+fn node_job(protocol: ProtocolVersion, left: Fr, right: Fr) -> HashJob {
+    match protocol.archive_node_separator() {
+        Some(separator) => HashJob::with_separator(separator, vec![left, right]),
+        None => HashJob::plain(vec![left, right]),
+    }
+}
+
+/// The root `witness` gives for `leaf` in `protocol`'s archive.
 ///
 /// # Errors
 /// [`ArchiveError::WrongPathLength`] for a path not of height 30,
 /// [`ArchiveError::IndexBeyondTree`] for an index outside the tree, [`ArchiveError::Backend`].
 pub fn archive_root_from_path(
     hasher: &dyn HashBackend,
+    protocol: ProtocolVersion,
     leaf: Fr,
     witness: &ArchiveWitness,
 ) -> Result<Fr, ArchiveError> {
@@ -203,20 +206,22 @@ pub fn archive_root_from_path(
     }
     let mut node = leaf;
     for (level, sibling) in witness.sibling_path.iter().enumerate() {
-        let pair = if witness.leaf_index >> level & 1 == 0 { [node, *sibling] } else { [*sibling, node] };
-        node = hasher.hash(&pair)?;
+        let (left, right) =
+            if witness.leaf_index >> level & 1 == 0 { (node, *sibling) } else { (*sibling, node) };
+        node = hasher.hash_one(node_job(protocol, left, right))?;
     }
     Ok(node)
 }
 
-/// Checks that `block_hash` is the archive's leaf `block_number` under the trusted root, and
-/// returns what that proves.
+/// Checks that `block_hash` is leaf `block_number` of `protocol`'s archive under the trusted
+/// root, and returns what that proves.
 ///
 /// # Errors
 /// [`ArchiveError`] naming what failed: a zero hash, a witness for another index or beyond the
 /// tree, a path of the wrong length, or a root mismatch.
 pub fn verify_block_hash(
     hasher: &dyn HashBackend,
+    protocol: ProtocolVersion,
     block_hash: Fr,
     block_number: BlockNumber,
     witness: &ArchiveWitness,
@@ -231,7 +236,7 @@ pub fn verify_block_hash(
     if witness.leaf_index != u64::from(block_number) {
         return Err(ArchiveError::WrongIndex { leaf_index: witness.leaf_index, block_number });
     }
-    let computed = archive_root_from_path(hasher, block_hash, witness)?;
+    let computed = archive_root_from_path(hasher, protocol, block_hash, witness)?;
     if computed != root.get() {
         return Err(ArchiveError::RootMismatch { computed, expected: root.get() });
     }
@@ -241,7 +246,11 @@ pub fn verify_block_hash(
 /// The levels of an archive over `leaves` (left-filled, zeros after): the leaves, then each
 /// level up to the root, and the empty-subtree hash of every level.
 #[allow(clippy::expect_used, reason = "an internal invariant: a lost hash must fail loudly")]
-fn levels(hasher: &dyn HashBackend, leaves: &[Fr]) -> Result<(Vec<Vec<Fr>>, Vec<Fr>), ArchiveError> {
+fn levels(
+    hasher: &dyn HashBackend,
+    protocol: ProtocolVersion,
+    leaves: &[Fr],
+) -> Result<(Vec<Vec<Fr>>, Vec<Fr>), ArchiveError> {
     if leaves.len() > 1 << ARCHIVE_HEIGHT {
         return Err(ArchiveError::TooManyLeaves { count: leaves.len() });
     }
@@ -253,12 +262,12 @@ fn levels(hasher: &dyn HashBackend, leaves: &[Fr]) -> Result<(Vec<Vec<Fr>>, Vec<
         let mut batch: Vec<HashJob> = current
             .chunks(2)
             .filter_map(|pair| match pair {
-                [left, rest @ ..] => Some(HashJob::plain(vec![*left, rest.first().copied().unwrap_or(zero)])),
+                [left, rest @ ..] => Some(node_job(protocol, *left, rest.first().copied().unwrap_or(zero))),
                 [] => None,
             })
             .collect();
         // The next level's empty-subtree hash rides along in the same batch.
-        batch.push(HashJob::plain(vec![zero, zero]));
+        batch.push(node_job(protocol, zero, zero));
         let mut hashed = hasher.hash_batch_checked(&batch)?;
         let next_zero = hashed.pop().expect("invariant: a checked batch has one hash per job");
         zeros.push(zero);
@@ -270,31 +279,37 @@ fn levels(hasher: &dyn HashBackend, leaves: &[Fr]) -> Result<(Vec<Vec<Fr>>, Vec<
     Ok((levels, zeros))
 }
 
-/// The archive root over `leaves` (block 0's header hash first), as TypeScript's
+/// The root of `protocol`'s archive over `leaves` (block 0's header hash first), as TypeScript's
 /// `MerkleTreeCalculator` of height 30 computes it.
 ///
 /// # Errors
 /// [`ArchiveError::TooManyLeaves`] past 2^30 leaves, [`ArchiveError::Backend`].
-pub fn archive_root(hasher: &dyn HashBackend, leaves: &[Fr]) -> Result<Fr, ArchiveError> {
-    let (levels, zeros) = levels(hasher, leaves)?;
+pub fn archive_root(
+    hasher: &dyn HashBackend,
+    protocol: ProtocolVersion,
+    leaves: &[Fr],
+) -> Result<Fr, ArchiveError> {
+    let (levels, zeros) = levels(hasher, protocol, leaves)?;
     let top = levels.last().and_then(|top| top.first()).or(zeros.last());
     #[allow(clippy::expect_used, reason = "an internal invariant: a lost root must fail loudly")]
     Ok(*top.expect("invariant: an archive of height 30 has a root"))
 }
 
-/// The witness of leaf `index` in the archive over `leaves`, or `None` past the last leaf.
+/// The witness of leaf `index` in `protocol`'s archive over `leaves`, or `None` past the last
+/// leaf.
 ///
 /// # Errors
 /// [`ArchiveError::TooManyLeaves`] past 2^30 leaves, [`ArchiveError::Backend`].
 pub fn archive_witness(
     hasher: &dyn HashBackend,
+    protocol: ProtocolVersion,
     leaves: &[Fr],
     index: usize,
 ) -> Result<Option<ArchiveWitness>, ArchiveError> {
     if index >= leaves.len() {
         return Ok(None);
     }
-    let (levels, zeros) = levels(hasher, leaves)?;
+    let (levels, zeros) = levels(hasher, protocol, leaves)?;
     let sibling_path = levels
         .iter()
         .zip(&zeros)

@@ -1,8 +1,9 @@
 //! The whole chain in one call: from an archive root the caller trusts (L1's) down to one tx,
 //! every link checked (docs/spec.md §12.7).
 //!
-//! 1. **header**: the header is in the AZIP-26 layout, so it commits to a tx-effects tree;
-//! 2. **archive**: the header's hash is leaf `blockNumber` of the archive under the trusted root;
+//! 1. **header**: the header is in a layout that commits to a tx-effects tree (`v6`, `azip-26`);
+//! 2. **archive**: the header's hash is leaf `blockNumber` of the protocol's archive under the
+//!    trusted root;
 //! 3. **witness**: the tx-effects witness is for that block and its `root` is the header's
 //!    `txEffectsTreeRoot` (the witness's own root is only ever compared, never trusted);
 //! 4. **tx**: the tx's leaf (from a tx hash and categories hash, a full effect, or a category
@@ -14,7 +15,7 @@
 
 use txfx_poseidon::field::fr_to_hex;
 use txfx_poseidon::{BackendError, Fr, HashBackend};
-use txfx_tx_effects::{BlockNumber, TxEffect};
+use txfx_tx_effects::{BlockNumber, ProtocolVersion, TxEffect};
 
 use crate::archive::{ArchiveError, ArchiveWitness, BlockInArchive, TrustedArchiveRoot, verify_block_hash};
 use crate::category::{CategoryError, CategoryMembership, CategoryProof, verify_category_proof};
@@ -153,13 +154,14 @@ impl ChainError {
     }
 }
 
-/// Checks every link from `archive_root` down to `subject` (module docs), and returns what the
-/// chain proves.
+/// Checks every link from `archive_root` down to `subject` under `protocol`'s rules (module
+/// docs), and returns what the chain proves.
 ///
 /// # Errors
 /// [`ChainError`] for the first link that breaks, in chain order.
 pub fn verify_chain(
     hasher: &dyn HashBackend,
+    protocol: ProtocolVersion,
     archive_root: TrustedArchiveRoot,
     archive_witness: &ArchiveWitness,
     header: &BlockHeader,
@@ -169,7 +171,7 @@ pub fn verify_chain(
     let header_root = header.tx_effects_tree_root().map_err(ChainError::Header)?;
     let block_number = header.global_variables.block_number;
     let block_hash = header.hash(hasher)?;
-    let block = verify_block_hash(hasher, block_hash, block_number, archive_witness, archive_root)
+    let block = verify_block_hash(hasher, protocol, block_hash, block_number, archive_witness, archive_root)
         .map_err(ChainError::Archive)?;
     if tx_witness.block_number != block_number {
         return Err(ChainError::WitnessBlockNumber {

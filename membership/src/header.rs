@@ -8,7 +8,7 @@
 //! feePerDaGas, feePerL2Gas, totalFees, totalManaUsed: 23 fields under AZIP-26, 22 before it
 //! (Aztec 4.1.2, what deployed nodes run).
 //!
-//! The layout is a [`ProtocolVersion`], and whoever reads a header names the one it expects
+//! The layout is a [`ProtocolVersion`]'s, and whoever reads a header names the protocol it expects
 //! (`txfx-documents` refuses a header of the other layout, never reads it as the other). Only an
 //! AZIP-26 header commits to a tx-effects tree, so only it can authenticate a tx-effects witness
 //! ([`BlockHeader::tx_effects_tree_root`]). A header's JSON, as a node prints it, is
@@ -16,70 +16,17 @@
 
 use txfx_poseidon::field::bits;
 use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt};
-use txfx_tx_effects::BlockNumber;
-
-/// Which layout and rules apply to a block. There is no default: whoever reads or hashes a header
-/// names the layout it expects.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ProtocolVersion {
-    /// Before AZIP-26 (Aztec 4.1.2): a 22-field header with no tx-effects tree root, so no
-    /// tx-effects witness can be authenticated against it.
-    PreAzip26,
-    /// AZIP-26 and later: a 23-field header carrying `txEffectsTreeRoot`.
-    Azip26,
-}
-
-impl ProtocolVersion {
-    /// The number of fields the header hashes.
-    pub fn header_fields(self) -> usize {
-        match self {
-            Self::PreAzip26 => 22,
-            Self::Azip26 => 23,
-        }
-    }
-
-    /// `pre-azip-26` or `azip-26`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::PreAzip26 => "pre-azip-26",
-            Self::Azip26 => "azip-26",
-        }
-    }
-}
-
-/// A name that is no protocol version's.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown protocol version {name:?}: expected azip-26 or pre-azip-26")]
-pub struct UnknownProtocolVersion {
-    /// The name given.
-    pub name: String,
-}
-
-/// Parses [`ProtocolVersion::name`] (exactly).
-impl std::str::FromStr for ProtocolVersion {
-    type Err = UnknownProtocolVersion;
-    fn from_str(name: &str) -> Result<Self, UnknownProtocolVersion> {
-        [Self::PreAzip26, Self::Azip26]
-            .into_iter()
-            .find(|version| version.name() == name)
-            .ok_or_else(|| UnknownProtocolVersion { name: name.to_owned() })
-    }
-}
-
-impl std::fmt::Display for ProtocolVersion {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+use txfx_tx_effects::{BlockNumber, ProtocolVersion};
 
 /// A tree's root and its next free leaf index (TypeScript's `AppendOnlyTreeSnapshot`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct TreeSnapshot {
     /// The root.
     pub root: Fr,
-    /// The next free leaf index: 32 bits, as TypeScript's schema (`UInt32`) reads it.
-    pub next_available_leaf_index: u32,
+    /// The next free leaf index: below 2^32 before v6 (`UInt32`), a safe integer in v6
+    /// (`TreeLeafIndexSchema`); [`ProtocolVersion::max_snapshot_leaf_index`] is the bound a
+    /// document's reader checks.
+    pub next_available_leaf_index: u64,
 }
 
 /// The block's global variables (`globalVariables`).
@@ -163,16 +110,17 @@ impl BlockHeader {
             nullifier_tree: tree,
             public_data_tree: tree,
             sponge_blob_hash: zero,
-            tx_effects_tree_root: (version == ProtocolVersion::Azip26).then_some(zero),
+            tx_effects_tree_root: version.has_tx_effects_tree().then_some(zero),
             global_variables: GlobalVariables::default(),
             total_fees: zero,
             total_mana_used: zero,
         }
     }
 
-    /// The layout this header has.
-    pub fn protocol_version(&self) -> ProtocolVersion {
-        if self.tx_effects_tree_root.is_some() { ProtocolVersion::Azip26 } else { ProtocolVersion::PreAzip26 }
+    /// Whether the header commits to a tx-effects tree: the 23-field layout of `v6` and
+    /// `azip-26`, which hash alike.
+    pub fn has_tx_effects_tree_root(&self) -> bool {
+        self.tx_effects_tree_root.is_some()
     }
 
     /// The root a tx-effects witness must reach.
@@ -194,7 +142,7 @@ impl BlockHeader {
             self.nullifier_tree,
             self.public_data_tree,
         ] {
-            fields.extend([tree.root, Fr::from(u64::from(tree.next_available_leaf_index))]);
+            fields.extend([tree.root, Fr::from(tree.next_available_leaf_index)]);
         }
         fields.push(self.sponge_blob_hash);
         fields.extend(self.tx_effects_tree_root);

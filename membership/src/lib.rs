@@ -9,6 +9,7 @@ pub mod archive;
 pub mod category;
 pub mod chain;
 pub mod header;
+pub mod network;
 pub mod stored;
 pub mod witness;
 
@@ -20,8 +21,10 @@ pub use category::{
     verify_category_proof,
 };
 pub use chain::{ChainError, ChainSubject, ChainVerdict, Link, Proven, verify_chain};
-pub use header::{BlockHeader, GasFees, GlobalVariables, HeaderError, ProtocolVersion, TreeSnapshot};
+pub use header::{BlockHeader, GasFees, GlobalVariables, HeaderError, TreeSnapshot};
+pub use network::{Network, UnknownNetwork};
 pub use stored::{StoredBlock, StoredError, StoredTx};
+pub use txfx_tx_effects::{ProtocolVersion, UnknownProtocolVersion};
 pub use witness::{
     BlockWitnesses, BuildError, TrustedRoot, TxClaim, TxEffectMembershipWitness, TxLookupError, TxMembership,
     VerifyError, build_witness, build_witness_from_leaves, compute_root, find_tx, verify_effect, verify_leaf,

@@ -30,6 +30,9 @@ impl DomainSeparator {
     pub const TX_EFFECTS_TREE: Self = Self(2_908_237_871);
     /// `DOM_SEP__BLOCK_HEADER_HASH`: a block header's hash, in either layout (§12.4).
     pub const BLOCK_HEADER_HASH: Self = Self(4_195_546_849);
+    /// `DOM_SEP__MERKLE_HASH`: an internal node of Aztec v6's append-only trees (note hash,
+    /// L1-to-L2, archive; §13). Earlier protocols hashed archive nodes without a separator.
+    pub const MERKLE_HASH: Self = Self(2_982_624_097);
 
     /// A separator with an arbitrary value.
     pub const fn new(value: u32) -> Self {

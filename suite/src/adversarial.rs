@@ -8,9 +8,10 @@ use serde_json::{Map, Value};
 use txfx_documents::classify::{Classify, ErrorClass};
 use txfx_documents::json::witness_to_json;
 use txfx_documents::ops::{
-    ArchiveSubject, Expected, Subject, TxSelector, blob_decode, blob_encode, block_leaves, block_witnesses,
-    body_commitment, category_prove, checkpoint_decode, commitment_json, effect_commitment, header_hash,
-    hex_list, leaves_root, leaves_witnesses, verify_archive, verify_tx_chain, verify_witness, witness_of,
+    ArchiveSubject, Context, Expected, Subject, TxSelector, blob_decode, blob_encode, block_leaves,
+    block_witnesses, body_commitment, category_prove, checkpoint_decode, commitment_json, effect_commitment,
+    header_hash, hex_list, leaves_root, leaves_witnesses, verify_archive, verify_tx_chain, verify_witness,
+    witness_of,
 };
 use txfx_documents::{Doc, DocumentError, Problem};
 use txfx_membership::{ElementQuery, ProtocolVersion};
@@ -104,8 +105,19 @@ fn expected(inputs: &Value) -> Result<Expected, DocumentError> {
     })
 }
 
-/// Runs one case's operation through `txfx-documents`.
-fn run(b: &Backend<'_>, operation: &str, inputs: &Value) -> Result<Value, DocumentError> {
+/// The protocol a case names: every case names one (the generator writes it).
+pub fn protocol_of(case: &Value) -> ProtocolVersion {
+    let name = case["protocol"].as_str().expect("every case names its protocol");
+    name.parse().expect("a protocol's name")
+}
+
+/// Runs one case's operation through `txfx-documents`, under `protocol`'s rules.
+fn run(
+    b: &Backend<'_>,
+    protocol: ProtocolVersion,
+    operation: &str,
+    inputs: &Value,
+) -> Result<Value, DocumentError> {
     let texts: Map<String, Value> = inputs
         .as_object()
         .expect("inputs")
@@ -136,7 +148,7 @@ fn run(b: &Backend<'_>, operation: &str, inputs: &Value) -> Result<Value, Docume
             (Subject::Tx { tx_hash, categories_hash: optional_field(s.get("categoriesHash"))? }, None)
         })
     };
-    let h = b.hasher;
+    let cx = Context::new(b.hasher, protocol);
     match operation {
         "verify-tx" => {
             let (subject, tx_hash) = subject()?;
@@ -144,11 +156,10 @@ fn run(b: &Backend<'_>, operation: &str, inputs: &Value) -> Result<Value, Docume
             expected.tx_hash = expected.tx_hash.or(tx_hash);
             let root = field(&inputs["archiveRoot"])?;
             let verdict = verify_tx_chain(
-                h,
+                cx,
                 root,
                 doc("archiveWitness"),
                 doc("header"),
-                ProtocolVersion::Azip26,
                 doc("witness"),
                 subject,
                 &expected,
@@ -164,27 +175,27 @@ fn run(b: &Backend<'_>, operation: &str, inputs: &Value) -> Result<Value, Docume
             let mut expected = expected(inputs)?;
             expected.tx_hash = expected.tx_hash.or(tx_hash);
             let root = field(&inputs["root"])?;
-            Ok(verify_witness(h, doc("witness"), subject, root, &expected)?.to_json())
+            Ok(verify_witness(cx, doc("witness"), subject, root, &expected)?.to_json())
         }
         "archive-verify" => {
             let root = field(&inputs["root"])?;
             let subject = match inputs.get("header") {
-                Some(_) => ArchiveSubject::Header(doc("header"), ProtocolVersion::Azip26),
+                Some(_) => ArchiveSubject::Header(doc("header")),
                 None => ArchiveSubject::BlockHash(field(&inputs["blockHash"])?),
             };
-            Ok(verify_archive(h, root, subject, doc("witness"), &expected(inputs)?)?.to_json())
+            Ok(verify_archive(cx, root, subject, doc("witness"), &expected(inputs)?)?.to_json())
         }
         "block-root" => {
-            let root = body_commitment(h, doc("body"))?.1.root();
+            let root = body_commitment(cx, doc("body"))?.1.root();
             Ok(serde_json::json!({ "txEffectsTreeRoot": fr_to_hex(&root) }))
         }
         "block-witness" => {
-            let witnesses = block_witnesses(h, doc("body"), None)?;
+            let witnesses = block_witnesses(cx, doc("body"), None)?;
             let tx: TxSelector = inputs["tx"].as_str().expect("tx").parse()?;
             Ok(witness_to_json(&witness_of(&witnesses, tx)?))
         }
         "block-leaves" => {
-            Ok(txfx_documents::json::stored_block_to_json(&block_leaves(h, doc("body"), None)?))
+            Ok(txfx_documents::json::stored_block_to_json(&block_leaves(cx, doc("body"), None)?))
         }
         "category-prove" => {
             let tx: TxSelector = inputs["tx"].as_str().expect("tx").parse()?;
@@ -199,33 +210,29 @@ fn run(b: &Backend<'_>, operation: &str, inputs: &Value) -> Result<Value, Docume
                 None => None,
             };
             Ok(txfx_documents::json::category_proof_to_json(&category_prove(
-                h,
+                cx,
                 doc("body"),
                 tx,
                 category,
                 query,
             )?))
         }
-        "header-hash" => {
-            let layout: ProtocolVersion =
-                inputs["protocol"].as_str().expect("protocol").parse().expect("layout");
-            Ok(serde_json::json!({ "blockHash": fr_to_hex(&header_hash(h, doc("header"), layout)?) }))
-        }
+        "header-hash" => Ok(serde_json::json!({ "blockHash": fr_to_hex(&header_hash(cx, doc("header"))?) })),
         "tree-root" => {
-            Ok(serde_json::json!({ "txEffectsTreeRoot": fr_to_hex(&leaves_root(h, doc("leaves"))?) }))
+            Ok(serde_json::json!({ "txEffectsTreeRoot": fr_to_hex(&leaves_root(cx, doc("leaves"))?) }))
         }
-        "checkpoint-decode" => checkpoint_decode(h, doc("fields")),
+        "checkpoint-decode" => checkpoint_decode(cx, doc("fields")),
         "effect-hash" => {
-            let (document, commitment) = effect_commitment(h, doc("effect"))?;
+            let (document, commitment) = effect_commitment(cx, doc("effect"))?;
             Ok(commitment_json(&document, &commitment))
         }
-        "blob-encode" => Ok(hex_list(&blob_encode(h, doc("document"))?)),
-        "block-decode-blob" => blob_decode(doc("fields")),
+        "blob-encode" => Ok(hex_list(&blob_encode(cx, doc("document"))?)),
+        "block-decode-blob" => blob_decode(cx, doc("fields")),
         "tree-witness" => {
             let block_number = inputs
                 .get("blockNumber")
                 .map(|n| BlockNumber::try_from(n.as_u64().expect("a number")).expect("a block number"));
-            let witnesses = leaves_witnesses(h, doc("leaves"), block_number)?;
+            let witnesses = leaves_witnesses(cx, doc("leaves"), block_number)?;
             let tx: TxSelector = inputs["tx"].as_str().expect("tx").parse()?;
             Ok(witness_to_json(&witness_of(&witnesses, tx)?))
         }
@@ -314,7 +321,7 @@ pub fn adversarial_cases() -> Vec<Case> {
             );
             Case::new(Group::BadInputs, name.clone(), move |b| {
                 let operation = case["operation"].as_str().expect("operation");
-                check(&name, &case["expect"], run(b, operation, &case["inputs"]));
+                check(&name, &case["expect"], run(b, protocol_of(&case), operation, &case["inputs"]));
             })
         })
         .collect()

@@ -14,12 +14,12 @@ use txfx_membership::{
 };
 use txfx_poseidon::field::fr_to_hex;
 use txfx_poseidon::{BackendError, DomainSeparator, Fr, HashBackend, HashBackendExt, HashJob, State};
-use txfx_tx_effects::BlockNumber;
 use txfx_tx_effects::blob::{
     TxStartMarker, decode_block_blob, decode_tx_blob, encode_block_blob, encode_tx_blob,
 };
 use txfx_tx_effects::synthetic::{Profile, block};
 use txfx_tx_effects::tree::TxEffectsTree;
+use txfx_tx_effects::{BlockNumber, ProtocolVersion};
 use txfx_tx_effects::{
     Body, TxEffect, TxEffectFields, commit_block, commit_block_async, commit_effect, commit_effects_async,
     compute_leaf,
@@ -38,6 +38,7 @@ pub fn all() -> Vec<Case> {
     cases.extend(body_cases());
     cases.extend(stored_cases());
     cases.extend(crate::chain::chain_cases());
+    cases.extend(crate::v6::v6_cases());
     cases.extend(sensitivity_cases());
     cases.extend(snapshot_cases());
     cases.extend(crate::hostile::bad_input_cases());
@@ -48,7 +49,7 @@ pub fn all() -> Vec<Case> {
 
 /// The transcribed Aztec fixture effects (`testdata/effects/`).
 pub fn fixture_effect(name: &str) -> TxEffect {
-    effect_from_json(&read_testdata(&format!("effects/{name}.json")))
+    effect_from_json(&read_testdata(&format!("effects/{name}.json")), ProtocolVersion::Azip26)
         .unwrap_or_else(|error| panic!("fixture {name}: {error}"))
 }
 
@@ -175,7 +176,7 @@ fn vector_cases() -> Vec<Case> {
         }),
         Case::new(Group::Vectors, "witness JSON example", |b| {
             let example = at(aztec_fixtures(), "/witness_json_example/json");
-            let parsed = witness_from_json(&example.to_string()).expect("parses");
+            let parsed = witness_from_json(&example.to_string(), ProtocolVersion::Azip26).expect("parses");
             assert_eq!(&witness_to_json(&parsed), example);
             let body = Body::new(["empty", "small", "maximum"].map(fixture_effect).to_vec());
             let built = build_witness(b.hasher, &body, 0, BlockNumber::new(7)).expect("tx 0");
@@ -270,7 +271,10 @@ fn membership_cases() -> Vec<Case> {
             };
             let json = witness_to_json(&witness);
             assert_eq!(json["leafIndex"], "3");
-            assert_eq!(witness_from_json(&json.to_string()).expect("parses"), witness);
+            assert_eq!(
+                witness_from_json(&json.to_string(), ProtocolVersion::Azip26).expect("parses"),
+                witness
+            );
         }),
         Case::new(g, "builds witnesses against the same root the block body commits to", |b| {
             let body = deterministic_body(5);
@@ -446,27 +450,27 @@ fn body_cases() -> Vec<Case> {
             let body = Body::new(["small", "empty", "maximum"].map(fixture_effect).to_vec());
             let fields = encode_block_blob(&body);
             assert_eq!(fields.len(), 20 + 3 + 8475);
-            assert_eq!(decode_block_blob(&fields).expect("decodes"), body);
+            assert_eq!(decode_block_blob(ProtocolVersion::Azip26, &fields).expect("decodes"), body);
         }),
         Case::new(g, "converts to and from blob data (one tx, trailing fields ignored)", |_| {
             let effect = fixture_effect("small");
             let mut fields = encode_tx_blob(&effect);
             fields.push(Fr::from(7u64));
-            assert_eq!(decode_tx_blob(&fields).expect("decodes"), (effect, 20));
+            assert_eq!(decode_tx_blob(ProtocolVersion::Azip26, &fields).expect("decodes"), (effect, 20));
         }),
         Case::new(g, "converts to and from empty blob data", |_| {
             let fields = encode_block_blob(&Body::empty());
             assert!(fields.is_empty());
-            assert_eq!(decode_block_blob(&fields).expect("decodes"), Body::empty());
+            assert_eq!(decode_block_blob(ProtocolVersion::Azip26, &fields).expect("decodes"), Body::empty());
         }),
         Case::new(g, "converts to and from json", |_| {
             let body = deterministic_body(4);
             let json = body_to_json(&body);
             let keys: Vec<&String> = json.as_object().expect("an object").keys().collect();
             assert_eq!(keys, ["txEffects"], "printed as TypeScript's Body schema wants");
-            assert_eq!(body_from_json(&json.to_string()).expect("parses"), body);
+            assert_eq!(body_from_json(&json.to_string(), ProtocolVersion::Azip26).expect("parses"), body);
             let bare = json["txEffects"].to_string();
-            assert_eq!(body_from_json(&bare).expect("a bare array parses"), body);
+            assert_eq!(body_from_json(&bare, ProtocolVersion::Azip26).expect("a bare array parses"), body);
         }),
         Case::new(g, "returns an empty tree with no leaves", |b| {
             let commitment = commit_block(b.hasher, &Body::empty()).expect("commit");
@@ -624,7 +628,10 @@ fn sensitivity_cases() -> Vec<Case> {
             let effect = fixture_effect("maximum");
             let blob = encode_tx_blob(&effect);
             assert_eq!(blob.len(), txfx_tx_effects::limits::MAX_TX_BLOB_DATA_SIZE_IN_FIELDS);
-            assert_eq!(decode_block_blob(&blob).expect("decodes").tx_effects, vec![effect.clone()]);
+            assert_eq!(
+                decode_block_blob(ProtocolVersion::Azip26, &blob).expect("decodes").tx_effects,
+                vec![effect.clone()]
+            );
             commit_effect(b.hasher, &effect).expect("commit");
         }),
     ]

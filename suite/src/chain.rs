@@ -6,15 +6,13 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::Value;
-use txfx_membership::archive::{
-    ARCHIVE_HEIGHT, GENESIS_ARCHIVE_ROOT, GENESIS_BLOCK_HEADER_HASH, archive_root, archive_witness,
-};
+use txfx_membership::archive::{ARCHIVE_HEIGHT, archive_root, archive_witness};
 use txfx_membership::{
     ArchiveWitness, BlockHeader, BlockWitnesses, CategoryError, CategoryProof, ChainError, ChainSubject,
-    ChainVerdict, ElementQuery, HeaderError, Link, ProtocolVersion, Proven, TrustedArchiveRoot, TxClaim,
-    TxEffectMembershipWitness, prove_category, verify_block_hash, verify_category_proof, verify_chain,
+    ChainVerdict, ElementQuery, HeaderError, Link, Network, ProtocolVersion, Proven, TrustedArchiveRoot,
+    TxClaim, TxEffectMembershipWitness, prove_category, verify_block_hash, verify_category_proof,
+    verify_chain,
 };
-use txfx_poseidon::field::parse_fr;
 use txfx_poseidon::{DomainSeparator, Fr, HashBackendExt};
 use txfx_tx_effects::BlockNumber;
 use txfx_tx_effects::category::CategorySection;
@@ -34,8 +32,13 @@ fn text(value: &Value) -> String {
     value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string())
 }
 
-fn constant(decimal: &str) -> Fr {
-    parse_fr(decimal).expect("a protocol constant parses")
+/// The chain fixtures' protocol: the AZIP-26 reference pin (4.1.2's rules, the 23-field header).
+const PROTOCOL: ProtocolVersion = ProtocolVersion::Azip26;
+
+/// Aztec 4.1.2's canonical genesis, as txfx pins it (`Network::named("canonical-4.1.2")`).
+fn genesis_4_1_2() -> (Fr, Fr) {
+    let network = Network::named("canonical-4.1.2").expect("a built-in network");
+    (network.genesis_block_header_hash.expect("pinned"), network.genesis_archive_root.expect("pinned"))
 }
 
 /// The TypeScript chain: block 3's header, its archive witness, the archive root, and the
@@ -160,21 +163,24 @@ pub fn chain_cases() -> Vec<Case> {
             );
         }),
         Case::new(g, "archive: the genesis constants, and TypeScript's archive and paths", |b| {
-            let genesis = constant(GENESIS_BLOCK_HEADER_HASH);
-            let genesis_root = archive_root(b.hasher, &[genesis]).expect("root");
-            assert_eq!(genesis_root, constant(GENESIS_ARCHIVE_ROOT), "GENESIS_ARCHIVE_ROOT");
+            let (genesis, pinned_root) = genesis_4_1_2();
             let chain_json = json("chain/chain.json");
+            // The pin is @aztec/constants 4.1.2's, as TypeScript printed it.
+            assert_eq!(genesis, fr(at(&chain_json, "/genesisBlockHeaderHash")), "GENESIS_BLOCK_HEADER_HASH");
+            let genesis_root = archive_root(b.hasher, PROTOCOL, &[genesis]).expect("root");
+            assert_eq!(genesis_root, pinned_root, "GENESIS_ARCHIVE_ROOT");
             assert_eq!(genesis_root, fr(at(&chain_json, "/genesisArchiveRoot")));
             let chain = ts_chain();
-            assert_eq!(archive_root(b.hasher, &chain.leaves).expect("root"), chain.root.get());
+            assert_eq!(archive_root(b.hasher, PROTOCOL, &chain.leaves).expect("root"), chain.root.get());
             for record in array(&chain_json, "/blocks") {
                 let number = uint(at(record, "/number"));
                 let from_node =
                     crate::archive_witness_text(&at(record, "/archiveWitness/base64").to_string())
                         .expect("base64 reads");
                 assert_eq!(from_node.sibling_path, frs(at(record, "/archiveWitness/siblingPath")));
-                let built =
-                    archive_witness(b.hasher, &chain.leaves, number as usize).expect("build").expect("in");
+                let built = archive_witness(b.hasher, PROTOCOL, &chain.leaves, number as usize)
+                    .expect("build")
+                    .expect("in");
                 assert_eq!(built, from_node, "block {number}: txfx builds TypeScript's path");
                 assert_eq!(
                     txfx_documents::json::archive_witness_to_json(&built),
@@ -183,8 +189,9 @@ pub fn chain_cases() -> Vec<Case> {
                 );
                 let hash = fr(at(record, "/hash"));
                 let block_number = BlockNumber::try_from(number).expect("a block number");
-                let proven = verify_block_hash(b.hasher, hash, block_number, &from_node, chain.root)
-                    .expect("verifies");
+                let proven =
+                    verify_block_hash(b.hasher, PROTOCOL, hash, block_number, &from_node, chain.root)
+                        .expect("verifies");
                 assert_eq!(
                     (proven.archive_root, proven.block_number, proven.block_hash),
                     (chain.root.get(), block_number, hash),
@@ -210,7 +217,15 @@ pub fn chain_cases() -> Vec<Case> {
                 for (index, effect) in body.tx_effects.iter().enumerate() {
                     let w = witnesses.witness(index).expect("in block");
                     let check = |subject: ChainSubject<'_>| {
-                        verify_chain(b.hasher, chain.root, &chain.witness, &chain.header, &w, subject)
+                        verify_chain(
+                            b.hasher,
+                            PROTOCOL,
+                            chain.root,
+                            &chain.witness,
+                            &chain.header,
+                            &w,
+                            subject,
+                        )
                     };
                     let names_the_tx = |verdict: ChainVerdict| {
                         let tx = verdict.proven.tx();
@@ -252,7 +267,15 @@ pub fn chain_cases() -> Vec<Case> {
                        header: &BlockHeader,
                        w: &TxEffectMembershipWitness,
                        proof: &CategoryProof| {
-                verify_chain(b.hasher, archive_root, archive, header, w, ChainSubject::Category(proof))
+                verify_chain(
+                    b.hasher,
+                    PROTOCOL,
+                    archive_root,
+                    archive,
+                    header,
+                    w,
+                    ChainSubject::Category(proof),
+                )
             };
             run(chain.root, &chain.witness, &chain.header, &w, &proof).expect("the genuine chain holds");
             let mut tampers: Vec<(Link, Result<ChainVerdict, ChainError>)> = Vec::new();
@@ -425,8 +448,9 @@ pub fn chain_cases() -> Vec<Case> {
                     })
                     .collect();
                 insta::assert_snapshot!("category_proofs_small_fixture", proofs.join("\n"));
-                let genesis = constant(GENESIS_BLOCK_HEADER_HASH);
-                let witness = archive_witness(b.hasher, &[genesis], 0).expect("build").expect("leaf 0");
+                let (genesis, _) = genesis_4_1_2();
+                let witness =
+                    archive_witness(b.hasher, PROTOCOL, &[genesis], 0).expect("build").expect("leaf 0");
                 let view = format!(
                     "{}\n{}",
                     txfx_documents::json::archive_witness_to_json(&witness),

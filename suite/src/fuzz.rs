@@ -64,17 +64,33 @@ pub fn field(bytes: &[u8]) -> Result<Outcome, String> {
     Ok(outcome)
 }
 
-/// TxEffect JSON: an accepted effect re-prints and re-parses to itself, and round-trips its blob.
+/// Runs `check` under every protocol; accepted when any protocol accepted the input.
+fn every_protocol(check: impl Fn(ProtocolVersion) -> Result<Outcome, String>) -> Result<Outcome, String> {
+    let mut outcome = Outcome::Rejected;
+    for protocol in ProtocolVersion::ALL {
+        if check(protocol).map_err(|error| format!("{protocol}: {error}"))? == Outcome::Accepted {
+            outcome = Outcome::Accepted;
+        }
+    }
+    Ok(outcome)
+}
+
+/// TxEffect JSON: an accepted effect re-prints and re-parses to itself, and round-trips its blob,
+/// under every protocol.
 pub fn effect_json(bytes: &[u8]) -> Result<Outcome, String> {
-    let Some(Ok(effect)) = text(bytes).map(effect_from_json) else { return Ok(Outcome::Rejected) };
-    if effect_from_json(&effect_to_json(&effect).to_string()).as_ref().ok() != Some(&effect) {
-        return Err("JSON round trip changed the effect".into());
-    }
-    let body = without_private_log_padding(txfx_tx_effects::Body::new(vec![effect]))?;
-    if decode_block_blob(&encode_block_blob(&body)).as_ref().ok() != Some(&body) {
-        return Err("blob round trip changed the effect".into());
-    }
-    Ok(Outcome::Accepted)
+    every_protocol(|protocol| {
+        let Some(Ok(effect)) = text(bytes).map(|text| effect_from_json(text, protocol)) else {
+            return Ok(Outcome::Rejected);
+        };
+        if effect_from_json(&effect_to_json(&effect).to_string(), protocol).as_ref().ok() != Some(&effect) {
+            return Err("JSON round trip changed the effect".into());
+        }
+        let body = without_private_log_padding(txfx_tx_effects::Body::new(vec![effect]))?;
+        if decode_block_blob(protocol, &encode_block_blob(&body)).as_ref().ok() != Some(&body) {
+            return Err("blob round trip changed the effect".into());
+        }
+        Ok(Outcome::Accepted)
+    })
 }
 
 /// The body as its blob carries it: without private-log fields past emittedLength.
@@ -91,53 +107,78 @@ fn without_private_log_padding(body: txfx_tx_effects::Body) -> Result<txfx_tx_ef
     Ok(txfx_tx_effects::Body::new(effects))
 }
 
-/// Body JSON: an accepted body round-trips through JSON and its blob.
+/// Body JSON: an accepted body round-trips through JSON and its blob, under every protocol.
 pub fn body_json(bytes: &[u8]) -> Result<Outcome, String> {
-    let Some(Ok(body)) = text(bytes).map(body_from_json) else { return Ok(Outcome::Rejected) };
-    if body_from_json(&body_to_json(&body).to_string()).as_ref().ok() != Some(&body) {
-        return Err("JSON round trip changed the body".into());
-    }
-    let body = without_private_log_padding(body)?;
-    if decode_block_blob(&encode_block_blob(&body)).as_ref().ok() != Some(&body) {
-        return Err("blob round trip changed the body".into());
-    }
-    Ok(Outcome::Accepted)
+    every_protocol(|protocol| {
+        let Some(Ok(body)) = text(bytes).map(|text| body_from_json(text, protocol)) else {
+            return Ok(Outcome::Rejected);
+        };
+        if body_from_json(&body_to_json(&body).to_string(), protocol).as_ref().ok() != Some(&body) {
+            return Err("JSON round trip changed the body".into());
+        }
+        let body = without_private_log_padding(body)?;
+        if decode_block_blob(protocol, &encode_block_blob(&body)).as_ref().ok() != Some(&body) {
+            return Err("blob round trip changed the body".into());
+        }
+        Ok(Outcome::Accepted)
+    })
 }
 
-/// Blob fields as consecutive 32-byte words: an accepted block re-encodes to the same fields.
+/// Blob fields as consecutive 32-byte words: an accepted block re-encodes to the same fields
+/// (before v6; a v6 decoder reads revert codes above 1 as 1, so it re-encodes them as 1).
 pub fn blob(bytes: &[u8]) -> Result<Outcome, String> {
     let fields: Result<Vec<Fr>, _> = bytes.chunks(32).map(fr_from_be_slice).collect();
     let Ok(fields) = fields else { return Ok(Outcome::Rejected) };
-    let Ok(body) = decode_block_blob(&fields) else { return Ok(Outcome::Rejected) };
-    if encode_block_blob(&body) != fields {
-        return Err("decoded block does not re-encode to its blob".into());
-    }
-    Ok(Outcome::Accepted)
+    every_protocol(|protocol| {
+        let Ok(body) = decode_block_blob(protocol, &fields) else { return Ok(Outcome::Rejected) };
+        let encoded = encode_block_blob(&body);
+        if protocol != ProtocolVersion::V6 && encoded != fields {
+            return Err("decoded block does not re-encode to its blob".into());
+        }
+        if decode_block_blob(protocol, &encoded).as_ref().ok() != Some(&body) {
+            return Err("re-encoded block does not decode to itself".into());
+        }
+        Ok(Outcome::Accepted)
+    })
 }
 
 /// Checkpoint blob fields as consecutive 32-byte words: an accepted checkpoint re-encodes to the
-/// same fields up to its end marker, and everything after that is zero.
+/// same fields up to its end marker (before v6, as [`blob`]), and everything after that is zero.
 pub fn checkpoint(bytes: &[u8]) -> Result<Outcome, String> {
     let fields: Result<Vec<Fr>, _> = bytes.chunks(32).map(fr_from_be_slice).collect();
     let Ok(fields) = fields else { return Ok(Outcome::Rejected) };
-    let Ok(checkpoint) = decode_checkpoint(&fields) else { return Ok(Outcome::Rejected) };
-    let encoded = encode_checkpoint(&checkpoint);
-    let (head, tail) = fields.split_at_checked(encoded.len()).ok_or("decoded more fields than given")?;
-    if head != encoded.as_slice() || tail.iter().any(|field| *field != Fr::from(0u64)) {
-        return Err("decoded checkpoint does not re-encode to its fields".into());
-    }
-    Ok(Outcome::Accepted)
+    every_protocol(|protocol| {
+        let Ok(checkpoint) = decode_checkpoint(protocol, &fields) else { return Ok(Outcome::Rejected) };
+        let encoded = encode_checkpoint(&checkpoint);
+        let (head, tail) = fields.split_at_checked(encoded.len()).ok_or("decoded more fields than given")?;
+        if tail.iter().any(|field| *field != Fr::from(0u64)) {
+            return Err("a nonzero field after the checkpoint's end".into());
+        }
+        if protocol != ProtocolVersion::V6 && head != encoded.as_slice() {
+            return Err("decoded checkpoint does not re-encode to its fields".into());
+        }
+        if decode_checkpoint(protocol, &encoded).as_ref().ok() != Some(&checkpoint) {
+            return Err("re-encoded checkpoint does not decode to itself".into());
+        }
+        Ok(Outcome::Accepted)
+    })
 }
 
-/// Checkpoint JSON: an accepted checkpoint re-prints and re-parses to itself.
+/// Checkpoint JSON: an accepted checkpoint re-prints and re-parses to itself, under every
+/// protocol.
 pub fn checkpoint_json(bytes: &[u8]) -> Result<Outcome, String> {
-    let Some(Ok(parsed)) = text(bytes).map(checkpoint_from_json) else { return Ok(Outcome::Rejected) };
-    let printed = checkpoint_to_json(&parsed.checkpoint, None).to_string();
-    if checkpoint_from_json(&printed).map(|again| again.checkpoint).as_ref().ok() != Some(&parsed.checkpoint)
-    {
-        return Err("checkpoint JSON round trip changed the checkpoint".into());
-    }
-    Ok(Outcome::Accepted)
+    every_protocol(|protocol| {
+        let Some(Ok(parsed)) = text(bytes).map(|text| checkpoint_from_json(text, protocol)) else {
+            return Ok(Outcome::Rejected);
+        };
+        let printed = checkpoint_to_json(&parsed.checkpoint, None).to_string();
+        if checkpoint_from_json(&printed, protocol).map(|again| again.checkpoint).as_ref().ok()
+            != Some(&parsed.checkpoint)
+        {
+            return Err("checkpoint JSON round trip changed the checkpoint".into());
+        }
+        Ok(Outcome::Accepted)
+    })
 }
 
 /// Stored leaves: an accepted stored block serves witnesses that verify against its root, and
@@ -163,7 +204,7 @@ pub fn stored_leaves(bytes: &[u8]) -> Result<Outcome, String> {
 pub fn header_json(bytes: &[u8]) -> Result<Outcome, String> {
     let Some(text) = text(bytes) else { return Ok(Outcome::Rejected) };
     let mut outcome = Outcome::Rejected;
-    for version in [ProtocolVersion::Azip26, ProtocolVersion::PreAzip26] {
+    for version in ProtocolVersion::ALL {
         let Ok(header) = txfx_documents::json::header_from_json(text, version) else { continue };
         if txfx_documents::json::header_from_json(
             &txfx_documents::json::header_to_json(&header).to_string(),
@@ -247,7 +288,8 @@ fn chain_documents() -> &'static [String; 4] {
 }
 
 fn build_chain_documents() -> [String; 4] {
-    let body = body_from_json(&read_testdata("blocks/three-fixtures.json")).unwrap_or_default();
+    let body = body_from_json(&read_testdata("blocks/three-fixtures.json"), ProtocolVersion::Azip26)
+        .unwrap_or_default();
     let witness = BlockWitnesses::from_body(&Sequential, &body, BlockNumber::new(3))
         .ok()
         .and_then(|block| block.witness(1).ok())
@@ -279,11 +321,10 @@ pub fn chain_verdict(bytes: &[u8]) -> Result<Outcome, String> {
     let root = txfx_poseidon::field::parse_fr_hex(read_testdata("chain/archive-root.txt").trim())
         .map_err(|e| e.to_string())?;
     let verdict = match verify_tx_chain(
-        &Sequential,
+        txfx_documents::ops::Context::new(&Sequential, ProtocolVersion::Azip26),
         root,
         Doc::text("archive witness", archive_witness),
         Doc::text("header", header),
-        ProtocolVersion::Azip26,
         Doc::text("witness", witness),
         Subject::Effect(Doc::text("effect", effect)),
         &Expected::default(),
@@ -301,20 +342,26 @@ pub fn chain_verdict(bytes: &[u8]) -> Result<Outcome, String> {
         return Err(format!("a valid verdict named other facts: {}", verdict.to_json()));
     }
     // The replaced document reads as the genuine one: an equivalent spelling, nothing more.
-    let reread = read::effect(Doc::text("effect", effect)).map_err(|e| e.to_string())?.effect;
+    let reread =
+        read::effect(Doc::text("effect", effect), ProtocolVersion::Azip26).map_err(|e| e.to_string())?.effect;
     if reread.tx_hash != small.tx_hash || reread.nullifiers != small.nullifiers {
         return Err("a valid verdict about an effect other than the genuine one".into());
     }
     Ok(Outcome::Accepted)
 }
 
-/// Witness JSON: an accepted witness re-prints and re-parses to itself.
+/// Witness JSON: an accepted witness re-prints and re-parses to itself, under every protocol.
 pub fn witness_json(bytes: &[u8]) -> Result<Outcome, String> {
-    let Some(Ok(witness)) = text(bytes).map(witness_from_json) else { return Ok(Outcome::Rejected) };
-    if witness_from_json(&witness_to_json(&witness).to_string()).as_ref().ok() != Some(&witness) {
-        return Err("witness JSON round trip changed the witness".into());
-    }
-    Ok(Outcome::Accepted)
+    every_protocol(|protocol| {
+        let Some(Ok(witness)) = text(bytes).map(|text| witness_from_json(text, protocol)) else {
+            return Ok(Outcome::Rejected);
+        };
+        if witness_from_json(&witness_to_json(&witness).to_string(), protocol).as_ref().ok() != Some(&witness)
+        {
+            return Err("witness JSON round trip changed the witness".into());
+        }
+        Ok(Outcome::Accepted)
+    })
 }
 
 /// Differential verification: bytes pick a block, a tx and tampering; a witness the verifier
@@ -409,7 +456,9 @@ pub fn targets() -> Vec<(&'static str, Target, Vec<Vec<u8>>)> {
             .collect()
     };
     let blob_seed = |path: &str| -> Vec<u8> {
-        let body = body_from_json(&read_testdata(path)).map(|b| encode_block_blob(&b)).unwrap_or_default();
+        let body = body_from_json(&read_testdata(path), ProtocolVersion::V6)
+            .map(|b| encode_block_blob(&b))
+            .unwrap_or_default();
         body.iter().flat_map(fr_to_be_bytes).collect()
     };
     let mut field_seeds = catalogue_inputs("field");
@@ -470,7 +519,7 @@ pub fn targets() -> Vec<(&'static str, Target, Vec<Vec<u8>>)> {
         records.iter().take(3).map(|record| record["decoded"].to_string().into_bytes()).collect();
     checkpoint_json_seeds.extend(catalogue_inputs("checkpoint-json"));
     let mut stored_seeds = vec![
-        body_from_json(&read_testdata("blocks/three-fixtures.json"))
+        body_from_json(&read_testdata("blocks/three-fixtures.json"), ProtocolVersion::V6)
             .ok()
             .and_then(|body| StoredBlock::from_body(&Sequential, &body, BlockNumber::new(7)).ok())
             .map(|stored| txfx_documents::json::stored_block_to_json(&stored).to_string().into_bytes())

@@ -15,8 +15,8 @@ use txfx_documents::classify::Classify;
 use txfx_documents::json::witness_from_json;
 use txfx_documents::json::{body_from_json, checkpoint_from_json, effect_from_json};
 use txfx_membership::{
-    BlockWitnesses, ProtocolVersion, TxClaim, TxEffectMembershipWitness, verify_category_proof,
-    verify_effect, verify_leaf, verify_tx,
+    BlockWitnesses, TxClaim, TxEffectMembershipWitness, verify_category_proof, verify_effect, verify_leaf,
+    verify_tx,
 };
 use txfx_poseidon::field::{parse_fr, parse_fr_hex};
 use txfx_poseidon::{AsyncHashBackend, Fr, HashBackend, HashJob, Sequential};
@@ -65,30 +65,27 @@ fn refused<T: std::fmt::Debug, E: Classify + std::fmt::Display>(
 
 /// Runs one catalogue entry; `Ok(kind)` is the error kind produced, `Err` if it was accepted.
 fn run_bad_input(hasher: &dyn HashBackend, entry: &Value) -> Result<String, String> {
+    let protocol = crate::adversarial::protocol_of(entry);
     let input = &entry["input"];
     let text = input.as_str().map(str::to_owned).unwrap_or_else(|| input.to_string());
     match entry["entry"].as_str().expect("entry") {
         "field" => refused(parse_fr(&text)),
-        "effect-json" => refused(effect_from_json(&text)),
-        "body-json" => refused(body_from_json(&text)),
+        "effect-json" => refused(effect_from_json(&text, protocol)),
+        "body-json" => refused(body_from_json(&text, protocol)),
         "blob" => {
             let fields: Vec<Fr> = input.as_array().expect("blob fields").iter().map(field_of).collect();
-            refused(decode_block_blob(&fields))
+            refused(decode_block_blob(protocol, &fields))
         }
         "checkpoint" => {
             let fields: Vec<Fr> = input.as_array().expect("blob fields").iter().map(field_of).collect();
-            refused(decode_checkpoint(&fields))
+            refused(decode_checkpoint(protocol, &fields))
         }
-        "checkpoint-json" => refused(checkpoint_from_json(&text)),
+        "checkpoint-json" => refused(checkpoint_from_json(&text, protocol)),
         "stored-leaves" => match txfx_documents::json::stored_block_from_json(&text) {
             Err(error) => refused::<(), _>(Err(error)),
             Ok(stored) => refused(BlockWitnesses::from_stored(hasher, &stored).map(|w| w.root())),
         },
-        "header-json" => {
-            let layout: ProtocolVersion =
-                entry["layout"].as_str().expect("a layout").parse().expect("a layout");
-            refused(txfx_documents::json::header_from_json(&text, layout))
-        }
+        "header-json" => refused(txfx_documents::json::header_from_json(&text, protocol)),
         "archive-witness" => refused(crate::archive_witness_text(&text)),
         "category-proof" => match txfx_documents::json::category_proof_from_json(&text) {
             Err(error) => refused::<(), _>(Err(error)),
@@ -97,13 +94,13 @@ fn run_bad_input(hasher: &dyn HashBackend, entry: &Value) -> Result<String, Stri
                 refused(verify_category_proof(hasher, &proof, &witness, trusted(root)))
             }
         },
-        "witness-json" => refused(witness_from_json(&text)),
+        "witness-json" => refused(witness_from_json(&text, protocol)),
         "verify" => {
-            let witness = witness_from_json(&text).expect("catalogue witnesses parse");
+            let witness = witness_from_json(&text, protocol).expect("catalogue witnesses parse");
             let spec = &entry["verify"];
             let root = field_of(&spec["root"]);
             let result = if let Some(path) = spec.get("effect").and_then(Value::as_str) {
-                let effect = effect_from_json(&read_testdata(path)).expect("effect parses");
+                let effect = effect_from_json(&read_testdata(path), protocol).expect("effect parses");
                 verify_effect(hasher, &effect, &witness, trusted(root))
             } else {
                 let tx = TxClaim {

@@ -15,7 +15,9 @@ pub mod harness;
 pub mod hostile;
 pub mod readings;
 pub mod runner;
+pub mod testchain;
 mod typescript;
+pub mod v6;
 pub mod vectors;
 
 pub use harness::{Engine, main};

@@ -23,7 +23,8 @@ fn txfx_reading(
     let doc = Doc::text(name, text);
     match context {
         "effect" => {
-            let document = read::effect(doc).map_err(|e| e.to_string())?;
+            // TypeScript 4.1.2's reading: its rules are pre-AZIP-26's.
+            let document = read::effect(doc, ProtocolVersion::PreAzip26).map_err(|e| e.to_string())?;
             let mut reading = Map::new();
             reading.insert("effect".into(), json!(effect_to_json(&document.effect).to_string()));
             if let Some(in_block) = document.in_block {
@@ -34,7 +35,8 @@ fn txfx_reading(
             Ok(Value::Object(reading))
         }
         "body" => {
-            let document = read::body(b.hasher, doc).map_err(|e| e.to_string())?;
+            let document =
+                read::body(b.hasher, doc, ProtocolVersion::PreAzip26).map_err(|e| e.to_string())?;
             let mut reading = Map::new();
             reading.insert("body".into(), json!(body_to_json(&document.body).to_string()));
             if let Some(number) = document.block_number() {

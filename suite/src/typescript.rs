@@ -6,7 +6,7 @@ use txfx_documents::json::{
 };
 use txfx_tx_effects::blob::{decode_block_blob, decode_tx_blob, encode_block_blob, encode_tx_blob};
 use txfx_tx_effects::checkpoint::{decode_checkpoint, encode_checkpoint, pad_to_blobs};
-use txfx_tx_effects::{TxEffect, commit_block, commit_effect};
+use txfx_tx_effects::{ProtocolVersion, TxEffect, commit_block, commit_effect};
 
 use crate::cases::body_root;
 use crate::runner::{Case, Group};
@@ -36,8 +36,8 @@ pub(crate) fn typescript_cases() -> Vec<Case> {
                 for record in records {
                     let name = at(record, "/name");
                     let json = text_of(at(record, "/json"));
-                    let effect =
-                        effect_from_json(json).unwrap_or_else(|e| panic!("{name}: txfx refused it: {e}"));
+                    let effect = effect_from_json(json, ProtocolVersion::PreAzip26)
+                        .unwrap_or_else(|e| panic!("{name}: txfx refused it: {e}"));
                     assert_eq!(
                         txfx_documents::json::effect_to_json(&effect).to_string(),
                         json,
@@ -52,7 +52,8 @@ pub(crate) fn typescript_cases() -> Vec<Case> {
                     unpadded.private_logs.iter_mut().for_each(|log| log.padding.clear());
                     let unpadded = TxEffect::new(unpadded).expect("still legal");
                     assert_eq!(
-                        decode_tx_blob(&blob).expect("TypeScript's blob fields decode"),
+                        decode_tx_blob(ProtocolVersion::PreAzip26, &blob)
+                            .expect("TypeScript's blob fields decode"),
                         (unpadded.clone(), blob.len())
                     );
                     let on_backend = commit_effect(b.hasher, &effect).expect("commit");
@@ -71,11 +72,16 @@ pub(crate) fn typescript_cases() -> Vec<Case> {
             for record in array(&fixtures, "/bodies") {
                 let name = at(record, "/name");
                 let json = text_of(at(record, "/json"));
-                let body = body_from_json(json).unwrap_or_else(|e| panic!("{name}: txfx refused it: {e}"));
+                let body = body_from_json(json, ProtocolVersion::PreAzip26)
+                    .unwrap_or_else(|e| panic!("{name}: txfx refused it: {e}"));
                 assert_eq!(body_to_json(&body).to_string(), json, "{name}: printed back");
                 let blob = frs(at(record, "/blobFields"));
                 assert_eq!(encode_block_blob(&body), blob, "{name}: blob fields");
-                assert_eq!(decode_block_blob(&blob).expect("decodes"), body, "{name}: decoded");
+                assert_eq!(
+                    decode_block_blob(ProtocolVersion::PreAzip26, &blob).expect("decodes"),
+                    body,
+                    "{name}: decoded"
+                );
                 let root = commit_block(b.hasher, &body).expect("commit").root();
                 assert_eq!(
                     root,
@@ -94,8 +100,8 @@ pub(crate) fn typescript_cases() -> Vec<Case> {
                 for record in records {
                     let name = at(record, "/name");
                     let fields = frs(at(record, "/blobFields"));
-                    let checkpoint =
-                        decode_checkpoint(&fields).unwrap_or_else(|e| panic!("{name}: txfx refused it: {e}"));
+                    let checkpoint = decode_checkpoint(ProtocolVersion::PreAzip26, &fields)
+                        .unwrap_or_else(|e| panic!("{name}: txfx refused it: {e}"));
                     let expected = at(record, "/decoded");
                     assert_eq!(
                         &checkpoint_to_json(&checkpoint, None),
@@ -106,12 +112,12 @@ pub(crate) fn typescript_cases() -> Vec<Case> {
                     let padded = pad_to_blobs(fields.clone());
                     assert_eq!(padded.len() as u64, uint(at(record, "/paddedLength")), "{name}: whole blobs");
                     assert_eq!(
-                        decode_checkpoint(&padded).as_ref(),
+                        decode_checkpoint(ProtocolVersion::PreAzip26, &padded).as_ref(),
                         Ok(&checkpoint),
                         "{name}: with the zero tail"
                     );
-                    let parsed =
-                        checkpoint_from_json(&expected.to_string()).expect("blob-lib's decoding reads");
+                    let parsed = checkpoint_from_json(&expected.to_string(), ProtocolVersion::PreAzip26)
+                        .expect("blob-lib's decoding reads");
                     assert_eq!(parsed.checkpoint, checkpoint, "{name}: from JSON");
                     assert!(parsed.claimed_roots.iter().all(Option::is_none));
                     for block in checkpoint.blocks() {
@@ -128,12 +134,13 @@ pub(crate) fn typescript_cases() -> Vec<Case> {
             use txfx_documents::{Doc, read};
             let fixtures = typescript("node-results.json");
             let result = text_of(at(&fixtures, "/getTxEffect/json"));
-            let document =
-                read::effect(Doc::text("getTxEffect", result)).expect("a getTxEffect result reads");
+            let document = read::effect(Doc::text("getTxEffect", result), ProtocolVersion::PreAzip26)
+                .expect("a getTxEffect result reads");
             let effect = document.effect;
             assert_eq!(
                 effect,
-                effect_from_json(text_of(at(&fixtures, "/getTxEffect/dataJson"))).expect("data")
+                effect_from_json(text_of(at(&fixtures, "/getTxEffect/dataJson")), ProtocolVersion::PreAzip26)
+                    .expect("data")
             );
             let claimed: serde_json::Value = serde_json::from_str(result).expect("JSON");
             let in_block = document.in_block.expect("the result's place");
@@ -141,15 +148,16 @@ pub(crate) fn typescript_cases() -> Vec<Case> {
             assert_eq!(in_block.tx_index_in_block, uint(&claimed["txIndexInBlock"]));
             assert_eq!(encode_tx_blob(&effect), frs(at(&fixtures, "/getTxEffect/blobFields")));
             let block = text_of(at(&fixtures, "/getBlock/json"));
-            let parsed =
-                read::body(b.hasher, Doc::text("getBlock", block)).expect("L2Block JSON reads as its body");
+            let parsed = read::body(b.hasher, Doc::text("getBlock", block), ProtocolVersion::PreAzip26)
+                .expect("L2Block JSON reads as its body");
             assert_eq!(
                 parsed.block_number().map(u64::from),
                 Some(uint(at(&fixtures, "/getBlock/blockNumber")))
             );
             assert_eq!(
                 parsed.body,
-                body_from_json(text_of(at(&fixtures, "/getBlock/bodyJson"))).expect("body")
+                body_from_json(text_of(at(&fixtures, "/getBlock/bodyJson")), ProtocolVersion::PreAzip26)
+                    .expect("body")
             );
             assert_eq!(encode_block_blob(&parsed.body), frs(at(&fixtures, "/getBlock/blobFields")));
         }),

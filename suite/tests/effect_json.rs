@@ -10,14 +10,14 @@ use txfx_documents::json::{
 use txfx_poseidon::Fr;
 use txfx_tx_effects::blob::encode_tx_blob;
 use txfx_tx_effects::synthetic::{Profile, block};
-use txfx_tx_effects::{Category, TxEffect, TxEffectError};
+use txfx_tx_effects::{Category, ProtocolVersion, TxEffect, TxEffectError};
 
 fn small() -> TxEffect {
     txfx_suite::cases::fixture_effect("small")
 }
 
 fn json_error(text: &str) -> JsonError {
-    effect_from_json(text).unwrap_err()
+    effect_from_json(text, ProtocolVersion::Azip26).unwrap_err()
 }
 
 fn small_json() -> serde_json::Value {
@@ -38,7 +38,7 @@ fn json_rules() {
     value["surprise"] = 1.into();
     value["publicDataWrites"][0]["nextVersion"] = "x".into();
     value["contractClassLogs"][0]["fields"]["extra"] = serde_json::json!([1]);
-    assert_eq!(effect_from_json(&value.to_string()).unwrap(), small());
+    assert_eq!(effect_from_json(&value.to_string(), ProtocolVersion::Azip26).unwrap(), small());
     // ...except in a private log, whose schema is strict.
     let mut value = small_json();
     value["privateLogs"][0]["surprise"] = 1.into();
@@ -52,7 +52,7 @@ fn json_rules() {
     for code in 0..=3u64 {
         let mut value = small_json();
         value["revertCode"] = code.into();
-        let effect = effect_from_json(&value.to_string()).unwrap();
+        let effect = effect_from_json(&value.to_string(), ProtocolVersion::Azip26).unwrap();
         assert_eq!(u64::from(effect.revert_code.code()), code);
         assert_eq!(effect_to_json(&effect)["revertCode"], code);
     }
@@ -67,7 +67,11 @@ fn json_rules() {
     );
     let mut value = small_json();
     value["txHash"] = format!("{:064x}", 0x1234).into();
-    assert_eq!(effect_from_json(&value.to_string()).unwrap(), small(), "0x is optional");
+    assert_eq!(
+        effect_from_json(&value.to_string(), ProtocolVersion::Azip26).unwrap(),
+        small(),
+        "0x is optional"
+    );
 
     let mut value = small_json();
     value["noteHashes"][0] = "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001".into();
@@ -82,7 +86,11 @@ fn json_rules() {
     {
         let mut value = small_json();
         value["transactionFee"] = text.into();
-        assert_eq!(effect_from_json(&value.to_string()).is_ok(), accepted, "{text:?}");
+        assert_eq!(
+            effect_from_json(&value.to_string(), ProtocolVersion::Azip26).is_ok(),
+            accepted,
+            "{text:?}"
+        );
     }
     let mut value = small_json();
     value["transactionFee"] = 42.into();
@@ -92,7 +100,8 @@ fn json_rules() {
     // kept for printing, out of the blob and the commitment.
     let mut value = small_json();
     value["privateLogs"][0]["fields"][5] = format!("0x{:064x}", 1).into();
-    let padded = effect_from_json(&value.to_string()).expect("nonzero private-log padding is read");
+    let padded = effect_from_json(&value.to_string(), ProtocolVersion::Azip26)
+        .expect("nonzero private-log padding is read");
     assert_eq!(effect_to_json(&padded), value, "printed back as given");
     assert_eq!(padded.private_logs[0].padding, vec![Fr::from(0u64), Fr::from(0u64), Fr::from(1u64)]);
     assert_eq!(encode_tx_blob(&padded), encode_tx_blob(&small()), "not in the blob");
@@ -178,20 +187,26 @@ fn json_rules() {
 fn body_json_names_the_bad_tx() {
     let mut body = body_to_json(&block(Profile::Sparse, 3).unwrap());
     body["txEffects"][2]["nullifiers"][0] = "0x0".into();
-    let error = body_from_json(&body.to_string()).unwrap_err();
+    let error = body_from_json(&body.to_string(), ProtocolVersion::Azip26).unwrap_err();
     assert!(
         matches!(error, JsonError::Invalid { tx: Some(2), source: TxEffectError::ZeroValue { .. } }),
         "{error}"
     );
-    assert!(matches!(body_from_json("{\"txEffects\": 3}"), Err(JsonError::Malformed { .. })));
-    assert!(matches!(body_from_json("{\"effects\": []}"), Err(JsonError::Malformed { .. })));
-    assert_eq!(body_from_json("[]").unwrap().len(), 0);
+    assert!(matches!(
+        body_from_json("{\"txEffects\": 3}", ProtocolVersion::Azip26),
+        Err(JsonError::Malformed { .. })
+    ));
+    assert!(matches!(
+        body_from_json("{\"effects\": []}", ProtocolVersion::Azip26),
+        Err(JsonError::Malformed { .. })
+    ));
+    assert_eq!(body_from_json("[]", ProtocolVersion::Azip26).unwrap().len(), 0);
 }
 
 #[test]
 fn every_profile_round_trips_through_json() {
     for profile in Profile::ALL {
         let body = block(profile, 5).unwrap();
-        assert_eq!(body_from_json(&body_to_json(&body).to_string()).unwrap(), body);
+        assert_eq!(body_from_json(&body_to_json(&body).to_string(), ProtocolVersion::Azip26).unwrap(), body);
     }
 }

@@ -12,8 +12,8 @@ use txfx_tx_effects::blob::{
 };
 use txfx_tx_effects::synthetic::{Profile, block};
 use txfx_tx_effects::{
-    Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, TxEffect, TxEffectError,
-    TxEffectFields,
+    Category, ContractClassLog, PrivateLog, ProtocolVersion, PublicDataWrite, PublicLog, TxEffect,
+    TxEffectError, TxEffectFields,
 };
 
 fn f(x: u64) -> Fr {
@@ -159,7 +159,7 @@ fn every_profile_round_trips_through_the_blob() {
         let body = block(profile, 5).unwrap();
         let fields = encode_block_blob(&body);
         assert_eq!(fields.len(), body.tx_effects.iter().map(TxEffect::num_blob_fields).sum::<usize>());
-        assert_eq!(decode_block_blob(&fields).unwrap(), body);
+        assert_eq!(decode_block_blob(ProtocolVersion::Azip26, &fields).unwrap(), body);
     }
 }
 
@@ -171,22 +171,25 @@ fn blob_decoding_checks() {
     // tx_effect.test.ts "fails with invalid blob fields": the first field replaced by 12.
     let mut bad = fields.clone();
     bad[0] = f(12);
-    assert!(matches!(decode_tx_blob(&bad), Err(TxBlobError::NotAMarker { .. })));
+    assert!(matches!(decode_tx_blob(ProtocolVersion::Azip26, &bad), Err(TxBlobError::NotAMarker { .. })));
     assert!(matches!(
-        decode_block_blob(&bad),
+        decode_block_blob(ProtocolVersion::Azip26, &bad),
         Err(BlobError::Tx { tx: 0, offset: 0, source: TxBlobError::NotAMarker { .. } })
     ));
 
     // "fails with too few remaining blob fields": one field popped.
     let short = &fields[..fields.len() - 1];
-    assert_eq!(decode_tx_blob(short).unwrap_err(), TxBlobError::Truncated { claimed: 20, available: 19 });
+    assert_eq!(
+        decode_tx_blob(ProtocolVersion::Azip26, short).unwrap_err(),
+        TxBlobError::Truncated { claimed: 20, available: 19 }
+    );
 
     // "ignores extra blob fields" for one tx; a block's trailing field must be another tx.
     let mut extra = fields.clone();
     extra.push(f(7));
-    assert_eq!(decode_tx_blob(&extra).unwrap(), (effect.clone(), 20));
+    assert_eq!(decode_tx_blob(ProtocolVersion::Azip26, &extra).unwrap(), (effect.clone(), 20));
     assert!(matches!(
-        decode_block_blob(&extra),
+        decode_block_blob(ProtocolVersion::Azip26, &extra),
         Err(BlobError::Tx { tx: 1, offset: 20, source: TxBlobError::NotAMarker { .. } })
     ));
 
@@ -197,7 +200,7 @@ fn blob_decoding_checks() {
     inconsistent[0] = marker.encode();
     inconsistent.push(f(0));
     assert_eq!(
-        decode_tx_blob(&inconsistent).unwrap_err(),
+        decode_tx_blob(ProtocolVersion::Azip26, &inconsistent).unwrap_err(),
         TxBlobError::LengthMismatch { claimed: 21, implied: 20 }
     );
 
@@ -205,20 +208,20 @@ fn blob_decoding_checks() {
     let mut long_log = fields.clone();
     long_log[9] = f(17);
     assert!(matches!(
-        decode_tx_blob(&long_log),
+        decode_tx_blob(ProtocolVersion::Azip26, &long_log),
         Err(TxBlobError::BadLength { what: "private log length", offset: 9, .. })
     ));
     let mut wrong_sum = fields.clone();
     wrong_sum[9] = f(2);
     assert_eq!(
-        decode_tx_blob(&wrong_sum).unwrap_err(),
+        decode_tx_blob(ProtocolVersion::Azip26, &wrong_sum).unwrap_err(),
         TxBlobError::PrivateLogsLengthMismatch { sum: 2, marker: 3 }
     );
     // A public log whose length runs past its section: it ran out, named as such.
     let mut long_public = fields.clone();
     long_public[13] = f(3);
     assert!(matches!(
-        decode_tx_blob(&long_public),
+        decode_tx_blob(ProtocolVersion::Azip26, &long_public),
         Err(TxBlobError::BadLength { what: "public log length", .. })
     ));
 
@@ -228,7 +231,7 @@ fn blob_decoding_checks() {
     let mut bad_revert = fields.clone();
     bad_revert[0] = reverted.encode();
     assert_eq!(
-        decode_tx_blob(&bad_revert),
+        decode_tx_blob(ProtocolVersion::Azip26, &bad_revert),
         Err(TxBlobError::Invalid(TxEffectError::InvalidRevertCode { value: 4 }))
     );
 
@@ -239,21 +242,21 @@ fn blob_decoding_checks() {
         ..TxStartMarker::default()
     };
     let tiny = [huge.encode(), f(1), f(2)];
-    assert!(matches!(decode_tx_blob(&tiny), Err(TxBlobError::Truncated { .. })));
+    assert!(matches!(decode_tx_blob(ProtocolVersion::Azip26, &tiny), Err(TxBlobError::Truncated { .. })));
 
     // Counts over the protocol limits in a consistent marker are refused from the marker alone.
     let many = TxStartMarker { num_nullifiers: 65, num_blob_fields: 3 + 65, ..TxStartMarker::default() };
     let mut over = vec![many.encode(), f(1), f(2)];
     over.extend(ones(65));
     assert_eq!(
-        decode_tx_blob(&over),
+        decode_tx_blob(ProtocolVersion::Azip26, &over),
         Err(TxBlobError::Limit(MarkerLimit { what: "numNullifiers", value: 65, max: 64 }))
     );
 
     // High bits above the 216-bit marker are not a marker.
     let mut high = fields.clone();
     high[0] += txfx_poseidon::field::parse_fr(&format!("0x1{}", "0".repeat(55))).unwrap(); // 2^220
-    assert!(matches!(decode_tx_blob(&high), Err(TxBlobError::NotAMarker { .. })));
+    assert!(matches!(decode_tx_blob(ProtocolVersion::Azip26, &high), Err(TxBlobError::NotAMarker { .. })));
 }
 
 #[test]

@@ -25,9 +25,10 @@ use crate::limits::{
     PUBLIC_LOG_HEADER_LENGTH,
 };
 use crate::model::{
-    Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode, TxEffect,
-    TxEffectError, TxEffectFields,
+    Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, TxEffect, TxEffectError,
+    TxEffectFields,
 };
+use crate::protocol::ProtocolVersion;
 
 /// One section of a tx's blob data. `TX_BLOB_LAYOUT` lists them in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -207,7 +208,8 @@ impl TxStartMarker {
 
     /// Checks every value against what a legal tx can have (docs/spec.md §3): the counts and
     /// lengths within the protocol's limits, each private log 1 to 16 fields, the revert code 0
-    /// to 3. A marker that passes describes at most [`crate::limits::MAX_TX_BLOB_DATA_SIZE_IN_FIELDS`]
+    /// to 3 (every code an encoder of any protocol writes; a decoder first reads the marker's code
+    /// as its protocol does, [`crate::ProtocolVersion::revert_code`]). A marker that passes describes at most [`crate::limits::MAX_TX_BLOB_DATA_SIZE_IN_FIELDS`]
     /// fields, so a reader can bound its work by it before reading anything else.
     ///
     /// # Errors
@@ -587,14 +589,15 @@ pub(crate) fn decode_category_section(
     Ok(TxEffect::new(decoded)?)
 }
 
-/// Decodes the tx whose marker is `fields[0]`, returning it and the number of fields it used.
-/// Fields after it are left alone (the upstream decoder ignores them; [`decode_block_blob`] reads
-/// them as the next tx).
+/// Decodes the tx whose marker is `fields[0]` under `protocol`'s rules, returning it and the
+/// number of fields it used. Fields after it are left alone (the upstream decoder ignores them;
+/// [`decode_block_blob`] reads them as the next tx).
 ///
 /// # Errors
 /// [`TxBlobError`] for a bad marker, a truncated or inconsistent encoding, or an effect that
-/// breaks a protocol rule.
-pub fn decode_tx_blob(fields: &[Fr]) -> Result<(TxEffect, usize), TxBlobError> {
+/// breaks a protocol rule ([`ProtocolVersion::revert_code`], [`TxEffect::new`],
+/// [`ProtocolVersion::check_effect`]).
+pub fn decode_tx_blob(protocol: ProtocolVersion, fields: &[Fr]) -> Result<(TxEffect, usize), TxBlobError> {
     let marker_field = fields.first().ok_or(TxBlobError::Truncated { claimed: 1, available: 0 })?;
     let marker = TxStartMarker::decode(marker_field)
         .map_err(|NotAMarker { value }| TxBlobError::NotAMarker { offset: 0, value })?;
@@ -606,7 +609,9 @@ pub fn decode_tx_blob(fields: &[Fr]) -> Result<(TxEffect, usize), TxBlobError> {
     if implied != claimed {
         return Err(TxBlobError::LengthMismatch { claimed, implied });
     }
-    let revert_code = RevertCode::from_code(u64::from(marker.revert_code))?;
+    let revert_code = protocol.revert_code(u64::from(marker.revert_code))?;
+    // v6 reads every code from 1 up as REVERTED: the limits see the code it reads.
+    let marker = TxStartMarker { revert_code: revert_code.code(), ..marker };
     marker.check_limits()?;
     // From here on every read is bounded by the claimed length, which is bounded by the input.
     let mut cursor = Cursor { fields: fields.get(1..claimed).unwrap_or_default(), offset: 1 };
@@ -624,15 +629,17 @@ pub fn decode_tx_blob(fields: &[Fr]) -> Result<(TxEffect, usize), TxBlobError> {
             }
         }
     }
-    Ok((TxEffect::new(decoded)?, claimed))
+    let effect = TxEffect::new(decoded)?;
+    protocol.check_effect(&effect)?;
+    Ok((effect, claimed))
 }
 
-/// Decodes a whole block's blob fields: consecutive per-tx blobs, each starting with a marker,
-/// with nothing left over.
+/// Decodes a whole block's blob fields under `protocol`'s rules: consecutive per-tx blobs, each
+/// starting with a marker, with nothing left over.
 ///
 /// # Errors
 /// [`BlobError`] for the first tx that does not decode, or trailing fields that are not a tx.
-pub fn decode_block_blob(fields: &[Fr]) -> Result<Body, BlobError> {
+pub fn decode_block_blob(protocol: ProtocolVersion, fields: &[Fr]) -> Result<Body, BlobError> {
     let mut offset = 0;
     let mut tx_effects = Vec::new();
     while let Some(rest) = fields.get(offset..).filter(|rest| !rest.is_empty()) {
@@ -640,7 +647,7 @@ pub fn decode_block_blob(fields: &[Fr]) -> Result<Body, BlobError> {
             return Err(BlobError::TooManyTxs { max: MAX_TXS_PER_BLOCK });
         }
         let tx = tx_effects.len();
-        let (effect, used) = decode_tx_blob(rest).map_err(|source| BlobError::Tx {
+        let (effect, used) = decode_tx_blob(protocol, rest).map_err(|source| BlobError::Tx {
             tx,
             offset,
             source: source.offset_by(offset),

@@ -1,15 +1,17 @@
 //! Checkpoint blob data: what L1 blobs carry for a checkpoint of one or more blocks
-//! (docs/spec.md §12.2, the rules of `@aztec/blob-lib` 4.1.2 `encoding/`).
+//! (docs/spec.md §12.2, §13; the rules of `@aztec/blob-lib`'s `encoding/`).
 //!
 //! ```text
 //! [tx blob data..] block-end data  [tx blob data..] block-end data  ..  checkpoint-end  0 0 0 ..
-//! \______ block 0 (7 end fields) _/\____ block 1 (6 end fields) ___/         marker      zero tail
+//! \_____________ block 0 ________/\_____________ block 1 ________/         marker      zero tail
 //! ```
 //!
 //! Block-end data is the block-end marker (`BLOCK_END_PREFIX` 32 bits | timestamp 64 | blockNumber
 //! 32 | numTxs 16), the state field (l1ToL2MessageNextAvailableLeafIndex 36 | noteHash… 42 |
 //! nullifier… 42 | publicData… 40 | totalManaUsed 48), lastArchiveRoot, noteHashRoot,
-//! nullifierRoot, publicDataRoot and, for the first block only, l1ToL2MessageRoot. The
+//! nullifierRoot, publicDataRoot and l1ToL2MessageRoot: on every block in Aztec v6 (7 fields
+//! each, blob-lib's `NUM_BLOCK_END_BLOB_FIELDS = 7`), on the first block only before it (7 fields,
+//! then 6); [`ProtocolVersion::block_carries_l1_to_l2_root`] is the one rule. The
 //! checkpoint-end marker is `CHECKPOINT_END_PREFIX` 32 bits | numBlobFields 32, counting every
 //! field of the checkpoint, itself included. Zeros follow up to the end of the last 4096-field
 //! blob.
@@ -23,6 +25,7 @@ use txfx_poseidon::field::{bits, fr_to_hex};
 
 use crate::blob::{TxBlobError, decode_tx_blob, encode_block_blob};
 use crate::model::{BlockNumber, Body};
+use crate::protocol::ProtocolVersion;
 
 /// The prefix of a block-end marker (Noir `constants.nr`, `@aztec/constants` 4.1.2).
 pub(crate) const BLOCK_END_PREFIX: u32 = 3_951_939_007;
@@ -34,10 +37,6 @@ pub const FIELDS_PER_BLOB: usize = 4096;
 pub const BLOBS_PER_CHECKPOINT: usize = 6;
 /// The most blob fields a checkpoint may have, zero tail included: what six blobs hold.
 pub const MAX_CHECKPOINT_BLOB_FIELDS: usize = FIELDS_PER_BLOB * BLOBS_PER_CHECKPOINT;
-/// Block-end fields of the first block of a checkpoint (it also carries l1ToL2MessageRoot).
-pub(crate) const NUM_FIRST_BLOCK_END_BLOB_FIELDS: usize = 7;
-/// Block-end fields of every later block.
-pub(crate) const NUM_BLOCK_END_BLOB_FIELDS: usize = 6;
 
 /// The bit widths of the state field, most significant first: the heights of the l1-to-l2
 /// message, note-hash, nullifier and public-data trees, then 48 bits of mana.
@@ -109,7 +108,8 @@ pub struct CheckpointBlock {
     pub nullifier_root: Fr,
     /// `header.state.partial.publicDataTree.root`.
     pub public_data_root: Fr,
-    /// `header.state.l1ToL2MessageTree.root`: present on the first block only.
+    /// `header.state.l1ToL2MessageTree.root`: present on every block in v6, on the first block
+    /// of a checkpoint only before it.
     pub l1_to_l2_message_root: Option<Fr>,
     /// The txs.
     pub body: Body,
@@ -118,6 +118,7 @@ pub struct CheckpointBlock {
 /// A checkpoint: one or more blocks, checked to be encodable.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Checkpoint {
+    protocol: ProtocolVersion,
     blocks: Vec<CheckpointBlock>,
     num_blob_fields: usize,
 }
@@ -130,11 +131,20 @@ pub enum CheckpointError {
     /// A checkpoint holds at least one block (blob-lib cannot decode an empty one).
     #[error("a checkpoint holds at least one block")]
     NoBlocks,
-    /// The first block must carry l1ToL2MessageRoot, and only the first.
-    #[error("block {block}: l1ToL2MessageRoot is carried by the first block of a checkpoint and only by it")]
+    /// A block that carries l1ToL2MessageRoot where its protocol has none, or lacks it where
+    /// its protocol has one.
+    #[error(
+        "block {block}: l1ToL2MessageRoot is {}: {protocol} carries it {}",
+        if *.carried { "given" } else { "missing" },
+        if .protocol.block_carries_l1_to_l2_root(1) { "on every block" } else { "on the first block of a checkpoint only" }
+    )]
     L1ToL2MessageRoot {
         /// The block.
         block: usize,
+        /// Whether the block carries one.
+        carried: bool,
+        /// The protocol.
+        protocol: ProtocolVersion,
     },
     /// A state value does not fit its bit width.
     #[error("block {block}: {what} = {value} does not fit in {bits} bits")]
@@ -167,20 +177,21 @@ pub enum CheckpointError {
 }
 
 impl Checkpoint {
-    /// A checkpoint of `blocks`, in order.
+    /// A checkpoint of `blocks`, in order, encoded as `protocol` encodes one.
     ///
     /// # Errors
-    /// [`CheckpointError`] for no blocks, an l1ToL2MessageRoot on any block but the first (or
-    /// missing on the first), a state value too wide, a block of more than 65535 txs, or an
+    /// [`CheckpointError`] for no blocks, an l1ToL2MessageRoot where the protocol has none (or
+    /// missing where it has one), a state value too wide, a block of more than 65535 txs, or an
     /// encoding longer than six blobs.
-    pub fn new(blocks: Vec<CheckpointBlock>) -> Result<Self, CheckpointError> {
+    pub fn new(protocol: ProtocolVersion, blocks: Vec<CheckpointBlock>) -> Result<Self, CheckpointError> {
         if blocks.is_empty() {
             return Err(CheckpointError::NoBlocks);
         }
         let mut num_blob_fields = 1;
         for (index, block) in blocks.iter().enumerate() {
-            if block.l1_to_l2_message_root.is_some() != (index == 0) {
-                return Err(CheckpointError::L1ToL2MessageRoot { block: index });
+            let carried = block.l1_to_l2_message_root.is_some();
+            if carried != protocol.block_carries_l1_to_l2_root(index) {
+                return Err(CheckpointError::L1ToL2MessageRoot { block: index, carried, protocol });
             }
             for ((value, bits), what) in
                 block.state.values().into_iter().zip(STATE_FIELD_BITS).zip(BlockEndState::NAMES)
@@ -192,7 +203,7 @@ impl Checkpoint {
             if block.body.len() > usize::from(u16::MAX) {
                 return Err(CheckpointError::TooManyTxs { block: index, count: block.body.len() });
             }
-            num_blob_fields += block_end_len(index)
+            num_blob_fields += protocol.block_end_fields(index)
                 + block
                     .body
                     .tx_effects
@@ -206,7 +217,12 @@ impl Checkpoint {
                 max: MAX_CHECKPOINT_BLOB_FIELDS,
             });
         }
-        Ok(Self { blocks, num_blob_fields })
+        Ok(Self { protocol, blocks, num_blob_fields })
+    }
+
+    /// The protocol whose layout the checkpoint is encoded in.
+    pub fn protocol(&self) -> ProtocolVersion {
+        self.protocol
     }
 
     /// The blocks, in order (`indexWithinCheckpoint` is the position).
@@ -224,10 +240,6 @@ impl Checkpoint {
     pub fn num_blobs(&self) -> usize {
         self.num_blob_fields.div_ceil(FIELDS_PER_BLOB)
     }
-}
-
-fn block_end_len(index_within_checkpoint: usize) -> usize {
-    if index_within_checkpoint == 0 { NUM_FIRST_BLOCK_END_BLOB_FIELDS } else { NUM_BLOCK_END_BLOB_FIELDS }
 }
 
 /// Blob fields that do not decode into a checkpoint. Every offset counts fields from the start
@@ -273,7 +285,7 @@ pub enum CheckpointDecodeError {
         block: usize,
         /// The offset of the block-end marker.
         offset: usize,
-        /// 7 for the first block, 6 for the others.
+        /// 7, or 6 for a later block of a checkpoint before v6.
         needed: usize,
         /// Fields left from the marker on.
         available: usize,
@@ -406,13 +418,16 @@ pub fn pad_to_blobs(mut fields: Vec<Fr>) -> Vec<Fr> {
     fields
 }
 
-/// Decodes a checkpoint's blob fields, with or without the zero tail.
+/// Decodes a checkpoint's blob fields, with or without the zero tail, in `protocol`'s layout.
 ///
 /// # Errors
 /// [`CheckpointDecodeError`] naming the offset of the first inconsistency: a tx that does not
 /// decode, a missing or truncated block-end, a bad state field, numTxs or numBlobFields that
 /// disagree with what was read, a missing checkpoint-end marker, or a nonzero field after it.
-pub fn decode_checkpoint(fields: &[Fr]) -> Result<Checkpoint, CheckpointDecodeError> {
+pub fn decode_checkpoint(
+    protocol: ProtocolVersion,
+    fields: &[Fr],
+) -> Result<Checkpoint, CheckpointDecodeError> {
     use CheckpointDecodeError as E;
     if fields.is_empty() {
         return Err(E::Empty);
@@ -434,16 +449,13 @@ pub fn decode_checkpoint(fields: &[Fr]) -> Result<Checkpoint, CheckpointDecodeEr
                 break marker;
             }
             let (effect, used) =
-                decode_tx_blob(fields.get(offset..).unwrap_or_default()).map_err(|source| E::Tx {
-                    block: index,
-                    tx: tx_effects.len(),
-                    offset,
-                    source: source.offset_by(offset),
+                decode_tx_blob(protocol, fields.get(offset..).unwrap_or_default()).map_err(|source| {
+                    E::Tx { block: index, tx: tx_effects.len(), offset, source: source.offset_by(offset) }
                 })?;
             tx_effects.push(effect);
             offset += used;
         };
-        let needed = block_end_len(index);
+        let needed = protocol.block_end_fields(index);
         let Some([_, state, last_archive, note_hash, nullifier, public_data, l1_to_l2 @ ..]) =
             fields.get(offset..offset + needed)
         else {
@@ -500,7 +512,7 @@ pub fn decode_checkpoint(fields: &[Fr]) -> Result<Checkpoint, CheckpointDecodeEr
     {
         return Err(E::NonzeroTail { offset: at, value: *value });
     }
-    Ok(Checkpoint { blocks, num_blob_fields })
+    Ok(Checkpoint { protocol, blocks, num_blob_fields })
 }
 
 #[cfg(test)]

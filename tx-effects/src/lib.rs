@@ -9,6 +9,7 @@ pub mod checkpoint;
 pub mod commitment;
 pub mod limits;
 pub mod model;
+pub mod protocol;
 #[cfg(feature = "synthetic")]
 pub mod synthetic;
 pub mod tree;
@@ -20,6 +21,7 @@ pub use model::{
     BlockNumber, Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode,
     TxEffect, TxEffectError, TxEffectFields,
 };
+pub use protocol::{ProtocolVersion, UnknownProtocolVersion};
 pub use tree::{CheckedPath, IndexOutOfBounds, PathError, TreePath, TxEffectsTree, tree_root};
 
 #[cfg(feature = "async")]

@@ -356,6 +356,19 @@ pub enum TxEffectError {
         /// The limit.
         max: usize,
     },
+    /// A contract-class log whose length is not one more than the index of its last nonzero
+    /// field (Aztec v6's rule: no trailing zero is emitted, and an all-zero log is none).
+    #[error(
+        "contractClassLogs[{index}]: emittedLength {emitted_length}, but its last nonzero field makes it {expected}"
+    )]
+    ContractClassLogLength {
+        /// The offending log.
+        index: usize,
+        /// The length given.
+        emitted_length: usize,
+        /// One more than the index of its last nonzero field.
+        expected: usize,
+    },
     /// A revert code above 3.
     #[error(
         "revertCode {value}: only 0 (OK), 1 (APP_LOGIC_REVERTED), 2 (TEARDOWN_REVERTED) and 3 (BOTH_REVERTED) exist"

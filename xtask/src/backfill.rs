@@ -1,8 +1,9 @@
 //! `cargo xtask backfill`: the README's backfill recipes, run as written. A recipe nobody ran is
 //! not a recipe.
 //!
-//! From the checkpoints `@aztec/blob-lib` encoded (`testdata/typescript/checkpoints.json`), one
-//! JSON array of blob fields per line, repeated into a file of many lines; then
+//! From the Aztec v6 chain's checkpoints (`testdata/v6/checkpoint-N.blobs.json`, as L1 blobs carry
+//! them; v6 is what the CLI reads by default), one JSON array of blob fields per line, repeated
+//! into a file of many lines; then
 //! `txfx checkpoint decode --jsonl` on the whole file, and the README's GNU parallel line over
 //! the same file in small chunks (several txfx processes). The two outputs must be the same lines
 //! in the same order, one per input line, each a decoded checkpoint.
@@ -18,19 +19,19 @@ const LINES: usize = 60;
 const CHUNK: usize = 7;
 
 fn checkpoint_lines() -> Result<Vec<String>, String> {
-    let path = root().join("testdata/typescript/checkpoints.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let fixtures: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-    let checkpoints = fixtures
-        .get("checkpoints")
-        .and_then(|c| c.as_array())
-        .ok_or("checkpoints.json has no checkpoints")?;
-    let one = checkpoints
-        .iter()
-        .map(|c| c.get("blobFields").map(|f| f.to_string()).ok_or("a checkpoint without blobFields"))
-        .collect::<Result<Vec<String>, _>>()?;
+    let mut one = Vec::new();
+    for number in 1.. {
+        let path = root().join(format!("testdata/v6/checkpoint-{number}.blobs.json"));
+        if !path.exists() {
+            break;
+        }
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let fields: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        one.push(fields.to_string());
+    }
     if one.is_empty() {
-        return Err("checkpoints.json has no checkpoints".to_owned());
+        return Err("testdata/v6 has no checkpoint-N.blobs.json".to_owned());
     }
     Ok(one.iter().cycle().take(LINES).cloned().collect())
 }

@@ -140,8 +140,19 @@ fn test() -> Result<(), String> {
     // Both engines over the same tests: the addon, then the WASM build the addon's absence
     // would fall back to, forced.
     let tests = test_files(&js.join("test"))?;
+    // The node walk's tests drive `txfx-test-chain` (anvil with the stand-in rollup, and the stub
+    // v6 node), from the README's set-up build, which holds it.
+    let anvil = crate::l1_tools()?;
+    run(cargo().args(["build", "--all-targets", "--locked"]))?;
+    let test_chain = target_dir().join("debug").join("txfx-test-chain");
     for engine in ["native", "wasm"] {
-        run(Command::new("node").arg("--test").args(&tests).env("TXFX_BACKEND", engine).current_dir(&js))?;
+        run(Command::new("node")
+            .arg("--test")
+            .args(&tests)
+            .env("TXFX_BACKEND", engine)
+            .env("TXFX_ANVIL", &anvil)
+            .env("TXFX_TEST_CHAIN", &test_chain)
+            .current_dir(&js))?;
     }
     // As a user gets it: the packed tarball installed into an empty project, offline.
     let scratch = target_dir().join("js-consumer");
@@ -222,7 +233,10 @@ fn test() -> Result<(), String> {
         .arg(&project)
         .arg("--testdata")
         .arg(root().join("testdata"))
-        .args(["--chromium", &chromium]))?;
+        .args(["--chromium", &chromium])
+        .arg("--test-chain")
+        .arg(&test_chain)
+        .env("TXFX_ANVIL", &anvil))?;
     println!(
         "js: node --test passed on both engines, and the WASM build in Chromium; the packed package installs offline, loads by import and require, and type-checks with tsc --strict"
     );

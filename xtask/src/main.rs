@@ -111,6 +111,7 @@ fn main() -> ExitCode {
 fn ci() -> Result<(), String> {
     lint()?;
     guest::run_guest(true)?;
+    l1_check()?;
     // The benchmarks' smoke run: every workload once, so the bench code cannot rot.
     bench(true, false, false)?;
     package()?;
@@ -254,7 +255,40 @@ fn suite_reports() -> PathBuf {
     root().join("target").join("txfx-suite")
 }
 
+/// The L1 test tools (`xtask/l1/package.json`: anvil, solc-js), installed under `target/l1/`
+/// from their lock file when missing; the anvil binary's path.
+pub fn l1_tools() -> Result<PathBuf, String> {
+    let dir = target_dir().join("l1");
+    let anvil = dir.join("node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil");
+    let lock = root().join("xtask/l1/package-lock.json");
+    let installed_lock = dir.join("package-lock.json");
+    let current = std::fs::read(&installed_lock).ok() == std::fs::read(&lock).ok();
+    if !anvil.exists() || !current {
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for file in ["package.json", "package-lock.json"] {
+            std::fs::copy(root().join("xtask/l1").join(file), dir.join(file))
+                .map_err(|e| format!("{file}: {e}"))?;
+        }
+        // No package of the lock file has an install script: --ignore-scripts loses nothing.
+        run(Command::new("npm")
+            .args(["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&dir))?;
+    }
+    Ok(anvil)
+}
+
+/// The stand-in rollup's committed bytecode is what its source compiles to (solc-js, pinned).
+fn l1_check() -> Result<(), String> {
+    l1_tools()?;
+    run(Command::new("node")
+        .arg(root().join("xtask/l1/compile.mjs"))
+        .arg("--check")
+        .env("TXFX_L1_TOOLS", target_dir().join("l1")))
+}
+
 fn test() -> Result<(), String> {
+    // The node walk's tests run against a real L1 node (anvil, from npm).
+    let anvil = l1_tools()?;
     let reports = suite_reports();
     if reports.exists() {
         std::fs::remove_dir_all(&reports).map_err(|e| format!("{}: {e}", reports.display()))?;
@@ -262,7 +296,10 @@ fn test() -> Result<(), String> {
     // insta never writes snapshots here: a changed witness is a failure, not an update.
     // The default members (everything but the benchmarks, which hold no test), as the README's
     // set-up built them.
-    run(cargo().args(["test", "--locked", "--no-fail-fast"]).env("INSTA_UPDATE", "no"))?;
+    run(cargo()
+        .args(["test", "--locked", "--no-fail-fast"])
+        .env("INSTA_UPDATE", "no")
+        .env("TXFX_ANVIL", &anvil))?;
     for engine in ENGINES {
         let path = reports.join(format!("{engine}.txt"));
         if !path.exists() {

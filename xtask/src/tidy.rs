@@ -13,6 +13,8 @@ mod tests {
         ("txfx-tx-effects", &["txfx-poseidon"]),
         ("txfx-membership", &["txfx-poseidon", "txfx-tx-effects"]),
         ("txfx-documents", &["txfx-poseidon", "txfx-tx-effects", "txfx-membership"]),
+        ("txfx-walk", &["txfx-documents"]),
+        ("txfx-client", &["txfx-walk", "txfx-documents"]),
         ("txfx-backend-native", &["txfx-poseidon"]),
         ("txfx-backend-wasm", &["txfx-poseidon"]),
         ("txfx-backends", &["txfx-poseidon", "txfx-backend-native", "txfx-backend-wasm"]),
@@ -20,7 +22,15 @@ mod tests {
         ("txfx-suite", &["txfx-poseidon", "txfx-tx-effects", "txfx-membership", "txfx-documents"]),
         (
             "txfx-cli",
-            &["txfx-poseidon", "txfx-tx-effects", "txfx-membership", "txfx-documents", "txfx-backends"],
+            &[
+                "txfx-poseidon",
+                "txfx-tx-effects",
+                "txfx-membership",
+                "txfx-documents",
+                "txfx-walk",
+                "txfx-client",
+                "txfx-backends",
+            ],
         ),
         (
             "txfx-bench",
@@ -32,7 +42,10 @@ mod tests {
                 "txfx-backend-wasm",
             ],
         ),
-        ("txfx-js-edge", &["txfx-poseidon", "txfx-tx-effects", "txfx-membership", "txfx-documents"]),
+        (
+            "txfx-js-edge",
+            &["txfx-poseidon", "txfx-tx-effects", "txfx-membership", "txfx-documents", "txfx-walk"],
+        ),
         ("txfx-node", &["txfx-js-edge", "txfx-backend-native"]),
         ("txfx-js-wasm", &["txfx-js-edge", "txfx-poseidon"]),
         ("xtask", &[]),

@@ -4,6 +4,9 @@
 //! `testdata/typescript/` and `testdata/chain/` (`readings.mjs`: how TypeScript's schemas read
 //! mixed and ambiguous documents, the differential corpus). The script also feeds the
 //! workspace's `txfx` binary's output back to TypeScript's schemas (`acceptance.json`).
+//! `xtask/ts/v6-chain.mjs` writes the Aztec v6 chain fixtures (`testdata/v6/`) from its own
+//! install under `target/ts-v6/` (`@aztec/foundation` 5.2.0 and `@aztec/bb.js` 5.0.0, Poseidon2
+//! only: the v6 rules are written in the script from the v6 sources).
 
 use std::process::Command;
 
@@ -15,6 +18,16 @@ const PACKAGE_JSON: &str = r#"{
   "private": true,
   "type": "module",
   "dependencies": { "@aztec/stdlib": "4.1.2", "@aztec/foundation": "4.1.2", "@aztec/blob-lib": "4.1.2", "@aztec/constants": "4.1.2" }
+}
+"#;
+
+/// The v6 script's packages: Poseidon2 from the versions `reference.json` was computed with.
+const PACKAGE_JSON_V6: &str = r#"{
+  "name": "txfx-ts-v6",
+  "private": true,
+  "type": "module",
+  "dependencies": { "@aztec/foundation": "5.2.0", "@aztec/bb.js": "5.0.0" },
+  "overrides": { "@aztec/bb.js": "5.0.0" }
 }
 "#;
 
@@ -34,6 +47,12 @@ pub fn run_ts_fixtures() -> Result<(), String> {
     let chain = dir.join("chain.mjs");
     std::fs::copy(root().join("xtask/ts/chain.mjs"), &chain).map_err(|e| e.to_string())?;
     run(Command::new("node").arg(&chain).arg(root().join("testdata")).current_dir(&dir))?;
+    // The Aztec v6 chain (testdata/v6/), from its own install.
+    let v6_dir = root().join("target").join("ts-v6");
+    npm_install(&v6_dir, PACKAGE_JSON_V6, "@aztec/bb.js")?;
+    let v6 = v6_dir.join("v6-chain.mjs");
+    std::fs::copy(root().join("xtask/ts/v6-chain.mjs"), &v6).map_err(|e| e.to_string())?;
+    run(Command::new("node").arg(&v6).arg(root().join("testdata")).current_dir(&v6_dir))?;
     // How TypeScript's schemas read mixed and ambiguous documents (testdata/typescript/readings.json).
     let readings = dir.join("readings.mjs");
     std::fs::copy(root().join("xtask/ts/readings.mjs"), &readings).map_err(|e| e.to_string())?;

@@ -12,9 +12,11 @@ use txfx_tx_effects::tree::{IndexOutOfBounds, PathError};
 use txfx_membership::archive::ArchiveError;
 use txfx_membership::category::CategoryError;
 use txfx_membership::chain::ChainError;
-use txfx_membership::header::{HeaderError, UnknownProtocolVersion};
+use txfx_membership::header::HeaderError;
+use txfx_membership::network::UnknownNetwork;
 use txfx_membership::stored::StoredError;
 use txfx_membership::witness::{BuildError, TxLookupError, VerifyError};
+use txfx_tx_effects::UnknownProtocolVersion;
 
 impl Classify for txfx_poseidon::field::FieldError {
     fn kind(&self) -> String {
@@ -80,6 +82,7 @@ impl Classify for TxEffectError {
             Self::LogTooManyFields { .. } => "LogTooManyFields",
             Self::LogPaddingNotZero { .. } => "LogPaddingNotZero",
             Self::PublicLogsPayloadTooLong { .. } => "PublicLogsPayloadTooLong",
+            Self::ContractClassLogLength { .. } => "ContractClassLogLength",
             Self::InvalidRevertCode { .. } => "InvalidRevertCode",
             _ => return variant_name(self),
         })
@@ -330,6 +333,16 @@ impl Classify for HeaderError {
 impl Classify for UnknownProtocolVersion {
     fn kind(&self) -> String {
         "UnknownProtocolVersion".into()
+    }
+
+    fn class(&self) -> ErrorClass {
+        ErrorClass::Malformed
+    }
+}
+
+impl Classify for UnknownNetwork {
+    fn kind(&self) -> String {
+        "UnknownNetwork".into()
     }
 
     fn class(&self) -> ErrorClass {

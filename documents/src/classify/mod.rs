@@ -119,6 +119,10 @@ impl Classify for RpcProblem {
             Self::NodeError { .. } => "NodeError",
             Self::ResultAndError => "ResultAndError",
             Self::Batch => "Batch",
+            Self::NoAnswer { .. } => "NoAnswer",
+            Self::RepeatedId { .. } => "RepeatedId",
+            Self::NotABatch => "NotABatch",
+            Self::UnaskedId { .. } => "UnaskedId",
         })
     }
 

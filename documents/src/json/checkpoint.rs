@@ -7,7 +7,8 @@
 //!            "nullifierNextAvailableLeafIndex":n,"publicDataNextAvailableLeafIndex":n,
 //!            "totalManaUsed":"decimal"},
 //!   "lastArchiveRoot":"0x..","noteHashRoot":"0x..","nullifierRoot":"0x..","publicDataRoot":"0x..",
-//!   "l1ToL2MessageRoot":"0x.. (first block only)","txEffectsTreeRoot":"0x.. (when computed)",
+//!   "l1ToL2MessageRoot":"0x.. (every block in v6, the first only before)",
+//!   "txEffectsTreeRoot":"0x.. (when computed)",
 //!   "body":{"txEffects":[...]}}]}
 //! ```
 //!
@@ -22,6 +23,7 @@ use serde_json::{Value, json};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::fr_to_hex;
 
+use txfx_tx_effects::ProtocolVersion;
 use txfx_tx_effects::checkpoint::{BlockEndState, Checkpoint, CheckpointBlock, MAX_CHECKPOINT_BLOB_FIELDS};
 
 use super::effect::{BodyOut, TxEffectOut, read_body_object, to_value};
@@ -72,7 +74,7 @@ fn read_state(raw: Raw<'_>) -> Result<BlockEndState, JsonError> {
     Ok(BlockEndState::from_values(values))
 }
 
-fn read_block(raw: Raw<'_>) -> Result<BlockRead, JsonError> {
+fn read_block(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<BlockRead, JsonError> {
     let object = raw.object("a checkpoint's block", &BLOCK_KEYS)?;
     object.strict()?;
     let count = |r: Raw<'_>| r.u64(COUNT).map_err(JsonError::from);
@@ -87,7 +89,7 @@ fn read_block(raw: Raw<'_>) -> Result<BlockRead, JsonError> {
             public_data_root: object.read("publicDataRoot", field)?,
             l1_to_l2_message_root: object.read_optional("l1ToL2MessageRoot", field)?,
             // TypeScript's `Body` shape: its own rules (unknown keys ignored) apply inside it.
-            body: object.read("body", read_body_object)?,
+            body: object.read("body", |raw| read_body_object(raw, protocol))?,
         },
         claimed_root: object.read_optional("txEffectsTreeRoot", field)?,
         num_txs: object.read_optional("numTxs", count)?,
@@ -105,17 +107,23 @@ pub struct ParsedCheckpoint {
     pub claimed_roots: Vec<Option<Fr>>,
 }
 
-/// Parses the JSON [`checkpoint_to_json`] prints.
+/// Parses the JSON [`checkpoint_to_json`] prints, as a checkpoint of `protocol`.
 ///
 /// # Errors
 /// [`JsonError::Malformed`] for bad JSON, [`JsonError::InBlock`] for a bad body or a given
 /// `numTxs` / `indexWithinCheckpoint` that disagrees, [`JsonError::Checkpoint`] for a checkpoint
 /// that cannot be encoded, [`JsonError::Disagrees`] for a `numBlobFields` that disagrees.
-pub fn checkpoint_from_json<'a>(input: impl Into<JsonInput<'a>>) -> Result<ParsedCheckpoint, JsonError> {
-    input.into().read(read_checkpoint).map_err(|error| error.expecting("a decoded checkpoint"))
+pub fn checkpoint_from_json<'a>(
+    input: impl Into<JsonInput<'a>>,
+    protocol: ProtocolVersion,
+) -> Result<ParsedCheckpoint, JsonError> {
+    input
+        .into()
+        .read(|raw| read_checkpoint(raw, protocol))
+        .map_err(|error| error.expecting("a decoded checkpoint"))
 }
 
-fn read_checkpoint(raw: Raw<'_>) -> Result<ParsedCheckpoint, JsonError> {
+fn read_checkpoint(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<ParsedCheckpoint, JsonError> {
     // txfx's own format, so every level is strict: a key txfx would not read is refused, never
     // skipped (it could look checked).
     let object = raw.object("a decoded checkpoint", &["numBlobFields", "blocks"])?;
@@ -126,7 +134,7 @@ fn read_checkpoint(raw: Raw<'_>) -> Result<ParsedCheckpoint, JsonError> {
             .into_iter()
             .enumerate()
             .map(|(index, block)| {
-                read_block(block).map_err(|error| match error {
+                read_block(block, protocol).map_err(|error| match error {
                     // A value that does not read is named by its path; a rule a block breaks by
                     // its block.
                     JsonError::Malformed(_) | JsonError::Field { .. } => error.within(&format!("[{index}]")),
@@ -151,7 +159,7 @@ fn read_checkpoint(raw: Raw<'_>) -> Result<ParsedCheckpoint, JsonError> {
         blocks.push(block.block);
         claimed_roots.push(block.claimed_root);
     }
-    let checkpoint = Checkpoint::new(blocks).map_err(JsonError::Checkpoint)?;
+    let checkpoint = Checkpoint::new(protocol, blocks).map_err(JsonError::Checkpoint)?;
     if let Some(given) = num_blob_fields.filter(|given| *given != checkpoint.num_blob_fields() as u64) {
         return Err(JsonError::Disagrees {
             what: "numBlobFields",

@@ -22,7 +22,8 @@
 //! - a field element is `0x` + 1..64 hex digits of either case, or a string of decimal digits,
 //!   read as decimal (`Fr.fromString`); values `>= p` are refused; a `txHash` must be exactly 32
 //!   bytes of hex (64 digits, `0x` optional), as `TxHash`'s schema wants;
-//! - `revertCode` is 0 to 3;
+//! - `revertCode` is read as the protocol reads it: 0 to 3 before v6; in v6 0 is OK and any
+//!   other value is REVERTED (1), as v6's schema coerces it;
 //! - a contract-class log's `fields` is TypeScript's nested `{"fields": [exactly 3023]}`.
 //!
 //! What stays strict beyond TypeScript: a contract-class log's fields past its `emittedLength`
@@ -32,7 +33,10 @@
 //! A private log's fields past its `emittedLength` may be nonzero, as TypeScript's schema allows.
 //! They are not part of the blob encoding (TypeScript's drops them) and so not of the commitment;
 //! txfx keeps them in `PrivateLog::padding` only so that printing gives back what was read, and
-//! a verifier refuses an effect that carries them (`txfx-membership`).
+//! a verifier refuses an effect that carries them (`txfx-membership`). In v6 such an effect is
+//! refused when read, as are a contract-class log whose length is not one more than the index of
+//! its last nonzero field ([`ProtocolVersion::check_effect`]): no provable v6 block holds either
+//! (the base rollup refuses the padding, the tx base circuit the length).
 //!
 //! Printing gives TypeScript's exact shape: every key, private logs padded to 16 fields,
 //! contract-class logs nested and padded to 3023. A body prints as `{"txEffects":[...]}` (a bare
@@ -48,7 +52,7 @@ use txfx_tx_effects::limits::{
     PRIVATE_LOG_SIZE_IN_FIELDS, PUBLIC_LOG_HEADER_LENGTH,
 };
 use txfx_tx_effects::{
-    Body, Category, ContractClassLog, PrivateLog, PublicDataWrite, PublicLog, RevertCode, TxEffect,
+    Body, Category, ContractClassLog, PrivateLog, ProtocolVersion, PublicDataWrite, PublicLog, TxEffect,
     TxEffectError, TxEffectFields,
 };
 
@@ -125,7 +129,7 @@ pub(crate) const EFFECT_KEYS: [&str; 10] = [
 ];
 
 /// A `txHash`: exactly 32 bytes of hex, `0x` optional (TypeScript's `TxHash` schema).
-fn tx_hash(raw: Raw<'_>) -> Result<Fr, JsonError> {
+pub(crate) fn tx_hash(raw: Raw<'_>) -> Result<Fr, JsonError> {
     let text = raw.string()?;
     let digits = text.strip_prefix("0x").unwrap_or(&text);
     if digits.len() != 64 {
@@ -204,9 +208,9 @@ fn contract_class_log(raw: Raw<'_>) -> Result<(Fr, LogRead), JsonError> {
 /// A `revertCode`: a JSON number (which codes exist is the protocol's to check).
 const REVERT_CODE: Integer = Integer::number(u64::MAX as u128);
 
-/// One effect, read as TypeScript's `TxEffect.schema` reads it, every list no further than its
-/// protocol cap, then checked against every protocol rule.
-pub(crate) fn read_effect(raw: Raw<'_>) -> Result<TxEffect, JsonError> {
+/// One effect, read as `protocol`'s TypeScript `TxEffect.schema` reads it, every list no further
+/// than its protocol cap, then checked against every protocol rule.
+pub(crate) fn read_effect(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<TxEffect, JsonError> {
     let object = raw.object("a tx effect", &EFFECT_KEYS)?;
     let revert_code = object.read("revertCode", |r| r.u64(REVERT_CODE).map_err(JsonError::from))?;
     let tx_hash = object.read("txHash", tx_hash)?;
@@ -226,18 +230,21 @@ pub(crate) fn read_effect(raw: Raw<'_>) -> Result<TxEffect, JsonError> {
     let contract_class_logs = object.read("contractClassLogs", |r| {
         r.items(MAX_CONTRACT_CLASS_LOGS_PER_TX, "a tx's contract-class logs", contract_class_log)
     })?;
-    into_effect(EffectRead {
-        revert_code,
-        tx_hash,
-        transaction_fee,
-        note_hashes,
-        nullifiers,
-        l2_to_l1_msgs,
-        public_data_writes,
-        private_logs,
-        public_logs,
-        contract_class_logs,
-    })
+    into_effect(
+        protocol,
+        EffectRead {
+            revert_code,
+            tx_hash,
+            transaction_fee,
+            note_hashes,
+            nullifiers,
+            l2_to_l1_msgs,
+            public_data_writes,
+            private_logs,
+            public_logs,
+            contract_class_logs,
+        },
+    )
     .map_err(|source| JsonError::Invalid { tx: None, source })
 }
 
@@ -327,8 +334,8 @@ fn emitted_fields(
     Ok(emitted)
 }
 
-/// The effect, with every protocol rule checked.
-fn into_effect(read: EffectRead) -> Result<TxEffect, TxEffectError> {
+/// The effect, with every rule of `protocol` checked.
+fn into_effect(protocol: ProtocolVersion, read: EffectRead) -> Result<TxEffect, TxEffectError> {
     let private_logs = read
         .private_logs
         .into_iter()
@@ -359,8 +366,8 @@ fn into_effect(read: EffectRead) -> Result<TxEffect, TxEffectError> {
             Ok(ContractClassLog { contract_address, fields })
         })
         .collect::<Result<_, TxEffectError>>()?;
-    TxEffect::new(TxEffectFields {
-        revert_code: RevertCode::from_code(read.revert_code)?,
+    let effect = TxEffect::new(TxEffectFields {
+        revert_code: protocol.revert_code(read.revert_code)?,
         tx_hash: read.tx_hash,
         transaction_fee: read.transaction_fee,
         note_hashes: read.note_hashes,
@@ -370,7 +377,9 @@ fn into_effect(read: EffectRead) -> Result<TxEffect, TxEffectError> {
         private_logs,
         public_logs: read.public_logs,
         contract_class_logs,
-    })
+    })?;
+    protocol.check_effect(&effect)?;
+    Ok(effect)
 }
 
 impl From<&TxEffect> for TxEffectOut {
@@ -419,13 +428,13 @@ impl From<&TxEffect> for TxEffectOut {
 }
 
 /// A body's effects: a JSON array of at most [`MAX_TXS_PER_BLOCK`] effects, each checked.
-pub(crate) fn read_effects(raw: Raw<'_>) -> Result<Body, JsonError> {
+pub(crate) fn read_effects(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<Body, JsonError> {
     let effects = raw.array(MAX_TXS_PER_BLOCK, "a block")?;
     let tx_effects = effects
         .into_iter()
         .enumerate()
         .map(|(tx, effect)| {
-            read_effect(effect).map_err(|error| match error {
+            read_effect(effect, protocol).map_err(|error| match error {
                 JsonError::Invalid { tx: None, source } => JsonError::Invalid { tx: Some(tx), source },
                 other => other.within(&format!("[{tx}]")),
             })
@@ -435,12 +444,12 @@ pub(crate) fn read_effects(raw: Raw<'_>) -> Result<Body, JsonError> {
 }
 
 /// A body: `{"txEffects": [...]}`, as TypeScript's `Body.schema` reads it (unknown keys ignored).
-pub(crate) fn read_body_object(raw: Raw<'_>) -> Result<Body, JsonError> {
+pub(crate) fn read_body_object(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<Body, JsonError> {
     let object = raw.object("a body", &["txEffects"])?;
-    object.read("txEffects", read_effects)
+    object.read("txEffects", |raw| read_effects(raw, protocol))
 }
 
-/// Reads one effect, as TypeScript's `TxEffect.schema` does.
+/// Reads one effect, as `protocol`'s TypeScript `TxEffect.schema` does.
 ///
 /// # Errors
 /// [`JsonError::Malformed`] for JSON that is not an effect, [`JsonError::Invalid`] for a rule
@@ -449,16 +458,20 @@ pub(crate) fn read_body_object(raw: Raw<'_>) -> Result<Body, JsonError> {
 /// # Example
 /// ```
 /// use txfx_documents::json::{effect_from_json, effect_to_json};
+/// use txfx_documents::txfx_membership::ProtocolVersion;
 /// let text = r#"{"revertCode":0,"txHash":"0x0000000000000000000000000000000000000000000000000000000000000001",
 ///   "transactionFee":"0x2a","noteHashes":[],"nullifiers":["0x05"],"l2ToL1Msgs":[],"publicDataWrites":[],
 ///   "privateLogs":[],"publicLogs":[],"contractClassLogs":[]}"#;
-/// let effect = effect_from_json(text)?;
+/// let effect = effect_from_json(text, ProtocolVersion::V6)?;
 /// assert_eq!(effect.nullifiers.len(), 1);
-/// assert_eq!(effect_from_json(&effect_to_json(&effect))?, effect);
+/// assert_eq!(effect_from_json(&effect_to_json(&effect), ProtocolVersion::V6)?, effect);
 /// # Ok::<(), txfx_documents::json::JsonError>(())
 /// ```
-pub fn effect_from_json<'a>(input: impl Into<JsonInput<'a>>) -> Result<TxEffect, JsonError> {
-    input.into().read(read_effect).map_err(|error| error.expecting("a tx effect"))
+pub fn effect_from_json<'a>(
+    input: impl Into<JsonInput<'a>>,
+    protocol: ProtocolVersion,
+) -> Result<TxEffect, JsonError> {
+    input.into().read(|raw| read_effect(raw, protocol)).map_err(|error| error.expecting("a tx effect"))
 }
 
 /// One effect as a JSON value (TypeScript's shape).
@@ -473,20 +486,23 @@ pub(super) fn to_value(wire: impl Serialize) -> serde_json::Value {
     serde_json::to_value(wire).expect("invariant: the wire types always convert to JSON")
 }
 
-/// Reads a body: `{"txEffects": [...]}`, as TypeScript's `Body.schema` does (unknown keys
-/// ignored), or a bare JSON array of effects (at most [`MAX_TXS_PER_BLOCK`] either way).
+/// Reads a body: `{"txEffects": [...]}`, as `protocol`'s TypeScript `Body.schema` does (unknown
+/// keys ignored), or a bare JSON array of effects (at most [`MAX_TXS_PER_BLOCK`] either way).
 ///
 /// # Errors
 /// [`JsonError`] naming the first bad tx.
-pub fn body_from_json<'a>(input: impl Into<JsonInput<'a>>) -> Result<Body, JsonError> {
-    input.into().read(read_body).map_err(|error| error.expecting("a body"))
+pub fn body_from_json<'a>(
+    input: impl Into<JsonInput<'a>>,
+    protocol: ProtocolVersion,
+) -> Result<Body, JsonError> {
+    input.into().read(|raw| read_body(raw, protocol)).map_err(|error| error.expecting("a body"))
 }
 
 /// A body: `{"txEffects": [...]}` or a bare array of effects.
-pub(crate) fn read_body(raw: Raw<'_>) -> Result<Body, JsonError> {
+pub(crate) fn read_body(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<Body, JsonError> {
     match raw.kind() {
-        JsonType::Array => read_effects(raw),
-        _ => read_body_object(raw),
+        JsonType::Array => read_effects(raw, protocol),
+        _ => read_body_object(raw, protocol),
     }
 }
 

@@ -1,7 +1,9 @@
 //! Block headers as a node prints them: the `header` object of an `L2Block` (docs/spec.md §12.4).
 //!
 //! Numbers for the block number and leaf indices, decimal strings for the timestamp and gas fees,
-//! `0x`-hex fields, a 20-byte coinbase (exactly 40 hex digits). Unknown keys (such as the
+//! `0x`-hex fields, a 20-byte coinbase (exactly 40 hex digits). A leaf index is a JSON number
+//! below 2^32 before v6 (`UInt32`); in v6 a number or a string of decimal digits up to 2^53 − 1
+//! (`TreeLeafIndexSchema`). Unknown keys (such as the
 //! `"_cachedHash":{}` of a header already hashed) are ignored, as TypeScript's
 //! `BlockHeader.schema` ignores them. The layout is the caller's to name: a header of the other
 //! layout (a `txEffectsTreeRoot` key present or missing) is refused ([`JsonError::Layout`]),
@@ -23,7 +25,7 @@ use super::{JsonError, field};
 struct SnapshotJson {
     #[serde(with = "serde_hex")]
     root: Fr,
-    next_available_leaf_index: u32,
+    next_available_leaf_index: u64,
 }
 
 impl From<TreeSnapshot> for SnapshotJson {
@@ -117,17 +119,24 @@ pub(crate) fn read_block_number(raw: Raw<'_>) -> Result<BlockNumber, JsonError> 
     })
 }
 
-/// A tree snapshot: `root`, and `nextAvailableLeafIndex` as TypeScript 4.1.2's `UInt32` reads it
-/// (a JSON number below 2^32).
-pub(crate) fn read_snapshot(raw: Raw<'_>) -> Result<TreeSnapshot, JsonError> {
+/// The JSON forms `protocol` reads a snapshot's `nextAvailableLeafIndex` in: v6's
+/// `TreeLeafIndexSchema` (a number or a decimal string, at most 2^53 − 1), 4.1.2's `UInt32` (a
+/// JSON number below 2^32).
+fn leaf_index(protocol: ProtocolVersion) -> Integer {
+    let max = u128::from(protocol.max_snapshot_leaf_index());
+    match protocol {
+        ProtocolVersion::V6 => Integer::lenient(max),
+        _ => Integer::number(max),
+    }
+}
+
+/// A tree snapshot: `root`, and `nextAvailableLeafIndex` as `protocol` reads it.
+pub(crate) fn read_snapshot(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<TreeSnapshot, JsonError> {
     let object = raw.object("a tree snapshot", &["root", "nextAvailableLeafIndex"])?;
-    let index = object.read("nextAvailableLeafIndex", |r| {
-        r.u64(Integer::number(u32::MAX as u128)).map_err(JsonError::from)
-    })?;
     Ok(TreeSnapshot {
         root: object.read("root", field)?,
-        // At most u32::MAX.
-        next_available_leaf_index: u32::try_from(index).unwrap_or(u32::MAX),
+        next_available_leaf_index: object
+            .read("nextAvailableLeafIndex", |r| r.u64(leaf_index(protocol)).map_err(JsonError::from))?,
     })
 }
 
@@ -204,25 +213,27 @@ pub(crate) const HEADER_KEYS: [&str; 7] = [
     "totalManaUsed",
 ];
 
-/// A header in either layout, its layout the one its keys give.
-fn read_any_header(raw: Raw<'_>) -> Result<BlockHeader, JsonError> {
+/// A header in either layout, its layout the one its keys give, its numbers as `protocol` reads
+/// them.
+fn read_any_header(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<BlockHeader, JsonError> {
+    let snapshot = |raw: Raw<'_>| read_snapshot(raw, protocol);
     let object = raw.object("a block header", &HEADER_KEYS)?;
     let (l1_to_l2, note_hash, nullifier, public_data) = object.read("state", |raw| {
         let state = raw.object("a header's state", &["l1ToL2MessageTree", "partial"])?;
-        let l1_to_l2 = state.read("l1ToL2MessageTree", read_snapshot)?;
+        let l1_to_l2 = state.read("l1ToL2MessageTree", snapshot)?;
         let (note_hash, nullifier, public_data) = state.read("partial", |raw| {
             let partial =
                 raw.object("a header's partial state", &["noteHashTree", "nullifierTree", "publicDataTree"])?;
             Ok::<_, JsonError>((
-                partial.read("noteHashTree", read_snapshot)?,
-                partial.read("nullifierTree", read_snapshot)?,
-                partial.read("publicDataTree", read_snapshot)?,
+                partial.read("noteHashTree", snapshot)?,
+                partial.read("nullifierTree", snapshot)?,
+                partial.read("publicDataTree", snapshot)?,
             ))
         })?;
         Ok::<_, JsonError>((l1_to_l2, note_hash, nullifier, public_data))
     })?;
     Ok(BlockHeader {
-        last_archive: object.read("lastArchive", read_snapshot)?,
+        last_archive: object.read("lastArchive", snapshot)?,
         l1_to_l2_message_tree: l1_to_l2,
         note_hash_tree: note_hash,
         nullifier_tree: nullifier,
@@ -269,23 +280,24 @@ impl From<&BlockHeader> for HeaderJson {
     }
 }
 
-/// Reads a header as the node prints it, in the layout `layout` says (module docs).
+/// Reads a header as the node prints it, in `protocol`'s layout (module docs).
 ///
 /// # Errors
 /// [`JsonError::Malformed`] for JSON that is not a header, [`JsonError::Layout`] for a header of
 /// the other layout.
 pub fn header_from_json<'a>(
     input: impl Into<JsonInput<'a>>,
-    layout: ProtocolVersion,
+    protocol: ProtocolVersion,
 ) -> Result<BlockHeader, JsonError> {
-    input.into().read(|raw| read_header(raw, layout)).map_err(|error| error.expecting("a block header"))
+    input.into().read(|raw| read_header(raw, protocol)).map_err(|error| error.expecting("a block header"))
 }
 
-/// A header in `layout`: a header of the other layout is refused, never read as the other.
-pub(crate) fn read_header(raw: Raw<'_>, layout: ProtocolVersion) -> Result<BlockHeader, JsonError> {
-    let header = read_any_header(raw)?;
-    if header.tx_effects_tree_root.is_some() != (layout == ProtocolVersion::Azip26) {
-        return Err(JsonError::Layout { expected: layout });
+/// A header in `protocol`'s layout: a header of the other layout is refused, never read as the
+/// other.
+pub(crate) fn read_header(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<BlockHeader, JsonError> {
+    let header = read_any_header(raw, protocol)?;
+    if header.has_tx_effects_tree_root() != protocol.has_tx_effects_tree() {
+        return Err(JsonError::Layout { expected: protocol });
     }
     Ok(header)
 }

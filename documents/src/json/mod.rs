@@ -19,7 +19,9 @@ pub(crate) mod archive;
 mod checkpoint;
 pub(crate) mod effect;
 pub(crate) mod header;
+mod network;
 pub(crate) mod proof;
+pub mod rpc;
 pub(crate) mod stored;
 pub(crate) mod wire;
 pub(crate) mod witness;
@@ -28,6 +30,7 @@ pub use archive::{archive_witness_from_json, archive_witness_to_json};
 pub use checkpoint::{ParsedCheckpoint, checkpoint_from_json, checkpoint_to_json};
 pub use effect::{body_from_json, body_to_json, effect_from_json, effect_to_json};
 pub use header::{header_from_json, header_to_json};
+pub use network::{network_from_json, network_to_json};
 pub use proof::{category_proof_from_json, category_proof_to_json};
 pub use stored::{stored_block_from_json, stored_block_to_json};
 pub use wire::{
@@ -39,6 +42,7 @@ pub use witness::{MAX_SIBLING_PATH_LENGTH, witness_from_json, witness_to_json};
 use witness::MAX_SIBLING_PATH_BASE64;
 
 pub(crate) use archive::archive_witness_from_text;
+pub(crate) use network::read_network;
 
 use txfx_membership::{ArchiveError, CategoryError, ProtocolVersion};
 use txfx_poseidon::Fr;
@@ -110,8 +114,8 @@ pub enum JsonError {
     /// Well-formed, but not an encodable checkpoint.
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
-    /// A header of the other layout than the one asked for: a `txEffectsTreeRoot` key present
-    /// (pre-AZIP-26 asked) or missing (AZIP-26 asked). Never read as the other.
+    /// A header of another layout than the protocol asked for has: a `txEffectsTreeRoot` key
+    /// present (pre-AZIP-26 asked) or missing (v6 or AZIP-26 asked). Never read as the other.
     #[error("{}", layout_message(*.expected))]
     Layout {
         /// The layout asked for.
@@ -136,11 +140,10 @@ pub enum JsonError {
 }
 
 fn layout_message(expected: ProtocolVersion) -> &'static str {
-    match expected {
-        ProtocolVersion::PreAzip26 => {
-            "the header has txEffectsTreeRoot, which the pre-AZIP-26 layout does not"
-        }
-        _ => "the header has no txEffectsTreeRoot: it is pre-AZIP-26 (say so to read it)",
+    if expected.has_tx_effects_tree() {
+        "the header has no txEffectsTreeRoot: it is pre-AZIP-26 (Aztec 4.1.2; say --protocol pre-azip-26 to read it)"
+    } else {
+        "the header has txEffectsTreeRoot, which the pre-AZIP-26 layout does not"
     }
 }
 

@@ -6,7 +6,8 @@
 //! ```
 //!
 //! - `blockNumber`: a JSON number (a numeric string is accepted), below 2^32.
-//! - `root`, `categoriesHash`: `0x` + 64 hex digits; `categoriesHash` is absent in the AZIP-26 form.
+//! - `root`, `categoriesHash`: `0x` + 64 hex digits; `categoriesHash` is required in v6, and may
+//!   be absent before it (the AZIP-26 form).
 //! - `leafIndex`: a decimal string (TypeScript prints the bigint so); a number is accepted.
 //! - `siblingPath`: base64 of `uint32_be(n) ‖ n × 32-byte big-endian elements`, n at most 128;
 //!   `{"type":"Buffer","data":[...]}` is accepted too. The length prefix must match the bytes
@@ -18,7 +19,7 @@
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
-use txfx_membership::TxEffectMembershipWitness;
+use txfx_membership::{ProtocolVersion, TxEffectMembershipWitness};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex};
 
@@ -121,7 +122,8 @@ fn sibling_path_bytes(raw: Raw<'_>) -> Result<Vec<u8>, JsonError> {
     }
 }
 
-/// Reads node-API witness JSON (with or without `categoriesHash`).
+/// Reads node-API witness JSON as `protocol` has it: `categoriesHash` required in v6
+/// (`TxEffectMembershipWitnessSchema`), optional before.
 ///
 /// # Errors
 /// [`JsonError`] saying which key is wrong and why.
@@ -129,25 +131,38 @@ fn sibling_path_bytes(raw: Raw<'_>) -> Result<Vec<u8>, JsonError> {
 /// # Example
 /// ```
 /// use txfx_documents::json::{witness_from_json, witness_to_json};
-/// let text = r#"{"blockNumber":7,"root":"0x01","leafIndex":"0","siblingPath":"AAAAAA=="}"#;
-/// let witness = witness_from_json(text)?;
+/// use txfx_documents::txfx_membership::ProtocolVersion;
+/// let text = r#"{"blockNumber":7,"root":"0x01","categoriesHash":"0x02","leafIndex":"0","siblingPath":"AAAAAA=="}"#;
+/// let witness = witness_from_json(text, ProtocolVersion::V6)?;
 /// assert_eq!(witness.sibling_path.len(), 0);
-/// assert_eq!(witness_from_json(&witness_to_json(&witness))?, witness);
+/// assert_eq!(witness_from_json(&witness_to_json(&witness), ProtocolVersion::V6)?, witness);
 /// # Ok::<(), txfx_documents::json::JsonError>(())
 /// ```
 pub fn witness_from_json<'a>(
     input: impl Into<JsonInput<'a>>,
+    protocol: ProtocolVersion,
 ) -> Result<TxEffectMembershipWitness, JsonError> {
-    input.into().read(read_witness).map_err(|error| error.expecting("a tx-effects witness"))
+    input
+        .into()
+        .read(|raw| read_witness(raw, protocol))
+        .map_err(|error| error.expecting("a tx-effects witness"))
 }
 
-pub(crate) fn read_witness(raw: Raw<'_>) -> Result<TxEffectMembershipWitness, JsonError> {
+pub(crate) fn read_witness(
+    raw: Raw<'_>,
+    protocol: ProtocolVersion,
+) -> Result<TxEffectMembershipWitness, JsonError> {
     let object = raw.object("a tx-effects witness", &WITNESS_KEYS)?;
     object.strict()?;
+    let categories_hash = if protocol.witness_requires_categories_hash() {
+        Some(object.read("categoriesHash", hex_field)?)
+    } else {
+        object.read_optional("categoriesHash", hex_field)?
+    };
     Ok(TxEffectMembershipWitness {
         block_number: object.read("blockNumber", read_block_number)?,
         root: object.read("root", hex_field)?,
-        categories_hash: object.read_optional("categoriesHash", hex_field)?,
+        categories_hash,
         leaf_index: object.read("leafIndex", |r| r.u64(LEAF_INDEX).map_err(JsonError::from))?,
         sibling_path: object.read("siblingPath", |r| sibling_path_from_bytes(&sibling_path_bytes(r)?))?,
     })

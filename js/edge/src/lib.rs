@@ -18,7 +18,7 @@ use serde_json::json;
 use txfx_documents::classify::{Classify, ErrorClass};
 use txfx_documents::json::{stored_block_to_json, witness_to_json};
 use txfx_documents::ops::{
-    self, ArchiveSubject, Expected, Subject, TxSelector, blob_encode, block_leaves, block_witnesses,
+    self, ArchiveSubject, Context, Expected, Subject, TxSelector, blob_encode, block_leaves, block_witnesses,
     checkpoint_decode, commitment_json, effect_commitment, header_hash, verify_archive, verify_tx_chain,
     verify_witness, witness_of,
 };
@@ -68,6 +68,13 @@ fn class_name(class: ErrorClass) -> &'static str {
 impl From<DocumentError> for Thrown {
     fn from(error: DocumentError) -> Self {
         let message = error.to_string();
+        Self::document(&error, message)
+    }
+}
+
+impl Thrown {
+    /// `error`'s class, kind and link, with `message`.
+    fn document(error: &DocumentError, message: String) -> Self {
         match error.link() {
             Some(link) => Self(
                 json!({ "class": "Refuted", "kind": error.kind(), "message": message, "link": link })
@@ -137,8 +144,12 @@ pub fn poseidon2_hash_with_separator(inputs: &[String], separator: u32) -> Resul
 ///
 /// # Errors
 /// A bad document or a backend failure.
-pub fn tx_effect_commitment(hasher: &dyn HashBackend, effect: &str) -> Result<String> {
-    let (document, commitment) = effect_commitment(hasher, doc("effect", effect)?)?;
+pub fn tx_effect_commitment(
+    hasher: &dyn HashBackend,
+    effect: &str,
+    protocol: Option<&str>,
+) -> Result<String> {
+    let (document, commitment) = effect_commitment(context(hasher, protocol)?, doc("effect", effect)?)?;
     Ok(commitment_json(&document, &commitment).to_string())
 }
 
@@ -146,8 +157,8 @@ pub fn tx_effect_commitment(hasher: &dyn HashBackend, effect: &str) -> Result<St
 ///
 /// # Errors
 /// A bad document or a backend failure.
-pub fn tx_effects_tree_root(hasher: &dyn HashBackend, body: &str) -> Result<String> {
-    let (_, commitment) = ops::body_commitment(hasher, doc("body", body)?)?;
+pub fn tx_effects_tree_root(hasher: &dyn HashBackend, body: &str, protocol: Option<&str>) -> Result<String> {
+    let (_, commitment) = ops::body_commitment(context(hasher, protocol)?, doc("body", body)?)?;
     Ok(fr_to_hex(&commitment.root()))
 }
 
@@ -155,8 +166,13 @@ pub fn tx_effects_tree_root(hasher: &dyn HashBackend, body: &str) -> Result<Stri
 ///
 /// # Errors
 /// A bad document, a block number missing or in conflict, or a backend failure.
-pub fn tx_effect_leaves(hasher: &dyn HashBackend, body: &str, block: Option<u32>) -> Result<String> {
-    let stored = block_leaves(hasher, doc("body", body)?, block_number(block))?;
+pub fn tx_effect_leaves(
+    hasher: &dyn HashBackend,
+    body: &str,
+    block: Option<u32>,
+    protocol: Option<&str>,
+) -> Result<String> {
+    let stored = block_leaves(context(hasher, protocol)?, doc("body", body)?, block_number(block))?;
     Ok(stored_block_to_json(&stored).to_string())
 }
 
@@ -170,9 +186,10 @@ pub fn tx_effect_membership_witness(
     body: &str,
     tx: &str,
     block: Option<u32>,
+    protocol: Option<&str>,
 ) -> Result<String> {
     let selector: TxSelector = tx.parse()?;
-    let witnesses = block_witnesses(hasher, doc("body", body)?, block_number(block))?;
+    let witnesses = block_witnesses(context(hasher, protocol)?, doc("body", body)?, block_number(block))?;
     Ok(witness_to_json(&witness_of(&witnesses, selector)?).to_string())
 }
 
@@ -182,7 +199,9 @@ pub fn tx_effect_membership_witness(
 /// # Errors
 /// A bad or inconsistent document, or a backend failure.
 pub fn tx_effects_tree_root_from_leaves(hasher: &dyn HashBackend, leaves: &str) -> Result<String> {
-    Ok(fr_to_hex(&ops::leaves_root(hasher, doc("leaves", leaves)?)?))
+    // Stored leaves are txfx's own format: no protocol reads them differently.
+    let cx = Context::new(hasher, ProtocolVersion::DEPLOYED);
+    Ok(fr_to_hex(&ops::leaves_root(cx, doc("leaves", leaves)?)?))
 }
 
 /// The membership witness of one tx served from leaves a node keeps (stored form, by index or
@@ -198,7 +217,8 @@ pub fn tx_effect_membership_witness_from_leaves(
     block: Option<u32>,
 ) -> Result<String> {
     let selector: TxSelector = tx.parse()?;
-    let witnesses = ops::leaves_witnesses(hasher, doc("leaves", leaves)?, block_number(block))?;
+    let cx = Context::new(hasher, ProtocolVersion::DEPLOYED);
+    let witnesses = ops::leaves_witnesses(cx, doc("leaves", leaves)?, block_number(block))?;
     Ok(witness_to_json(&witness_of(&witnesses, selector)?).to_string())
 }
 
@@ -247,12 +267,18 @@ fn expected(text: Option<&str>) -> Result<Expected> {
     }
 }
 
+/// The protocol a call names, [`ProtocolVersion::DEPLOYED`] (v6) when it names none.
 fn protocol(name: Option<&str>) -> Result<ProtocolVersion> {
-    name.map_or(Ok(ProtocolVersion::Azip26), |name| {
-        name.parse().map_err(|e: txfx_membership::header::UnknownProtocolVersion| {
+    name.map_or(Ok(ProtocolVersion::DEPLOYED), |name| {
+        name.parse().map_err(|e: txfx_membership::UnknownProtocolVersion| {
             Thrown::new(ErrorClass::Malformed, "UnknownProtocolVersion", &format!("protocol: {e}"))
         })
     })
+}
+
+/// The context of a call: the engine's hasher and the protocol it names.
+fn context<'h>(hasher: &'h dyn HashBackend, name: Option<&str>) -> Result<Context<'h>> {
+    Ok(Context::new(hasher, protocol(name)?))
 }
 
 /// Verifies a tx-effects witness against a root the caller trusts; the verdict as JSON text.
@@ -265,10 +291,12 @@ pub fn verify_tx_effect_membership_witness(
     subject: SubjectText<'_>,
     trusted_root: &str,
     expectations: Option<&str>,
+    protocol: Option<&str>,
 ) -> Result<String> {
     let subject = subject.read()?;
     let root = field("trustedRoot", trusted_root)?;
-    let verdict = verify_witness(hasher, doc("witness", witness)?, subject, root, &expected(expectations)?)?;
+    let cx = context(hasher, protocol)?;
+    let verdict = verify_witness(cx, doc("witness", witness)?, subject, root, &expected(expectations)?)?;
     Ok(verdict.to_json().to_string())
 }
 
@@ -281,7 +309,7 @@ pub struct Chain<'a> {
     pub archive_witness: &'a str,
     /// The block's header (JSON text).
     pub header: &'a str,
-    /// The header's layout, `azip-26` when `None`.
+    /// The protocol, `v6` when `None`.
     pub protocol: Option<&'a str>,
     /// The tx's tx-effects witness (JSON text).
     pub witness: &'a str,
@@ -299,11 +327,10 @@ pub fn verify_tx(
 ) -> Result<String> {
     let subject = subject.read()?;
     let verdict = verify_tx_chain(
-        hasher,
+        context(hasher, chain.protocol)?,
         field("archiveRoot", chain.archive_root)?,
         doc("archiveWitness", chain.archive_witness)?,
         doc("header", chain.header)?,
-        protocol(chain.protocol)?,
         doc("witness", chain.witness)?,
         subject,
         &expected(expectations)?,
@@ -323,11 +350,11 @@ pub fn verify_archive_membership(
     header: Option<&str>,
     block_hash: Option<&str>,
     expectations: Option<&str>,
-    layout: Option<&str>,
+    protocol: Option<&str>,
 ) -> Result<String> {
-    let layout = protocol(layout)?;
+    let cx = context(hasher, protocol)?;
     let subject = match (header, block_hash) {
-        (Some(header), None) => ArchiveSubject::Header(doc("header", header)?, layout),
+        (Some(header), None) => ArchiveSubject::Header(doc("header", header)?),
         (None, Some(hash)) => ArchiveSubject::BlockHash(field("blockHash", hash)?),
         _ => {
             return Err(Thrown::new(
@@ -338,7 +365,7 @@ pub fn verify_archive_membership(
         }
     };
     let verdict = verify_archive(
-        hasher,
+        cx,
         field("archiveRoot", archive_root)?,
         subject,
         doc("archiveWitness", archive_witness)?,
@@ -351,8 +378,8 @@ pub fn verify_archive_membership(
 ///
 /// # Errors
 /// A bad document, an unknown layout, or a body its header does not commit to.
-pub fn block_header_hash(hasher: &dyn HashBackend, header: &str, layout: Option<&str>) -> Result<String> {
-    Ok(fr_to_hex(&header_hash(hasher, doc("header", header)?, protocol(layout)?)?))
+pub fn block_header_hash(hasher: &dyn HashBackend, header: &str, protocol: Option<&str>) -> Result<String> {
+    Ok(fr_to_hex(&header_hash(context(hasher, protocol)?, doc("header", header)?)?))
 }
 
 /// A checkpoint's blob fields decoded into its blocks, each with its `txEffectsTreeRoot`, as
@@ -360,16 +387,209 @@ pub fn block_header_hash(hasher: &dyn HashBackend, header: &str, layout: Option<
 ///
 /// # Errors
 /// Fields that are not a checkpoint.
-pub fn decode_checkpoint(hasher: &dyn HashBackend, fields: &str) -> Result<String> {
-    Ok(checkpoint_decode(hasher, doc("fields", fields)?)?.to_string())
+pub fn decode_checkpoint(hasher: &dyn HashBackend, fields: &str, protocol: Option<&str>) -> Result<String> {
+    Ok(checkpoint_decode(context(hasher, protocol)?, doc("fields", fields)?)?.to_string())
 }
 
 /// The blob fields of an effect or a body.
 ///
 /// # Errors
 /// A bad document.
-pub fn encode_blob_fields(hasher: &dyn HashBackend, effect_or_body: &str) -> Result<Vec<String>> {
-    Ok(blob_encode(hasher, doc("effectOrBody", effect_or_body)?)?.iter().map(fr_to_hex).collect())
+pub fn encode_blob_fields(
+    hasher: &dyn HashBackend,
+    effect_or_body: &str,
+    protocol: Option<&str>,
+) -> Result<Vec<String>> {
+    let cx = context(hasher, protocol)?;
+    Ok(blob_encode(cx, doc("effectOrBody", effect_or_body)?)?.iter().map(fr_to_hex).collect())
+}
+
+/// The node walks in progress (`txfx-walk`), by id: the JavaScript side sends each request with
+/// the runtime's `fetch` and hands the answer back, so the walk's state stays here between calls.
+struct Walks {
+    next: u32,
+    live: std::collections::BTreeMap<u32, (txfx_walk::Walk, txfx_walk::Request)>,
+}
+
+/// The most walks alive at once: each holds a block's body, so a caller that never finishes its
+/// walks cannot make the engine hold more than this many.
+const MAX_LIVE_WALKS: usize = 64;
+
+static WALKS: std::sync::Mutex<Walks> =
+    std::sync::Mutex::new(Walks { next: 1, live: std::collections::BTreeMap::new() });
+
+fn walks() -> std::sync::MutexGuard<'static, Walks> {
+    // A panic elsewhere poisons nothing a walk relies on: its entries are whole or absent.
+    WALKS.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn option_text<'a>(
+    object: &'a serde_json::Map<String, serde_json::Value>,
+    key: &str,
+) -> Result<Option<&'a str>> {
+    match object.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(serde_json::Value::String(text)) => Ok(Some(text)),
+        Some(_) => Err(Thrown::new(ErrorClass::Malformed, "Argument", &format!("{key}: expected a string"))),
+    }
+}
+
+fn parsed<T: std::str::FromStr>(key: &str, text: &str) -> Result<T>
+where
+    T::Err: std::fmt::Display,
+{
+    text.parse().map_err(|e: T::Err| Thrown::new(ErrorClass::Malformed, "Argument", &format!("{key}: {e}")))
+}
+
+/// The walk's parameters from the JSON the JavaScript side sends: `{txHash, rollup?, l1Block?,
+/// archiveRoot?, category?, element?, role?, expected?, network?, genesisArchiveRoot?,
+/// namespace?}` (no other key).
+fn walk_params(text: &str) -> Result<txfx_walk::WalkParams> {
+    use txfx_walk::{Anchor, WalkSubject};
+    let bad = |message: &str| Thrown::new(ErrorClass::Malformed, "Argument", message);
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(&format!("walk: {e}")))?;
+    let object = value.as_object().ok_or_else(|| bad("walk: expected an object"))?;
+    const KEYS: [&str; 11] = [
+        "txHash",
+        "rollup",
+        "l1Block",
+        "archiveRoot",
+        "category",
+        "element",
+        "role",
+        "expected",
+        "network",
+        "genesisArchiveRoot",
+        "namespace",
+    ];
+    if let Some(key) = object.keys().find(|key| !KEYS.contains(&key.as_str())) {
+        return Err(bad(&format!("walk: unknown option {key:?}")));
+    }
+    let tx_hash = field("txHash", option_text(object, "txHash")?.ok_or_else(|| bad("txHash: required"))?)?;
+    let anchor = match (option_text(object, "rollup")?, option_text(object, "archiveRoot")?) {
+        (Some(rollup), None) => Anchor::L1 {
+            rollup: parsed("rollup", rollup)?,
+            tag: parsed("l1Block", option_text(object, "l1Block")?.unwrap_or("finalized"))?,
+        },
+        (None, Some(root)) => Anchor::Given(field("archiveRoot", root)?),
+        _ => return Err(bad("give rollup (with l1Rpc) or archiveRoot, one of them")),
+    };
+    let subject = match option_text(object, "category")? {
+        None => WalkSubject::Tx,
+        Some(category) => {
+            let element = option_text(object, "element")?.map(|value| field("element", value)).transpose()?;
+            let role = option_text(object, "role")?.map(|role| parsed("role", role)).transpose()?;
+            WalkSubject::Category(
+                parsed("category", category)?,
+                element.map(|value| txfx_membership::ElementQuery { value, role }),
+            )
+        }
+    };
+    // `network`: a built-in network's name, or a network's genesis values (`txfx networks`' shape).
+    let named = match object.get("network") {
+        Some(value @ serde_json::Value::Object(_)) => {
+            let text = value.to_string();
+            // The walk refuses a network it cannot check (another protocol, no genesis root).
+            Some(txfx_documents::read::network(Doc::text("network", &text), "network")?)
+        }
+        _ => option_text(object, "network")?
+            .map(|name| parsed::<NetworkName>("network", name).map(|n| n.0))
+            .transpose()?,
+    };
+    let network = match (named, option_text(object, "genesisArchiveRoot")?) {
+        (Some(network), None) => Some(network),
+        (None, Some(root)) => {
+            Some(txfx_membership::Network::custom(field("genesisArchiveRoot", root)?, "genesisArchiveRoot"))
+        }
+        (None, None) => None,
+        (Some(_), Some(_)) => return Err(bad("give network or genesisArchiveRoot, not both")),
+    };
+    let expected = match object.get("expected") {
+        None | Some(serde_json::Value::Null) => Expected::default(),
+        Some(expected) => Expected::from_json(Doc::text("expected", &expected.to_string()))?,
+    };
+    let namespace = option_text(object, "namespace")?.map(|name| parsed("namespace", name)).transpose()?;
+    Ok(txfx_walk::WalkParams { tx_hash, anchor, subject, expected, network, namespace })
+}
+
+/// A network by name, parsed.
+struct NetworkName(txfx_membership::Network);
+
+impl std::str::FromStr for NetworkName {
+    type Err = txfx_membership::UnknownNetwork;
+    fn from_str(name: &str) -> std::result::Result<Self, Self::Err> {
+        txfx_membership::Network::named(name).map(Self)
+    }
+}
+
+fn request_json(request: &txfx_walk::Request) -> serde_json::Value {
+    json!({ "target": match request.target { txfx_walk::Target::Node => "node", txfx_walk::Target::L1 => "l1" }, "body": request.body })
+}
+
+/// Starts a node walk: `{"walk": id, "request": {"target": "node" | "l1", "body"}}` as JSON text.
+///
+/// # Errors
+/// Parameters that do not read, or too many walks alive.
+pub fn node_walk_start(params: &str) -> Result<String> {
+    let (walk, request) = txfx_walk::Walk::start(walk_params(params)?)
+        .map_err(|error| Thrown::new(ErrorClass::Malformed, "Argument", &error.to_string()))?;
+    let mut walks = walks();
+    if walks.live.len() >= MAX_LIVE_WALKS {
+        return Err(Thrown::new(
+            ErrorClass::OutOfRange,
+            "TooManyWalks",
+            &format!("{MAX_LIVE_WALKS} node walks are in progress: finish or drop one first"),
+        ));
+    }
+    let id = walks.next;
+    walks.next = walks.next.wrapping_add(1).max(1);
+    let out = json!({ "walk": id, "request": request_json(&request) }).to_string();
+    walks.live.insert(id, (walk, request));
+    Ok(out)
+}
+
+/// Gives walk `id` the answer to its request (HTTP status and body): the next request,
+/// `{"request": {...}}`, or the verdict, `{"verdict": {...}}`. A walk that ends (a verdict or an
+/// error) is dropped.
+///
+/// # Errors
+/// An unknown walk, or the walk's refusal (class `Refuted` with its link, `Malformed` for an answer
+/// that is not a document).
+pub fn node_walk_step(hasher: &dyn HashBackend, id: u32, status: u32, body: &str) -> Result<String> {
+    let (mut walk, request) = walks().live.remove(&id).ok_or_else(|| {
+        Thrown::new(ErrorClass::Malformed, "UnknownWalk", &format!("no node walk {id} is in progress"))
+    })?;
+    let status = u16::try_from(status).unwrap_or(u16::MAX);
+    match walk.step(hasher, &request, status, body) {
+        Ok(txfx_walk::Step::Send(next)) => {
+            let out = json!({ "request": request_json(&next) }).to_string();
+            walks().live.insert(id, (walk, next));
+            Ok(out)
+        }
+        Ok(txfx_walk::Step::Done(verdict)) => Ok(json!({ "verdict": verdict.to_json() }).to_string()),
+        Err(txfx_walk::WalkError::Answer { method, source }) => {
+            // The document's own error, its message naming the method whose answer it is.
+            Err(Thrown::document(&source, format!("{method}: {source}")))
+        }
+        // An HTTP status other than 200: the endpoint gave no usable answer, as a failed fetch.
+        Err(error @ txfx_walk::WalkError::Http { .. }) => Err(Thrown(
+            json!({ "class": "Transport", "kind": "Transport", "message": error.to_string() }).to_string(),
+        )),
+        Err(error) => Err(match error.link() {
+            Some(link) => Thrown(
+                json!({ "class": "Refuted", "kind": "Walk", "message": error.to_string(), "link": link })
+                    .to_string(),
+            ),
+            None => Thrown::new(ErrorClass::Malformed, "Walk", &error.to_string()),
+        }),
+    }
+}
+
+/// Drops walk `id` (a walk the caller gives up on: a timeout, a failed fetch). Unknown ids are
+/// ignored: a walk that ended is already dropped.
+pub fn node_walk_drop(id: u32) -> String {
+    walks().live.remove(&id);
+    String::new()
 }
 
 /// One argument of an export, as an engine hands it over.
@@ -499,23 +719,31 @@ pub const EXPORTS: &[Export] = &[
     },
     Export {
         name: "txEffectCommitment",
-        params: &[Text],
-        run: |h, a| text(tx_effect_commitment(h, a.text(0)?)),
+        params: &[Text, OptionalText],
+        run: |h, a| text(tx_effect_commitment(h, a.text(0)?, a.optional_text(1)?)),
     },
     Export {
         name: "txEffectsTreeRoot",
-        params: &[Text],
-        run: |h, a| text(tx_effects_tree_root(h, a.text(0)?)),
+        params: &[Text, OptionalText],
+        run: |h, a| text(tx_effects_tree_root(h, a.text(0)?, a.optional_text(1)?)),
     },
     Export {
         name: "txEffectLeaves",
-        params: &[Text, OptionalNumber],
-        run: |h, a| text(tx_effect_leaves(h, a.text(0)?, a.optional_number(1)?)),
+        params: &[Text, OptionalNumber, OptionalText],
+        run: |h, a| text(tx_effect_leaves(h, a.text(0)?, a.optional_number(1)?, a.optional_text(2)?)),
     },
     Export {
         name: "txEffectMembershipWitness",
-        params: &[Text, Text, OptionalNumber],
-        run: |h, a| text(tx_effect_membership_witness(h, a.text(0)?, a.text(1)?, a.optional_number(2)?)),
+        params: &[Text, Text, OptionalNumber, OptionalText],
+        run: |h, a| {
+            text(tx_effect_membership_witness(
+                h,
+                a.text(0)?,
+                a.text(1)?,
+                a.optional_number(2)?,
+                a.optional_text(3)?,
+            ))
+        },
     },
     Export {
         name: "txEffectsTreeRootFromLeaves",
@@ -531,11 +759,18 @@ pub const EXPORTS: &[Export] = &[
     },
     Export {
         name: "verifyTxEffectMembershipWitness",
-        params: &[Text, Text, Text, OptionalText, Text, OptionalText],
+        params: &[Text, Text, Text, OptionalText, Text, OptionalText, OptionalText],
         run: |h, a| {
             let subject =
                 SubjectText { kind: a.text(1)?, value: a.text(2)?, categories_hash: a.optional_text(3)? };
-            text(verify_tx_effect_membership_witness(h, a.text(0)?, subject, a.text(4)?, a.optional_text(5)?))
+            text(verify_tx_effect_membership_witness(
+                h,
+                a.text(0)?,
+                subject,
+                a.text(4)?,
+                a.optional_text(5)?,
+                a.optional_text(6)?,
+            ))
         },
     },
     Export {
@@ -574,11 +809,26 @@ pub const EXPORTS: &[Export] = &[
         params: &[Text, OptionalText],
         run: |h, a| text(block_header_hash(h, a.text(0)?, a.optional_text(1)?)),
     },
-    Export { name: "decodeCheckpoint", params: &[Text], run: |h, a| text(decode_checkpoint(h, a.text(0)?)) },
+    Export {
+        name: "decodeCheckpoint",
+        params: &[Text, OptionalText],
+        run: |h, a| text(decode_checkpoint(h, a.text(0)?, a.optional_text(1)?)),
+    },
+    Export { name: "nodeWalkStart", params: &[Text], run: |_, a| text(node_walk_start(a.text(0)?)) },
+    Export {
+        name: "nodeWalkStep",
+        params: &[Number, Number, Text],
+        run: |h, a| text(node_walk_step(h, a.number(0)?, a.number(1)?, a.text(2)?)),
+    },
+    Export {
+        name: "nodeWalkDrop",
+        params: &[Number],
+        run: |_, a| Ok(Returned::Text(node_walk_drop(a.number(0)?))),
+    },
     Export {
         name: "encodeBlobFields",
-        params: &[Text],
-        run: |h, a| encode_blob_fields(h, a.text(0)?).map(Returned::Texts),
+        params: &[Text, OptionalText],
+        run: |h, a| encode_blob_fields(h, a.text(0)?, a.optional_text(1)?).map(Returned::Texts),
     },
 ];
 
@@ -620,7 +870,7 @@ mod tests {
     /// Every failure reaches JavaScript as the protocol's JSON, with its class and kind.
     #[test]
     fn failures_are_the_protocols_json() {
-        let error = tx_effects_tree_root(&Sequential, "{").expect_err("not JSON");
+        let error = tx_effects_tree_root(&Sequential, "{", None).expect_err("not JSON");
         let value: serde_json::Value = serde_json::from_str(error.message()).expect("JSON message");
         assert_eq!(value["class"], "Malformed", "{value}");
         assert!(value["message"].as_str().is_some_and(|m| m.contains("body")), "{value}");

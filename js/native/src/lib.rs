@@ -44,26 +44,31 @@ pub fn poseidon2_hash_with_separator(inputs: Vec<String>, separator: u32) -> Res
 
 /// An effect's commitment, as JSON text.
 #[napi(js_name = "txEffectCommitment")]
-pub fn tx_effect_commitment(effect: String) -> Result<String> {
-    edge::tx_effect_commitment(&hasher(), &effect).map_err(thrown)
+pub fn tx_effect_commitment(effect: String, protocol: Option<String>) -> Result<String> {
+    edge::tx_effect_commitment(&hasher(), &effect, protocol.as_deref()).map_err(thrown)
 }
 
 /// A body's `txEffectsTreeRoot` (a body, an `L2Block`, or an array of effects).
 #[napi(js_name = "txEffectsTreeRoot")]
-pub fn tx_effects_tree_root(body: String) -> Result<String> {
-    edge::tx_effects_tree_root(&hasher(), &body).map_err(thrown)
+pub fn tx_effects_tree_root(body: String, protocol: Option<String>) -> Result<String> {
+    edge::tx_effects_tree_root(&hasher(), &body, protocol.as_deref()).map_err(thrown)
 }
 
 /// The stored form of a body (`txfx block leaves`), as JSON text.
 #[napi(js_name = "txEffectLeaves")]
-pub fn tx_effect_leaves(body: String, block: Option<u32>) -> Result<String> {
-    edge::tx_effect_leaves(&hasher(), &body, block).map_err(thrown)
+pub fn tx_effect_leaves(body: String, block: Option<u32>, protocol: Option<String>) -> Result<String> {
+    edge::tx_effect_leaves(&hasher(), &body, block, protocol.as_deref()).map_err(thrown)
 }
 
 /// The membership witness of one tx (an index in decimal, or a `0x`-hex tx hash), as JSON text.
 #[napi(js_name = "txEffectMembershipWitness")]
-pub fn tx_effect_membership_witness(body: String, tx: String, block: Option<u32>) -> Result<String> {
-    edge::tx_effect_membership_witness(&hasher(), &body, &tx, block).map_err(thrown)
+pub fn tx_effect_membership_witness(
+    body: String,
+    tx: String,
+    block: Option<u32>,
+    protocol: Option<String>,
+) -> Result<String> {
+    edge::tx_effect_membership_witness(&hasher(), &body, &tx, block, protocol.as_deref()).map_err(thrown)
 }
 
 /// The root over stored or bare leaves.
@@ -91,6 +96,7 @@ pub fn verify_tx_effect_membership_witness(
     categories_hash: Option<String>,
     trusted_root: String,
     expectations: Option<String>,
+    protocol: Option<String>,
 ) -> Result<String> {
     let subject = SubjectText {
         kind: &subject_kind,
@@ -103,6 +109,7 @@ pub fn verify_tx_effect_membership_witness(
         subject,
         &trusted_root,
         expectations.as_deref(),
+        protocol.as_deref(),
     )
     .map_err(thrown)
 }
@@ -168,14 +175,32 @@ pub fn block_header_hash(header: String, layout: Option<String>) -> Result<Strin
 
 /// A checkpoint's blob fields decoded into its blocks, as JSON text.
 #[napi(js_name = "decodeCheckpoint")]
-pub fn decode_checkpoint(fields: String) -> Result<String> {
-    edge::decode_checkpoint(&hasher(), &fields).map_err(thrown)
+pub fn decode_checkpoint(fields: String, protocol: Option<String>) -> Result<String> {
+    edge::decode_checkpoint(&hasher(), &fields, protocol.as_deref()).map_err(thrown)
 }
 
 /// The blob fields of an effect or a body.
 #[napi(js_name = "encodeBlobFields")]
-pub fn encode_blob_fields(effect_or_body: String) -> Result<Vec<String>> {
-    edge::encode_blob_fields(&hasher(), &effect_or_body).map_err(thrown)
+pub fn encode_blob_fields(effect_or_body: String, protocol: Option<String>) -> Result<Vec<String>> {
+    edge::encode_blob_fields(&hasher(), &effect_or_body, protocol.as_deref()).map_err(thrown)
+}
+
+/// Starts a node walk (see `txfx_js_edge::node_walk_start`).
+#[napi(js_name = "nodeWalkStart")]
+pub fn node_walk_start(params: String) -> Result<String> {
+    edge::node_walk_start(&params).map_err(thrown)
+}
+
+/// Gives a node walk its answer: the next request or the verdict, as JSON text.
+#[napi(js_name = "nodeWalkStep")]
+pub fn node_walk_step(walk: u32, status: u32, body: String) -> Result<String> {
+    edge::node_walk_step(&hasher(), walk, status, &body).map_err(thrown)
+}
+
+/// Drops a node walk.
+#[napi(js_name = "nodeWalkDrop")]
+pub fn node_walk_drop(walk: u32) -> String {
+    edge::node_walk_drop(walk)
 }
 
 /// Work off the event loop: `compute` (on a thread of libuv's pool) hands it to the background
@@ -226,24 +251,29 @@ fn off_loop(work: impl FnOnce() -> Result<String> + Send + 'static) -> Pending {
 
 /// [`tx_effect_commitment`] off the event loop.
 #[napi(js_name = "txEffectCommitmentAsync", ts_return_type = "Promise<string>")]
-pub fn tx_effect_commitment_async(effect: String) -> Pending {
-    off_loop(move || tx_effect_commitment(effect))
+pub fn tx_effect_commitment_async(effect: String, protocol: Option<String>) -> Pending {
+    off_loop(move || tx_effect_commitment(effect, protocol))
 }
 
 /// [`tx_effects_tree_root`] off the event loop.
 #[napi(js_name = "txEffectsTreeRootAsync", ts_return_type = "Promise<string>")]
-pub fn tx_effects_tree_root_async(body: String) -> Pending {
-    off_loop(move || tx_effects_tree_root(body))
+pub fn tx_effects_tree_root_async(body: String, protocol: Option<String>) -> Pending {
+    off_loop(move || tx_effects_tree_root(body, protocol))
 }
 
 /// [`tx_effect_leaves`] off the event loop.
 #[napi(js_name = "txEffectLeavesAsync", ts_return_type = "Promise<string>")]
-pub fn tx_effect_leaves_async(body: String, block: Option<u32>) -> Pending {
-    off_loop(move || tx_effect_leaves(body, block))
+pub fn tx_effect_leaves_async(body: String, block: Option<u32>, protocol: Option<String>) -> Pending {
+    off_loop(move || tx_effect_leaves(body, block, protocol))
 }
 
 /// [`tx_effect_membership_witness`] off the event loop.
 #[napi(js_name = "txEffectMembershipWitnessAsync", ts_return_type = "Promise<string>")]
-pub fn tx_effect_membership_witness_async(body: String, tx: String, block: Option<u32>) -> Pending {
-    off_loop(move || tx_effect_membership_witness(body, tx, block))
+pub fn tx_effect_membership_witness_async(
+    body: String,
+    tx: String,
+    block: Option<u32>,
+    protocol: Option<String>,
+) -> Pending {
+    off_loop(move || tx_effect_membership_witness(body, tx, block, protocol))
 }

@@ -86,6 +86,18 @@ async function main() {
     });
     assert.ok(rejected instanceof TypeError, 'a malformed body rejects with a TypeError');
   });
+  const chain = new URLSearchParams(location.search).get('chain');
+  if (chain) {
+    // A wallet's page checking a node: the test chain's stub node and anvil, over fetch.
+    const { node, l1, rollup, txs } = JSON.parse(chain);
+    await record('verifyTxFromNode over fetch: a tx proven from a node and L1, a missing one refused', async () => {
+      const verdict = await txfx.verifyTxFromNode({ node, l1Rpc: l1, rollup, txHash: txs['5'], network: 'canonical' });
+      assert.equal(verdict.valid, true, JSON.stringify(verdict));
+      assert.deepEqual([verdict.proves, verdict.blockNumber, verdict.finality], ['tx', 5, 'checkpointed']);
+      const pending = await txfx.verifyTxFromNode({ node, l1Rpc: l1, rollup, txHash: txs['8'] });
+      assert.deepEqual([pending.valid, pending.link], [false, 'l1'], JSON.stringify(pending));
+    });
+  }
   return { mode, userAgent: navigator.userAgent, results };
 }
 

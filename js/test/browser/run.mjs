@@ -1,11 +1,14 @@
 // Runs the WASM build in headless Chromium, as an app ships it: app.mjs and the vector cases are
 // bundled by esbuild against the packed package installed in `--project`, served from localhost
 // with testdata/, and loaded twice (init(url), then initSync(bytes)). Prints each case; exits 1
-// on any failure, or if a page ran no case.
+// on any failure, or if a page ran no case. With --test-chain, the page also proves a tx from the
+// test chain's stub node and anvil over fetch (both serve CORS), as a wallet's page would.
 //
 // node run.mjs --tools DIR (esbuild, playwright-core) --project DIR (txfx installed)
-//              --testdata DIR [--chromium PATH]
+//              --testdata DIR [--chromium PATH] [--test-chain BINARY (txfx-test-chain)]
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
 import { writeFile, copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +46,17 @@ const { origin, close } = await serve((pathname) =>
   pathname.startsWith('/testdata/') ? within(args.testdata, pathname.slice('/testdata/'.length)) : within(out, pathname.slice(1) || 'index.html'),
 );
 
+// The test chain, honest: its URLs go to the page in the query. It stops when its input closes.
+let chain = null;
+let chainUrls = '';
+if (args['test-chain']) {
+  chain = spawn(args['test-chain'], ['none'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  chainUrls = await new Promise((resolve, reject) => {
+    createInterface({ input: chain.stdout }).once('line', resolve);
+    chain.once('exit', (code) => reject(new Error(`txfx-test-chain exited with ${code}`)));
+  });
+}
+
 const browser = await chromium.launch({ executablePath: args.chromium ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 let failed = 0;
 try {
@@ -50,7 +64,7 @@ try {
     const page = await browser.newPage();
     const problems = [];
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    await page.goto(`${origin}/index.html?init=${mode}`);
+    await page.goto(`${origin}/index.html?init=${mode}${chainUrls ? `&chain=${encodeURIComponent(chainUrls)}` : ''}`);
     await page.waitForFunction(() => window.__txfx !== undefined, null, { timeout: 300_000 });
     const report = await page.evaluate(() => window.__txfx);
     if (report.error) problems.push(report.error);
@@ -67,5 +81,10 @@ try {
 } finally {
   await browser.close();
   close();
+  if (chain) {
+    const exited = new Promise((resolve) => chain.once('exit', resolve));
+    chain.stdin.end();
+    await exited;
+  }
 }
 process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,142 @@
+//! `txfx verify tx --node`: the binary against the test chain on loopback (anvil with the
+//! stand-in rollup, and the stub v6 node), honest and lying, with the exit status each gets.
+
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+
+use std::process::{Command, Output};
+
+use txfx_suite::testchain::{Lie, TestChain};
+
+fn txfx(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_txfx"))
+        .args(args)
+        .env_remove("TXFX_BACKEND")
+        .output()
+        .expect("txfx runs")
+}
+
+fn walk(chain: &TestChain, block: u64, extra: &[&str]) -> Output {
+    let tx = chain.chain.tx_of_block(block);
+    let mut args = vec![
+        "verify",
+        "tx",
+        "--node",
+        &chain.node.url,
+        "--l1-rpc",
+        &chain.anvil.url,
+        "--rollup",
+        &chain.rollup.address,
+        "--tx-hash",
+        &tx,
+    ];
+    args.extend(extra);
+    txfx(&args)
+}
+
+fn json(output: &Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("JSON on stdout ({e}): {output:?}"))
+}
+
+#[test]
+fn one_command_proves_a_tx_from_a_node_and_l1() {
+    let chain = TestChain::start(Lie::None);
+    let output = walk(&chain, 4, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let verdict = json(&output);
+    assert_eq!((verdict["valid"].as_bool(), verdict["proves"].as_str()), (Some(true), Some("tx")));
+    assert_eq!(verdict["blockNumber"], 4);
+    assert_eq!(verdict["finality"], "proven");
+    assert_eq!(verdict["anchor"]["l1BlockTag"], "finalized");
+    // An element of the tx, with expectations and the network's genesis checked.
+    let element = walk(
+        &chain,
+        1,
+        &["--category", "nullifiers", "--element", "0x15", "--block-number", "1", "--network", "canonical"],
+    );
+    assert_eq!(element.status.code(), Some(0), "{}", String::from_utf8_lossy(&element.stderr));
+    assert_eq!(json(&element)["proves"], "element");
+    // Another block expected: exit 1, the verdict says which link.
+    let other = walk(&chain, 1, &["--block-number", "2"]);
+    assert_eq!(other.status.code(), Some(1));
+    assert_eq!(json(&other)["valid"], false);
+    // Not on L1 yet: exit 1, link l1.
+    let pending = walk(&chain, 8, &[]);
+    assert_eq!(pending.status.code(), Some(1));
+    assert_eq!(json(&pending)["link"], "l1");
+}
+
+#[test]
+fn each_kind_of_failure_gets_its_exit_status() {
+    // A lie: refuted, exit 1.
+    let chain = TestChain::start(Lie::BlockResponseHash);
+    let lie = walk(&chain, 4, &[]);
+    assert_eq!(lie.status.code(), Some(1));
+    assert_eq!(json(&lie)["link"], "header");
+    // Not JSON: malformed, exit 2.
+    let chain = TestChain::start(Lie::NotJson);
+    let garbage = walk(&chain, 4, &[]);
+    assert_eq!(garbage.status.code(), Some(2), "{garbage:?}");
+    assert!(String::from_utf8_lossy(&garbage.stderr).contains("not JSON"));
+    // Too slow: exit 4, naming the endpoint.
+    let chain = TestChain::start(Lie::Slow(3_000));
+    let slow = walk(&chain, 4, &["--timeout", "1"]);
+    assert_eq!(slow.status.code(), Some(4), "{slow:?}");
+    assert!(String::from_utf8_lossy(&slow.stderr).contains(&chain.node.url));
+    // A gateway whose node is down (HTTP 502): no answer to read, exit 4.
+    let chain = TestChain::start(Lie::BadGateway);
+    let down = walk(&chain, 4, &[]);
+    assert_eq!(down.status.code(), Some(4), "{down:?}");
+    assert!(String::from_utf8_lossy(&down.stderr).contains("502"));
+    // A network the walk cannot check (mainnet pins no genesis root): exit 2, nothing asked.
+    let chain = TestChain::start(Lie::None);
+    let unpinned = walk(&chain, 4, &["--network", "mainnet"]);
+    assert_eq!(unpinned.status.code(), Some(2), "{unpinned:?}");
+    assert!(String::from_utf8_lossy(&unpinned.stderr).contains("pins no genesis archive root"));
+    assert!(chain.node.asked.lock().unwrap().is_empty());
+    // No anchor: a usage error, exit 2.
+    let chain = TestChain::start(Lie::None);
+    let tx = chain.chain.tx_of_block(4);
+    let anchorless = txfx(&["verify", "tx", "--node", &chain.node.url, "--tx-hash", &tx]);
+    assert_eq!(anchorless.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&anchorless.stderr).contains("--l1-rpc"));
+}
+
+#[test]
+fn a_network_file_is_checked_against_l1_like_a_built_in_network() {
+    let chain = TestChain::start(Lie::None);
+    let dir = std::env::temp_dir().join(format!("txfx-network-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    // `txfx networks` prints the shape a network file takes: its canonical entry reads back.
+    let networks = txfx(&["networks"]);
+    assert_eq!(networks.status.code(), Some(0));
+    let canonical = json(&networks)
+        .as_array()
+        .and_then(|all| all.iter().find(|n| n["name"] == "canonical").cloned())
+        .expect("canonical is listed");
+    let file = |name: &str, value: &serde_json::Value| {
+        let path = dir.join(name);
+        std::fs::write(&path, value.to_string()).expect("written");
+        path.to_string_lossy().into_owned()
+    };
+    let good = file("canonical.json", &canonical);
+    let output = walk(&chain, 4, &["--network-file", &good]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    // Another genesis: L1's archiveAt(0) refutes it, exit 1 at link l1.
+    let mut other = canonical.clone();
+    other["genesisArchiveRoot"] = serde_json::json!(format!("0x{:064x}", 7));
+    let wrong = walk(&chain, 4, &["--network-file", &file("other.json", &other)]);
+    assert_eq!(wrong.status.code(), Some(1), "{wrong:?}");
+    assert_eq!(json(&wrong)["link"], "l1");
+    // A file of another shape, or of another protocol: exit 2 before any request.
+    let mut typo = canonical.clone();
+    typo["genesisArchiveRoots"] = typo["genesisArchiveRoot"].clone();
+    let malformed = walk(&chain, 4, &["--network-file", &file("typo.json", &typo)]);
+    assert_eq!(malformed.status.code(), Some(2), "{malformed:?}");
+    assert!(String::from_utf8_lossy(&malformed.stderr).contains("genesisArchiveRoots"));
+    let mut old = canonical;
+    old["protocol"] = serde_json::json!("pre-azip-26");
+    let old = walk(&chain, 4, &["--network-file", &file("old.json", &old)]);
+    assert_eq!(old.status.code(), Some(2), "{old:?}");
+    assert!(String::from_utf8_lossy(&old.stderr).contains("not a v6 network"), "{old:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,104 @@
+// verifyTxFromNode: the node walk over fetch, against the test chain on loopback
+// (`txfx-test-chain`: anvil with the stand-in rollup, and the stub v6 node), honest and lying,
+// on the engine under test.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+import * as txfx from '../index.mjs';
+
+const binary = process.env.TXFX_TEST_CHAIN;
+if (!binary) throw new Error('TXFX_TEST_CHAIN is not set: `cargo xtask js test` builds txfx-test-chain and sets it');
+
+const running = [];
+// Each chain stops when its standard input closes, and its anvil with it (the binary drops both
+// before it exits); a signal would leave anvil running. A chain that has not gone in 10 s has its
+// whole process group (it leads one: `detached`) killed.
+after(() => Promise.all(running.map((child) => new Promise((resolve) => {
+  if (child.exitCode !== null || child.signalCode !== null) return resolve();
+  const timer = setTimeout(() => process.kill(-child.pid, 'SIGKILL'), 10_000);
+  child.once('exit', () => { clearTimeout(timer); resolve(); });
+  child.stdin.end();
+}))));
+
+// Starts a test chain whose node lies as `lie` says; its URLs.
+async function chain(lie = 'none') {
+  const child = spawn(binary, [lie], { stdio: ['pipe', 'pipe', 'inherit'], env: process.env, detached: true });
+  running.push(child);
+  const line = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`txfx-test-chain exited with ${code}`)));
+  });
+  return JSON.parse(line);
+}
+
+test('a tx is proven from a node and L1, and a lie is refused at its link', async () => {
+  const honest = await chain();
+  const verdict = await txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'] });
+  assert.equal(verdict.valid, true, JSON.stringify(verdict));
+  assert.equal(verdict.proves, 'tx');
+  assert.equal(verdict.blockNumber, 4);
+  assert.equal(verdict.finality, 'proven');
+  assert.equal(verdict.anchor.checkpointNumber, 2);
+  assert.equal(verdict.unverified.status, 'proven');
+  // An element of block 1's tx, with expectations.
+  const element = await txfx.verifyTxFromNode({
+    node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['1'],
+    category: 'nullifiers', element: '0x15', expected: { blockNumber: 1 }, network: 'canonical',
+  });
+  assert.equal(element.proves, 'element', JSON.stringify(element));
+  // A network given by its genesis values (as `txfx networks` prints one): checked against L1's
+  // archiveAt(0) like a built-in one.
+  const canonical = { name: 'ours', protocol: 'v6', genesisArchiveRoot: '0x1e8df7d033f879c44fbdddbacf525017e2f35a5ea1f3c33d4d1f531735b9a110' };
+  const ours = await txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], network: canonical });
+  assert.equal(ours.valid, true, JSON.stringify(ours));
+  const theirs = await txfx.verifyTxFromNode({
+    node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'],
+    network: { ...canonical, genesisArchiveRoot: '0x07' },
+  });
+  assert.deepEqual([theirs.valid, theirs.link], [false, 'l1'], JSON.stringify(theirs));
+  await assert.rejects(
+    txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], network: { ...canonical, genesisArchiveRoots: '0x07' } }),
+    (error) => error instanceof TypeError && /genesisArchiveRoots/.test(error.message),
+  );
+  // Not on L1 yet.
+  const pending = await txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['8'] });
+  assert.deepEqual([pending.valid, pending.link], [false, 'l1']);
+  // A node whose block response lies about its hash.
+  const liar = await chain('block-response-hash');
+  const refuted = await txfx.verifyTxFromNode({ node: liar.node, l1Rpc: liar.l1, rollup: liar.rollup, txHash: liar.txs['4'] });
+  assert.deepEqual([refuted.valid, refuted.link], [false, 'header'], JSON.stringify(refuted));
+  // A node whose archive witness is against a newer archive than L1's.
+  const future = await chain('future-archive');
+  const stale = await txfx.verifyTxFromNode({ node: future.node, l1Rpc: future.l1, rollup: future.rollup, txHash: future.txs['4'] });
+  assert.deepEqual([stale.valid, stale.link], [false, 'archive'], JSON.stringify(stale));
+});
+
+test('transport and option failures are typed', async () => {
+  const garbage = await chain('not-json');
+  await assert.rejects(
+    txfx.verifyTxFromNode({ node: garbage.node, l1Rpc: garbage.l1, rollup: garbage.rollup, txHash: garbage.txs['4'] }),
+    (error) => error instanceof TypeError && /not JSON/.test(error.message),
+  );
+  const honest = await chain();
+  await assert.rejects(
+    txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], maxAnswerBytes: 100 }),
+    (error) => error.kind === 'Transport' && /longer than 100 bytes/.test(error.message),
+  );
+  await assert.rejects(
+    txfx.verifyTxFromNode({ node: 'http://127.0.0.1:9', l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], timeoutMs: 2000 }),
+    (error) => error.kind === 'Transport',
+  );
+  const down = await chain('bad-gateway');
+  await assert.rejects(
+    txfx.verifyTxFromNode({ node: down.node, l1Rpc: down.l1, rollup: down.rollup, txHash: down.txs['4'] }),
+    (error) => error.kind === 'Transport' && /502/.test(error.message),
+  );
+  await assert.rejects(
+    txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], network: 'mainnet' }),
+    (error) => error instanceof TypeError && /pins no genesis archive root/.test(error.message),
+  );
+  await assert.rejects(txfx.verifyTxFromNode({ node: honest.node, txHash: honest.txs['4'] }), TypeError);
+  await assert.rejects(txfx.verifyTxFromNode({ node: honest.node, txHash: honest.txs['4'], archiveRoot: '0x01', nodes: 1 }), TypeError);
+});
