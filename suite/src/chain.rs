@@ -50,6 +50,52 @@ struct Chain {
     leaves: Vec<Fr>,
 }
 
+/// A hasher that fails every call from the `fail_from`-th on (counting from 0), and counts calls.
+struct FailFrom<'a> {
+    inner: &'a dyn txfx_poseidon::HashBackend,
+    fail_from: usize,
+    calls: std::sync::atomic::AtomicUsize,
+}
+
+impl<'a> FailFrom<'a> {
+    fn new(inner: &'a dyn txfx_poseidon::HashBackend, fail_from: usize) -> Self {
+        Self { inner, fail_from, calls: std::sync::atomic::AtomicUsize::new(0) }
+    }
+
+    fn calls(&self) -> usize {
+        self.calls.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    fn next(&self, operation: txfx_poseidon::Operation) -> Result<(), txfx_poseidon::BackendError> {
+        let call = self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        if call >= self.fail_from {
+            return Err(txfx_poseidon::BackendError::Failed {
+                backend: "fail-from",
+                operation,
+                reason: format!("call {call} made to fail"),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl txfx_poseidon::HashBackend for FailFrom<'_> {
+    fn name(&self) -> &'static str {
+        "fail-from"
+    }
+    fn permute_batch(
+        &self,
+        states: &mut [txfx_poseidon::permutation::State],
+    ) -> Result<(), txfx_poseidon::BackendError> {
+        self.next(txfx_poseidon::Operation::PermuteBatch)?;
+        self.inner.permute_batch(states)
+    }
+    fn hash_batch(&self, jobs: &[txfx_poseidon::HashJob]) -> Result<Vec<Fr>, txfx_poseidon::BackendError> {
+        self.next(txfx_poseidon::Operation::HashBatch)?;
+        self.inner.hash_batch(jobs)
+    }
+}
+
 fn ts_chain() -> Chain {
     let chain = json("chain/chain.json");
     let blocks = array(&chain, "/blocks");
@@ -254,6 +300,38 @@ pub fn chain_cases() -> Vec<Case> {
                 assert_eq!(proofs, 21);
             },
         ),
+        Case::new(g, "chain: a hashing failure anywhere is the backend's, never a broken link", |b| {
+            // Issue 27: a failure while hashing a category proof's path was reported as link
+            // `tx`. Fail every hash from the k-th call on, for every k the genuine chain reaches:
+            // each failure must surface as the backend's, with no link, at whatever depth.
+            let chain = ts_chain();
+            let body = three_tx_body();
+            let witnesses = BlockWitnesses::from_body(b.hasher, &body, BlockNumber::new(3)).expect("commit");
+            let w = witnesses.witness(1).expect("tx 1");
+            let effect = &body.tx_effects[1];
+            let query = effect.nullifiers.first().map(|value| ElementQuery { value: *value, role: None });
+            let proof = prove_category(b.hasher, effect, Category::Nullifiers, query).expect("prove");
+            let subjects = [
+                ChainSubject::Category(&proof),
+                ChainSubject::Effect(effect),
+                ChainSubject::Tx(TxClaim { tx_hash: effect.tx_hash, categories_hash: None }),
+            ];
+            for subject in subjects {
+                let run = |hasher: &dyn txfx_poseidon::HashBackend| {
+                    verify_chain(hasher, PROTOCOL, chain.root, &chain.witness, &chain.header, &w, subject)
+                };
+                let counting = FailFrom::new(b.hasher, usize::MAX);
+                run(&counting).expect("the genuine chain holds");
+                let calls = counting.calls();
+                assert!(calls >= 3, "the chain hashes the archive, the header and the tx: {calls} calls");
+                for k in 0..calls {
+                    let error =
+                        run(&FailFrom::new(b.hasher, k)).expect_err("a failing backend proves nothing");
+                    assert!(error.backend().is_some(), "call {k} of {calls} failed, yet: {error}");
+                    assert_eq!(error.link(), None, "call {k} of {calls}: {error}");
+                }
+            }
+        }),
         Case::new(g, "chain: every tamper is refused at the link it breaks", |b| {
             let chain = ts_chain();
             let body = three_tx_body();
