@@ -25,10 +25,13 @@ use txfx_membership::ProtocolVersion;
 use crate::args::parsed;
 use crate::io::{Failure, emit};
 
+/// `txfx --version`: the crate's version and the commit it was built from (build.rs).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("TXFX_COMMIT"), ")");
+
 #[derive(Parser)]
 #[command(
     name = "txfx",
-    version,
+    version = VERSION,
     about = "Aztec AZIP-26 tx-effects commitments, membership witnesses and their verification"
 )]
 struct Cli {
