@@ -119,6 +119,12 @@ pub fn emit_part(text: &str) -> Result<(), Failure> {
     std::io::stdout().lock().write_all(text.as_bytes()).map_err(write_failure)
 }
 
+/// Writes `bytes` to stdout as they are (a generated script or man page), then flushes.
+pub fn emit_bytes(bytes: &[u8]) -> Result<(), Failure> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(bytes).and_then(|()| stdout.flush()).map_err(write_failure)
+}
+
 fn write_failure(error: std::io::Error) -> Failure {
     match error.kind() {
         std::io::ErrorKind::BrokenPipe => Failure::Closed,

@@ -17,13 +17,13 @@ mod verify;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use txfx_backends::{BackendChoice, ChosenBy, Selection, select_backend_from_env};
 use txfx_documents::ops::Context;
 use txfx_membership::ProtocolVersion;
 
 use crate::args::parsed;
-use crate::io::{Failure, emit};
+use crate::io::{Failure, emit, emit_bytes};
 
 /// `txfx --version`: the crate's version and the commit it was built from (build.rs).
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("TXFX_COMMIT"), ")");
@@ -89,9 +89,22 @@ enum Command {
     Protocols,
     /// The networks txfx knows, with their genesis values and where each is written (JSON).
     Networks,
+    /// Print the shell completion script for SHELL (bash, zsh, fish, elvish or powershell).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) to stdout, e.g. `txfx man > txfx.1`.
+    Man,
 }
 
 fn execute(cli: Cli) -> Result<(), Failure> {
+    // Scripts and pages, not answers: neither depends on the backend.
+    match &cli.command {
+        Command::Completions { shell } => return emit_bytes(&completions(*shell)),
+        Command::Man => return emit_bytes(&man_page()?),
+        _ => {}
+    }
     if let Some(threads) = cli.threads {
         // The application's choice, made before anything hashes: rayon's global pool.
         rayon::ThreadPoolBuilder::new()
@@ -131,9 +144,12 @@ fn execute(cli: Cli) -> Result<(), Failure> {
                 Command::Category(command) => verify::category(cx, command),
                 Command::Verify(command) => verify::verify(cx, command),
                 Command::Witness(command) => verify::witness(cx, command),
-                Command::Backend | Command::Poseidon2(_) | Command::Protocols | Command::Networks => {
-                    unreachable!()
-                }
+                Command::Backend
+                | Command::Poseidon2(_)
+                | Command::Protocols
+                | Command::Networks
+                | Command::Completions { .. }
+                | Command::Man => unreachable!(),
             }
         }
     }
@@ -166,6 +182,23 @@ fn networks_json() -> serde_json::Value {
     serde_json::Value::Array(
         txfx_membership::Network::all().iter().map(txfx_documents::json::network_to_json).collect(),
     )
+}
+
+/// `txfx completions SHELL`: the script, from the parser's own definition.
+fn completions(shell: clap_complete::Shell) -> Vec<u8> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "txfx", &mut script);
+    script
+}
+
+/// `txfx man`: the man page, from the parser's own definition.
+fn man_page() -> Result<Vec<u8>, Failure> {
+    let mut page = Vec::new();
+    // Rendering into memory fails only if the writer does; a Vec's never does.
+    clap_mangen::Man::new(Cli::command())
+        .render(&mut page)
+        .map_err(|e| Failure::Output(format!("cannot render the man page: {e}")))?;
+    Ok(page)
 }
 
 fn main() -> ExitCode {
