@@ -16,7 +16,7 @@ use txfx_tx_effects::synthetic::{Profile, effect};
 use txfx_tx_effects::{BlockNumber, commit_block};
 
 use crate::args::{hex, parsed, tx};
-use crate::io::{Failure, Input, MAX_INPUT_BYTES, emit, emit_part, jsonl, print_json};
+use crate::io::{Failure, Input, MAX_INPUT_BYTES, answer, emit, emit_part, jsonl, print_json};
 
 /// `txfx block`.
 #[derive(Subcommand)]
@@ -133,15 +133,20 @@ pub enum CheckpointCommand {
     },
 }
 
-pub fn block(cx: Context<'_>, command: BlockCommand) -> Result<(), Failure> {
+/// `block root`'s answer as JSON (a `--jsonl` line, or `--json`): the root, with the block number
+/// when the document has one.
+fn root_json(block_number: Option<BlockNumber>, root: &str) -> serde_json::Value {
+    match block_number {
+        Some(number) => json!({ "blockNumber": number.get(), "txEffectsTreeRoot": root }),
+        None => json!({ "txEffectsTreeRoot": root }),
+    }
+}
+
+pub fn block(cx: Context<'_>, command: BlockCommand, json: bool) -> Result<(), Failure> {
     match command {
         BlockCommand::Root { file, jsonl: true } => jsonl(&file, |doc| {
             let (document, commitment) = body_commitment(cx, doc)?;
-            let root = fr_to_hex(&commitment.root());
-            Ok(match document.block_number() {
-                Some(number) => json!({ "blockNumber": number.get(), "txEffectsTreeRoot": root }),
-                None => json!({ "txEffectsTreeRoot": root }),
-            })
+            Ok(root_json(document.block_number(), &fr_to_hex(&commitment.root())))
         }),
         BlockCommand::Root { file, jsonl: false } => {
             let input = Input::read(&file)?;
@@ -149,7 +154,8 @@ pub fn block(cx: Context<'_>, command: BlockCommand) -> Result<(), Failure> {
             // The text can be as large as the input limit: free it before the commitment, which
             // holds every category's preimage.
             drop(input);
-            emit(&fr_to_hex(&commit_block(cx.hasher, &document.body)?.root()))
+            let root = fr_to_hex(&commit_block(cx.hasher, &document.body)?.root());
+            answer(json, || root.clone(), || root_json(document.block_number(), &root))
         }
         BlockCommand::Leaves { file, bare: true, .. } => {
             let input = Input::read(&file)?;
@@ -209,9 +215,12 @@ fn generate(profile: Profile, txs: usize) -> Result<(), Failure> {
     emit("]}")
 }
 
-pub fn tree(cx: Context<'_>, command: TreeCommand) -> Result<(), Failure> {
+pub fn tree(cx: Context<'_>, command: TreeCommand, json: bool) -> Result<(), Failure> {
     match command {
-        TreeCommand::Root { file } => emit(&fr_to_hex(&leaves_root(cx, Input::read(&file)?.doc())?)),
+        TreeCommand::Root { file } => {
+            let root = fr_to_hex(&leaves_root(cx, Input::read(&file)?.doc())?);
+            answer(json, || root.clone(), || json!({ "txEffectsTreeRoot": root }))
+        }
         TreeCommand::Witness(args) => {
             let input = Input::read(&args.file)?;
             let witnesses = leaves_witnesses(cx, input.doc(), args.block_number)?;

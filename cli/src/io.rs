@@ -119,6 +119,16 @@ pub fn emit_part(text: &str) -> Result<(), Failure> {
     std::io::stdout().lock().write_all(text.as_bytes()).map_err(write_failure)
 }
 
+/// Prints an answer that is a value rather than a document (a hash, a root, the backend in use):
+/// `bare` as it is, or with `--json` the JSON object `object` (docs: README, "`--json`").
+pub fn answer(
+    json: bool,
+    bare: impl FnOnce() -> String,
+    object: impl FnOnce() -> Value,
+) -> Result<(), Failure> {
+    if json { print_json(&object()) } else { emit(&bare()) }
+}
+
 /// Writes `bytes` to stdout as they are (a generated script or man page), then flushes.
 pub fn emit_bytes(bytes: &[u8]) -> Result<(), Failure> {
     let mut stdout = std::io::stdout().lock();

@@ -8,6 +8,9 @@
 //!
 //! Every command reads and checks documents through `txfx-documents`, the layer the JavaScript
 //! bindings share; this binary only parses arguments, reads files and prints.
+//!
+//! `--json` prints every answer that is otherwise a bare value (a hash, a root, the backend) as a
+//! JSON object.
 
 mod args;
 mod blocks;
@@ -18,12 +21,13 @@ mod verify;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
+use serde_json::json;
 use txfx_backends::{BackendChoice, ChosenBy, Selection, select_backend_from_env};
 use txfx_documents::ops::Context;
 use txfx_membership::ProtocolVersion;
 
 use crate::args::parsed;
-use crate::io::{Failure, emit, emit_bytes};
+use crate::io::{Failure, answer, emit_bytes};
 
 /// `txfx --version`: the crate's version and the commit it was built from (build.rs).
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("TXFX_COMMIT"), ")");
@@ -47,6 +51,12 @@ struct Cli {
     /// header) or pre-azip-26 (Aztec 4.1.2). `txfx protocols` lists what differs.
     #[arg(long, global = true, default_value = "v6", value_parser = parsed::<ProtocolVersion>)]
     protocol: ProtocolVersion,
+    /// Print answers that are otherwise a bare value as JSON objects: {"hash"} (poseidon2 hash),
+    /// {"state"} (poseidon2 permute), {"blockNumber"?, "txEffectsTreeRoot"} (block root, tree
+    /// root), {"blockHash"} (header hash), {"backend", "chosenBy", "arithmetic"} (backend).
+    /// Answers that are JSON already print as they are.
+    #[arg(long, global = true)]
+    json: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -99,8 +109,14 @@ enum Command {
 }
 
 fn execute(cli: Cli) -> Result<(), Failure> {
-    // Scripts and pages, not answers: neither depends on the backend.
+    // Scripts and pages, not answers: neither depends on the backend, and neither has a JSON form.
     match &cli.command {
+        Command::Completions { .. } | Command::Man if cli.json => {
+            return Err(Failure::Input(
+                "--json: `completions` prints a shell script and `man` a man page; neither has a JSON form"
+                    .into(),
+            ));
+        }
         Command::Completions { shell } => return emit_bytes(&completions(*shell)),
         Command::Man => return emit_bytes(&man_page()?),
         _ => {}
@@ -116,10 +132,10 @@ fn execute(cli: Cli) -> Result<(), Failure> {
         select_backend_from_env(cli.backend).map_err(|e| Failure::Input(e.to_string()))?;
     match cli.command {
         Command::Backend => {
-            let by = match chosen_by {
-                ChosenBy::Explicit => "--backend",
-                ChosenBy::Environment => "TXFX_BACKEND",
-                ChosenBy::Default => "default policy (auto: native)",
+            let (by, by_key) = match chosen_by {
+                ChosenBy::Explicit => ("--backend", "--backend"),
+                ChosenBy::Environment => ("TXFX_BACKEND", "TXFX_BACKEND"),
+                ChosenBy::Default => ("default policy (auto: native)", "default"),
             };
             let name = txfx_poseidon::HashBackend::name(&backend);
             // The native backend's arithmetic depends on this CPU; the WASM guest's never does.
@@ -127,19 +143,23 @@ fn execute(cli: Cli) -> Result<(), Failure> {
                 txfx_backends::AnyBackend::Native(_) => txfx_poseidon::permutation::arithmetic().to_string(),
                 _ => "portable (wasm32 guest)".to_owned(),
             };
-            emit(&format!("{name} (chosen by {by}); permutation arithmetic: {arithmetic}"))
+            answer(
+                cli.json,
+                || format!("{name} (chosen by {by}); permutation arithmetic: {arithmetic}"),
+                || json!({ "backend": name, "chosenBy": by_key, "arithmetic": arithmetic }),
+            )
         }
-        Command::Poseidon2(command) => hashing::poseidon2(&backend, command),
+        Command::Poseidon2(command) => hashing::poseidon2(&backend, command, cli.json),
         Command::Protocols => io::print_json(&protocols_json()),
         Command::Networks => io::print_json(&networks_json()),
         command => {
             let cx = Context::new(&backend, cli.protocol);
             match command {
                 Command::Effect(command) => hashing::effect(cx, command),
-                Command::Block(command) => blocks::block(cx, command),
-                Command::Tree(command) => blocks::tree(cx, command),
+                Command::Block(command) => blocks::block(cx, command, cli.json),
+                Command::Tree(command) => blocks::tree(cx, command, cli.json),
                 Command::Checkpoint(command) => blocks::checkpoint(cx, command),
-                Command::Header(command) => verify::header(cx, command),
+                Command::Header(command) => verify::header(cx, command, cli.json),
                 Command::Archive(command) => verify::archive(cx, command),
                 Command::Category(command) => verify::category(cx, command),
                 Command::Verify(command) => verify::verify(cx, command),

@@ -19,7 +19,7 @@ use txfx_walk::l1::{Address, BlockTag};
 use txfx_walk::{Anchor, Namespace, WalkParams, WalkSubject};
 
 use crate::args::{ExpectArgs, SubjectArgs, field, hex, parsed, tx};
-use crate::io::{Failure, Input, emit, print_json};
+use crate::io::{Failure, Input, answer, print_json};
 
 /// `txfx header`.
 #[derive(Subcommand)]
@@ -220,9 +220,12 @@ fn verdict(result: Result<txfx_documents::Verdict, txfx_documents::DocumentError
     print_json(&result?.to_json())
 }
 
-pub fn header(cx: Context<'_>, command: HeaderCommand) -> Result<(), Failure> {
+pub fn header(cx: Context<'_>, command: HeaderCommand, json: bool) -> Result<(), Failure> {
     match command {
-        HeaderCommand::Hash { file } => emit(&fr_to_hex(&header_hash(cx, Input::read(&file)?.doc())?)),
+        HeaderCommand::Hash { file } => {
+            let hash = fr_to_hex(&header_hash(cx, Input::read(&file)?.doc())?);
+            answer(json, || hash.clone(), || serde_json::json!({ "blockHash": hash }))
+        }
     }
 }
 

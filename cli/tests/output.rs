@@ -1,13 +1,34 @@
 //! What the `txfx` binary gives people who ship and script it: `--version` with the commit,
-//! shell completions and the man page.
+//! shell completions and the man page, and `--json` answers.
 
 // Test code: a failed expectation is a failed test.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
-use std::process::{Command, Output};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+use txfx_suite::vectors::{at, aztec_fixtures, testdata_dir};
 
 fn txfx(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_txfx")).args(args).output().expect("txfx runs")
+    txfx_with(args, None)
+}
+
+fn txfx_with(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_txfx"))
+        .args(args)
+        .current_dir(testdata_dir())
+        .env_remove("TXFX_BACKEND")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("txfx runs");
+    if let Some(text) = stdin {
+        child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write stdin");
+    }
+    drop(child.stdin.take());
+    child.wait_with_output().expect("txfx finishes")
 }
 
 fn stdout(output: &Output) -> String {
@@ -16,6 +37,24 @@ fn stdout(output: &Output) -> String {
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The JSON a `--json` command printed, after checking it succeeded and said nothing on stderr.
+fn json(args: &[&str]) -> Value {
+    let output = txfx(args);
+    assert!(output.status.success(), "{args:?}: {output:?}");
+    assert!(output.stderr.is_empty(), "{args:?}: {}", stderr(&output));
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{args:?} prints JSON ({e}): {output:?}"))
+}
+
+/// The keys of a JSON object, in order.
+fn keys(value: &Value) -> Vec<&str> {
+    value.as_object().expect("a JSON object").keys().map(String::as_str).collect()
+}
+
+fn expect_str(pointer: &str) -> String {
+    at(aztec_fixtures(), pointer).as_str().expect("string").to_owned()
 }
 
 #[test]
@@ -59,7 +98,7 @@ fn completions_for_each_shell_name_the_subcommands_and_flags() {
         assert!(output.status.success(), "{shell}: {output:?}");
         assert!(output.stderr.is_empty(), "{shell}: {}", stderr(&output));
         let script = String::from_utf8(output.stdout).expect("UTF-8");
-        for word in ["checkpoint", "witness", "completions", "decode-blob", "jsonl", "protocol"] {
+        for word in ["checkpoint", "witness", "completions", "decode-blob", "jsonl", "json"] {
             assert!(script.contains(word), "{shell}'s script does not mention {word}");
         }
     }
@@ -106,6 +145,134 @@ fn man_prints_a_page_naming_every_subcommand() {
         assert!(page.contains(&format!("txfx\\-{subcommand}(1)")), "the page names {subcommand}");
     }
     // The global options, roff-escaped, and the version with its commit.
-    assert!(page.contains("\\-\\-protocol") && page.contains("\\-\\-backend"), "global options");
+    assert!(page.contains("\\-\\-protocol") && page.contains("\\-\\-json"), "global options");
     assert!(page.contains(env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn completions_and_man_have_no_json_form() {
+    for args in [&["--json", "completions", "bash"][..], &["man", "--json"]] {
+        let output = txfx(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        assert!(
+            stderr(&output).contains("no JSON form") || stderr(&output).contains("neither has a JSON form")
+        );
+    }
+}
+
+#[test]
+fn json_answers_hold_what_the_bare_answers_print() {
+    // poseidon2 hash: {"hash"}.
+    let args = ["poseidon2", "hash", "--separator", "57496191", "123", "0x1c8"];
+    let bare = stdout(&txfx(&args));
+    assert_eq!(bare, expect_str("/poseidon2_hash_with_separator_vectors/0/output"));
+    let answer = json(&[&["--json"][..], &args].concat());
+    assert_eq!(keys(&answer), ["hash"]);
+    assert_eq!(answer["hash"], bare.as_str());
+
+    // poseidon2 permute: {"state": [4 lanes]}, the lanes the bare form prints one per line.
+    let args = ["poseidon2", "permute", "0", "1", "2", "3"];
+    let bare = stdout(&txfx(&args));
+    // (Lanes may be negative, so every word after `permute` is a lane: --json goes before.)
+    let answer = json(&[&["--json"][..], &args].concat());
+    assert_eq!(keys(&answer), ["state"]);
+    let lanes: Vec<&str> =
+        answer["state"].as_array().expect("array").iter().filter_map(Value::as_str).collect();
+    assert_eq!(lanes, bare.lines().collect::<Vec<_>>());
+    assert_eq!(lanes.len(), 4);
+
+    // block root of a bare body: {"txEffectsTreeRoot"}; of a block response: with its number,
+    // as a --jsonl line prints it.
+    let root = expect_str("/three_tx_block/root");
+    let answer = json(&["--json", "block", "root", "blocks/three-fixtures.json"]);
+    assert_eq!(keys(&answer), ["txEffectsTreeRoot"]);
+    assert_eq!(answer["txEffectsTreeRoot"], root.as_str());
+    let block = "v6/rpc/getBlock-block4-with-transactions.response.json";
+    let bare = stdout(&txfx(&["block", "root", block]));
+    let answer = json(&["block", "root", block, "--json"]);
+    assert_eq!(keys(&answer), ["blockNumber", "txEffectsTreeRoot"]);
+    assert_eq!(
+        (answer["blockNumber"].as_u64(), answer["txEffectsTreeRoot"].as_str()),
+        (Some(4), Some(bare.as_str()))
+    );
+    let body = std::fs::read_to_string(testdata_dir().join(block)).expect("block").replace('\n', "");
+    let line = txfx_with(&["block", "root", "--jsonl", "-"], Some(&body));
+    assert_eq!(
+        serde_json::from_slice::<Value>(&line.stdout).expect("a JSON line"),
+        answer,
+        "--json is a --jsonl line"
+    );
+
+    // tree root: {"txEffectsTreeRoot"}.
+    let answer = json(&["--json", "tree", "root", "blocks/three-fixtures.leaves.json"]);
+    assert_eq!(keys(&answer), ["txEffectsTreeRoot"]);
+    assert_eq!(answer["txEffectsTreeRoot"], root.as_str());
+
+    // header hash: {"blockHash"}, the verdicts' name for it.
+    let header = "v6/rpc/getBlockData-block4.response.json";
+    let bare = stdout(&txfx(&["header", "hash", header]));
+    assert!(bare.starts_with("0x") && bare.len() == 66, "{bare}");
+    let answer = json(&["--json", "header", "hash", header]);
+    assert_eq!(keys(&answer), ["blockHash"]);
+    assert_eq!(answer["blockHash"], bare.as_str());
+
+    // backend: {"backend", "chosenBy", "arithmetic"}.
+    let answer = json(&["--json", "--backend", "wasm", "backend"]);
+    assert_eq!(keys(&answer), ["backend", "chosenBy", "arithmetic"]);
+    assert_eq!(
+        (answer["backend"].as_str(), answer["chosenBy"].as_str(), answer["arithmetic"].as_str()),
+        (Some("wasm"), Some("--backend"), Some("portable (wasm32 guest)"))
+    );
+    let answer = json(&["--json", "backend"]);
+    assert_eq!((answer["backend"].as_str(), answer["chosenBy"].as_str()), (Some("native"), Some("default")));
+}
+
+#[test]
+fn json_leaves_json_answers_verdicts_and_errors_as_they_were() {
+    let witness =
+        txfx(&["block", "witness", "blocks/three-fixtures.json", "--tx", "0", "--block-number", "7"]);
+    assert!(witness.status.success());
+    let witness = String::from_utf8(witness.stdout).expect("UTF-8");
+    let root = expect_str("/three_tx_block/root");
+    let same: [(&[&str], Option<&str>); 8] = [
+        (&["effect", "hash", "effects/small.json"], None),
+        (&["effect", "print", "--compact", "effects/small.json"], None),
+        (&["block", "leaves", "blocks/three-fixtures.json", "--bare"], None),
+        (&["block", "root", "--jsonl", "blocks/small-16.json"], None),
+        (&["checkpoint", "decode", "v6/checkpoint-2.blobs.json"], None),
+        (&["protocols"], None),
+        (&["witness", "verify", "-", "--root", &root, "--effect", "effects/empty.json"], Some(&witness)),
+        // A refuted check: exit 1, the refutation on stdout, as without --json.
+        (&["witness", "verify", "-", "--root", "0x01", "--effect", "effects/empty.json"], Some(&witness)),
+    ];
+    for (args, stdin) in same {
+        let plain = txfx_with(args, stdin);
+        let with_json = txfx_with(&[&["--json"][..], args].concat(), stdin);
+        assert_eq!(with_json.status.code(), plain.status.code(), "{args:?}");
+        assert_eq!(with_json.stdout, plain.stdout, "{args:?}: --json changes nothing");
+        // Each of them printed JSON (a whole document, or one per line).
+        let text = String::from_utf8(with_json.stdout).expect("UTF-8");
+        if args.contains(&"--jsonl") {
+            assert!(text.lines().all(|l| serde_json::from_str::<Value>(l).is_ok()), "{args:?}");
+        } else {
+            serde_json::from_str::<Value>(&text).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        }
+    }
+    let refuted: Value = serde_json::from_slice(
+        &txfx_with(&["--json", "witness", "verify", "-", "--root", "0x01", "--leaf", "0x02"], Some(&witness))
+            .stdout,
+    )
+    .expect("the refutation is JSON");
+    assert_eq!(refuted["valid"], false);
+
+    // Malformed input: exit 2, the reason on stderr, nothing on stdout, with or without --json.
+    for args in
+        [&["--json", "poseidon2", "hash", "0xzz"][..], &["--json", "block", "root", "no-such-file.json"]]
+    {
+        let output = txfx(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        assert!(stderr(&output).starts_with("txfx: "), "{args:?}: {}", stderr(&output));
+    }
 }
