@@ -17,6 +17,7 @@ use txfx_tx_effects::{BlockNumber, commit_block};
 
 use crate::args::{hex, parsed, tx};
 use crate::io::{Failure, Input, MAX_INPUT_BYTES, answer, emit, emit_part, jsonl, print_json};
+use crate::progress;
 
 /// `txfx block`.
 #[derive(Subcommand)]
@@ -154,6 +155,7 @@ pub fn block(cx: Context<'_>, command: BlockCommand, json: bool) -> Result<(), F
             // The text can be as large as the input limit: free it before the commitment, which
             // holds every category's preimage.
             drop(input);
+            progress::then(format!("hashing {} txs", document.body.tx_effects.len()));
             let root = fr_to_hex(&commit_block(cx.hasher, &document.body)?.root());
             answer(json, || root.clone(), || root_json(document.block_number(), &root))
         }
@@ -188,10 +190,14 @@ pub fn block(cx: Context<'_>, command: BlockCommand, json: bool) -> Result<(), F
 /// The most txs of `profile` whose JSON txfx can read back (the input limit). Every tx of a
 /// profile prints to the same length (fixed-width hex).
 fn max_readable_txs(profile: Profile) -> Result<usize, Failure> {
+    let room = MAX_INPUT_BYTES.saturating_sub(r#"{"txEffects":[]}"#.len() as u64 + 1);
+    Ok(usize::try_from(room / per_tx(profile)?).unwrap_or(usize::MAX))
+}
+
+/// The bytes one tx of `profile` prints to, its separator included.
+fn per_tx(profile: Profile) -> Result<u64, Failure> {
     let one = effect(profile, 0).map_err(|e| Failure::Input(e.to_string()))?;
-    let per_tx = effect_to_json(&one).to_string().len() + 1;
-    let room = (MAX_INPUT_BYTES as usize).saturating_sub(r#"{"txEffects":[]}"#.len() + 1);
-    Ok(room / per_tx)
+    Ok(effect_to_json(&one).to_string().len() as u64 + 1)
 }
 
 /// `block generate`: the body streamed tx by tx, so memory holds one effect at a time.
@@ -206,11 +212,17 @@ fn generate(profile: Profile, txs: usize) -> Result<(), Failure> {
             profile.name()
         )));
     }
+    // Drawn when the body is large and goes to a file or a pipe (on the terminal, the body itself
+    // shows the progress).
+    let large = (txs as u64).saturating_mul(per_tx(profile)?) >= progress::LARGE
+        && !std::io::IsTerminal::is_terminal(&std::io::stdout());
+    progress::count(format!("generating a {} body", profile.name()), txs as u64, large);
     emit_part(r#"{"txEffects":["#)?;
     for index in 0..txs {
         let tx = effect(profile, index).map_err(|e| Failure::Input(e.to_string()))?;
         let separator = if index == 0 { "" } else { "," };
         emit_part(&format!("{separator}{}", effect_to_json(&tx)))?;
+        progress::inc();
     }
     emit("]}")
 }

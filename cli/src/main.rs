@@ -10,12 +10,13 @@
 //! bindings share; this binary only parses arguments, reads files and prints.
 //!
 //! `--json` prints every answer that is otherwise a bare value (a hash, a root, the backend) as a
-//! JSON object.
+//! JSON object; progress for long work goes to stderr only when it is a terminal (`progress.rs`).
 
 mod args;
 mod blocks;
 mod hashing;
 mod io;
+mod progress;
 mod verify;
 
 use std::process::ExitCode;
@@ -57,6 +58,9 @@ struct Cli {
     /// Answers that are JSON already print as they are.
     #[arg(long, global = true)]
     json: bool,
+    /// No progress on stderr (it is drawn only when stderr is a terminal, for long work).
+    #[arg(long, short, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -222,7 +226,12 @@ fn man_page() -> Result<Vec<u8>, Failure> {
 }
 
 fn main() -> ExitCode {
-    match execute(Cli::parse()) {
+    let cli = Cli::parse();
+    progress::enable(cli.quiet);
+    let result = execute(cli);
+    // The bar is cleared before the failure is reported (or the process ends).
+    progress::finish();
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => failure.exit(),
     }

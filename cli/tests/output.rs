@@ -1,10 +1,12 @@
 //! What the `txfx` binary gives people who ship and script it: `--version` with the commit,
-//! shell completions and the man page, and `--json` answers.
+//! shell completions and the man page, `--json` answers, and progress that appears on a terminal
+//! and nowhere else.
 
 // Test code: a failed expectation is a failed test.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
@@ -98,7 +100,7 @@ fn completions_for_each_shell_name_the_subcommands_and_flags() {
         assert!(output.status.success(), "{shell}: {output:?}");
         assert!(output.stderr.is_empty(), "{shell}: {}", stderr(&output));
         let script = String::from_utf8(output.stdout).expect("UTF-8");
-        for word in ["checkpoint", "witness", "completions", "decode-blob", "jsonl", "json"] {
+        for word in ["checkpoint", "witness", "completions", "decode-blob", "jsonl", "json", "quiet"] {
             assert!(script.contains(word), "{shell}'s script does not mention {word}");
         }
     }
@@ -145,7 +147,7 @@ fn man_prints_a_page_naming_every_subcommand() {
         assert!(page.contains(&format!("txfx\\-{subcommand}(1)")), "the page names {subcommand}");
     }
     // The global options, roff-escaped, and the version with its commit.
-    assert!(page.contains("\\-\\-protocol") && page.contains("\\-\\-json"), "global options");
+    assert!(page.contains("\\-\\-json") && page.contains("\\-\\-quiet"), "global options");
     assert!(page.contains(env!("CARGO_PKG_VERSION")));
 }
 
@@ -275,4 +277,85 @@ fn json_leaves_json_answers_verdicts_and_errors_as_they_were() {
         assert!(output.stdout.is_empty(), "{args:?}");
         assert!(stderr(&output).starts_with("txfx: "), "{args:?}: {}", stderr(&output));
     }
+}
+
+/// Writes a body of at least 4 MiB (progress's threshold) to a temp file.
+fn large_body() -> PathBuf {
+    let path = std::env::temp_dir().join(format!("txfx-output-test-{}-large.json", std::process::id()));
+    let generated = txfx(&["block", "generate", "--profile", "log-heavy", "--txs", "9"]);
+    assert!(generated.status.success(), "{generated:?}");
+    assert!(generated.stderr.is_empty(), "no progress on a pipe: {}", stderr(&generated));
+    assert!(generated.stdout.len() >= 4 << 20, "{} bytes", generated.stdout.len());
+    std::fs::write(&path, &generated.stdout).expect("temp file");
+    path
+}
+
+/// Runs the shell line `command` with stdin, stdout and stderr on a terminal (util-linux
+/// `script`, which copies the terminal's output to its stdout; a redirection in the line still
+/// sends stdout elsewhere), and returns what the terminal showed.
+fn on_a_terminal(command: &str) -> String {
+    let output = Command::new("script")
+        .args(["--quiet", "--return", "--command", command, "/dev/null"])
+        .current_dir(testdata_dir())
+        .env_remove("TXFX_BACKEND")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("util-linux `script` runs (Debian's bsdutils, an essential package)");
+    assert!(output.status.success(), "{command}: {output:?}");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// `txfx args` as a shell line, every word quoted.
+fn line(args: &[&str]) -> String {
+    let quote = |text: &str| format!("'{}'", text.replace('\'', r"'\''"));
+    std::iter::once(env!("CARGO_BIN_EXE_txfx"))
+        .chain(args.iter().copied())
+        .map(quote)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn has_progress(text: &str) -> bool {
+    ["reading ", "checking ", "hashing "].iter().any(|word| text.contains(word))
+}
+
+#[test]
+fn progress_is_drawn_on_a_terminal_only_and_never_with_quiet() {
+    let path = large_body();
+    let body = path.to_str().expect("a UTF-8 temp path");
+    let root = stdout(&txfx(&["block", "root", body]));
+    assert!(root.starts_with("0x") && root.len() == 66, "{root}");
+    // stderr a pipe: nothing on it, whatever the size of the work.
+    for args in [
+        &["block", "root", body][..],
+        &["block", "root", "--jsonl", body],
+        &["block", "leaves", body, "--bare"],
+    ] {
+        let output = txfx(args);
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        assert!(output.stderr.is_empty(), "{args:?} wrote to a pipe: {}", stderr(&output));
+    }
+    // stderr a terminal: the work is shown and the answer is the same.
+    let shown = on_a_terminal(&line(&["block", "root", body]));
+    assert!(has_progress(&shown), "no progress on a terminal: {shown:?}");
+    assert!(shown.contains(&root), "{shown:?}");
+    // stdout a file, stderr a terminal: the file holds the answer alone.
+    let out = path.with_extension("root.txt");
+    let shown = on_a_terminal(&format!("{} > '{}'", line(&["block", "root", body]), out.display()));
+    assert!(has_progress(&shown), "no progress on a terminal: {shown:?}");
+    assert!(!shown.contains(&root), "the answer went to the file: {shown:?}");
+    assert_eq!(std::fs::read_to_string(&out).expect("the answer"), format!("{root}\n"));
+    std::fs::remove_file(&out).expect("temp file removed");
+    // --quiet, -q: the answer alone.
+    for quiet in ["--quiet", "-q"] {
+        let shown = on_a_terminal(&line(&[quiet, "block", "root", body]));
+        assert!(!has_progress(&shown), "{quiet} drew progress: {shown:?}");
+        assert_eq!(shown.trim(), root, "{quiet}: the answer alone");
+    }
+    // Small work draws nothing, even on a terminal.
+    let small = on_a_terminal(&line(&["block", "root", "blocks/three-fixtures.json"]));
+    assert_eq!(small.trim(), expect_str("/three_tx_block/root"));
+    std::fs::remove_file(&path).expect("temp file removed");
 }
