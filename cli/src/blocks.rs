@@ -16,7 +16,8 @@ use txfx_tx_effects::synthetic::{Profile, effect};
 use txfx_tx_effects::{BlockNumber, commit_block};
 
 use crate::args::{hex, parsed, tx};
-use crate::io::{Failure, Input, MAX_INPUT_BYTES, emit, emit_part, jsonl, print_json};
+use crate::io::{Failure, Input, MAX_INPUT_BYTES, answer, emit, emit_part, jsonl, print_json};
+use crate::progress;
 
 /// `txfx block`.
 #[derive(Subcommand)]
@@ -133,15 +134,20 @@ pub enum CheckpointCommand {
     },
 }
 
-pub fn block(cx: Context<'_>, command: BlockCommand) -> Result<(), Failure> {
+/// `block root`'s answer as JSON (a `--jsonl` line, or `--json`): the root, with the block number
+/// when the document has one.
+fn root_json(block_number: Option<BlockNumber>, root: &str) -> serde_json::Value {
+    match block_number {
+        Some(number) => json!({ "blockNumber": number.get(), "txEffectsTreeRoot": root }),
+        None => json!({ "txEffectsTreeRoot": root }),
+    }
+}
+
+pub fn block(cx: Context<'_>, command: BlockCommand, json: bool) -> Result<(), Failure> {
     match command {
         BlockCommand::Root { file, jsonl: true } => jsonl(&file, |doc| {
             let (document, commitment) = body_commitment(cx, doc)?;
-            let root = fr_to_hex(&commitment.root());
-            Ok(match document.block_number() {
-                Some(number) => json!({ "blockNumber": number.get(), "txEffectsTreeRoot": root }),
-                None => json!({ "txEffectsTreeRoot": root }),
-            })
+            Ok(root_json(document.block_number(), &fr_to_hex(&commitment.root())))
         }),
         BlockCommand::Root { file, jsonl: false } => {
             let input = Input::read(&file)?;
@@ -149,7 +155,9 @@ pub fn block(cx: Context<'_>, command: BlockCommand) -> Result<(), Failure> {
             // The text can be as large as the input limit: free it before the commitment, which
             // holds every category's preimage.
             drop(input);
-            emit(&fr_to_hex(&commit_block(cx.hasher, &document.body)?.root()))
+            progress::then(format!("hashing {} txs", document.body.tx_effects.len()));
+            let root = fr_to_hex(&commit_block(cx.hasher, &document.body)?.root());
+            answer(json, || root.clone(), || root_json(document.block_number(), &root))
         }
         BlockCommand::Leaves { file, bare: true, .. } => {
             let input = Input::read(&file)?;
@@ -182,10 +190,14 @@ pub fn block(cx: Context<'_>, command: BlockCommand) -> Result<(), Failure> {
 /// The most txs of `profile` whose JSON txfx can read back (the input limit). Every tx of a
 /// profile prints to the same length (fixed-width hex).
 fn max_readable_txs(profile: Profile) -> Result<usize, Failure> {
+    let room = MAX_INPUT_BYTES.saturating_sub(r#"{"txEffects":[]}"#.len() as u64 + 1);
+    Ok(usize::try_from(room / per_tx(profile)?).unwrap_or(usize::MAX))
+}
+
+/// The bytes one tx of `profile` prints to, its separator included.
+fn per_tx(profile: Profile) -> Result<u64, Failure> {
     let one = effect(profile, 0).map_err(|e| Failure::Input(e.to_string()))?;
-    let per_tx = effect_to_json(&one).to_string().len() + 1;
-    let room = (MAX_INPUT_BYTES as usize).saturating_sub(r#"{"txEffects":[]}"#.len() + 1);
-    Ok(room / per_tx)
+    Ok(effect_to_json(&one).to_string().len() as u64 + 1)
 }
 
 /// `block generate`: the body streamed tx by tx, so memory holds one effect at a time.
@@ -200,18 +212,27 @@ fn generate(profile: Profile, txs: usize) -> Result<(), Failure> {
             profile.name()
         )));
     }
+    // Drawn when the body is large and goes to a file or a pipe (on the terminal, the body itself
+    // shows the progress).
+    let large = (txs as u64).saturating_mul(per_tx(profile)?) >= progress::LARGE
+        && !std::io::IsTerminal::is_terminal(&std::io::stdout());
+    progress::count(format!("generating a {} body", profile.name()), txs as u64, large);
     emit_part(r#"{"txEffects":["#)?;
     for index in 0..txs {
         let tx = effect(profile, index).map_err(|e| Failure::Input(e.to_string()))?;
         let separator = if index == 0 { "" } else { "," };
         emit_part(&format!("{separator}{}", effect_to_json(&tx)))?;
+        progress::inc();
     }
     emit("]}")
 }
 
-pub fn tree(cx: Context<'_>, command: TreeCommand) -> Result<(), Failure> {
+pub fn tree(cx: Context<'_>, command: TreeCommand, json: bool) -> Result<(), Failure> {
     match command {
-        TreeCommand::Root { file } => emit(&fr_to_hex(&leaves_root(cx, Input::read(&file)?.doc())?)),
+        TreeCommand::Root { file } => {
+            let root = fr_to_hex(&leaves_root(cx, Input::read(&file)?.doc())?);
+            answer(json, || root.clone(), || json!({ "txEffectsTreeRoot": root }))
+        }
         TreeCommand::Witness(args) => {
             let input = Input::read(&args.file)?;
             let witnesses = leaves_witnesses(cx, input.doc(), args.block_number)?;

@@ -8,7 +8,7 @@ use txfx_poseidon::field::fr_to_hex;
 use txfx_poseidon::{DomainSeparator, HashBackend, HashBackendExt, State};
 
 use crate::args::field;
-use crate::io::{Failure, Input, emit, print_json};
+use crate::io::{Failure, Input, answer, emit, print_json};
 
 /// `txfx poseidon2`.
 #[derive(Subcommand)]
@@ -56,7 +56,9 @@ pub enum EffectCommand {
     },
 }
 
-pub fn poseidon2(backend: &dyn HashBackend, command: Poseidon2Command) -> Result<(), Failure> {
+/// `txfx poseidon2`: bare, one `0x`-hex per line; with `--json`, `{"state": [4 lanes]}` or
+/// `{"hash"}`.
+pub fn poseidon2(backend: &dyn HashBackend, command: Poseidon2Command, json: bool) -> Result<(), Failure> {
     let fields = |values: &[String], name: &str| {
         values
             .iter()
@@ -71,9 +73,8 @@ pub fn poseidon2(backend: &dyn HashBackend, command: Poseidon2Command) -> Result
                 .map_err(|_| Failure::Input("permute takes exactly 4 lanes".into()))?;
             let mut states = [state];
             backend.permute_batch(&mut states)?;
-            for lane in states.iter().flatten() {
-                emit(&fr_to_hex(lane))?;
-            }
+            let lanes: Vec<String> = states.iter().flatten().map(fr_to_hex).collect();
+            answer(json, || lanes.join("\n"), || serde_json::json!({ "state": lanes }))?;
         }
         Poseidon2Command::Hash { separator, inputs } => {
             let values = fields(&inputs, "input")?;
@@ -81,7 +82,8 @@ pub fn poseidon2(backend: &dyn HashBackend, command: Poseidon2Command) -> Result
                 Some(separator) => backend.hash_with_separator(&values, separator)?,
                 None => backend.hash(&values)?,
             };
-            emit(&fr_to_hex(&hash))?;
+            let hash = fr_to_hex(&hash);
+            answer(json, || hash.clone(), || serde_json::json!({ "hash": hash }))?;
         }
     }
     Ok(())

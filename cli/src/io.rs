@@ -5,6 +5,8 @@ use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
 
 use rayon::prelude::*;
+
+use crate::progress::{self, Reading};
 use serde_json::{Value, json};
 use txfx_documents::classify::{Classify, ErrorClass};
 use txfx_documents::verdict::refutation_json;
@@ -110,13 +112,35 @@ fn report(reason: &str) {
 
 /// Writes `text` and a newline to stdout. A closed pipe is [`Failure::Closed`], never a panic.
 pub fn emit(text: &str) -> Result<(), Failure> {
-    let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{text}").and_then(|()| stdout.flush()).map_err(write_failure)
+    progress::suspend(|| {
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "{text}").and_then(|()| stdout.flush())
+    })
+    .map_err(write_failure)
 }
 
 /// Writes `text` to stdout without a newline (a streamed document's pieces).
 pub fn emit_part(text: &str) -> Result<(), Failure> {
-    std::io::stdout().lock().write_all(text.as_bytes()).map_err(write_failure)
+    emit_bytes(text.as_bytes())
+}
+
+/// Writes `bytes` to stdout as they are (a generated script or man page), then flushes.
+pub fn emit_bytes(bytes: &[u8]) -> Result<(), Failure> {
+    progress::suspend(|| {
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(bytes).and_then(|()| stdout.flush())
+    })
+    .map_err(write_failure)
+}
+
+/// Prints an answer that is a value rather than a document (a hash, a root, the backend in use):
+/// `bare` as it is, or with `--json` the JSON object `object` (docs: README, "`--json`").
+pub fn answer(
+    json: bool,
+    bare: impl FnOnce() -> String,
+    object: impl FnOnce() -> Value,
+) -> Result<(), Failure> {
+    if json { print_json(&object()) } else { emit(&bare()) }
 }
 
 fn write_failure(error: std::io::Error) -> Failure {
@@ -148,17 +172,20 @@ impl Input {
         let limited =
             |reader: &mut dyn Read, bytes: &mut Vec<u8>| reader.take(MAX_INPUT_BYTES + 1).read_to_end(bytes);
         let result = if path == "-" {
-            limited(&mut std::io::stdin().lock(), &mut bytes)
+            limited(&mut Reading::new(std::io::stdin().lock(), "stdin", None), &mut bytes)
         } else {
-            std::fs::File::open(path).and_then(|mut file| {
+            std::fs::File::open(path).and_then(|file| {
                 // One allocation of the file's size: growing by doubling would hold up to twice
                 // the input at the peak.
                 let size = file.metadata().map_or(0, |m| m.len()).min(MAX_INPUT_BYTES + 1);
                 bytes.reserve_exact(usize::try_from(size).unwrap_or(0));
-                limited(&mut file, &mut bytes)
+                // A size of 0 is no size (a named pipe, a /proc file): counted as it comes.
+                limited(&mut Reading::new(file, path, (size > 0).then_some(size)), &mut bytes)
             })
         };
         result.map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+        // Shown only when the input was large: what follows (checking, hashing) is as long.
+        progress::then(format!("checking {}", if path == "-" { "stdin" } else { path }));
         if bytes.len() as u64 > MAX_INPUT_BYTES {
             return Err(Failure::Input(format!(
                 "{path}: larger than the {MAX_INPUT_BYTES}-byte input limit"
@@ -205,11 +232,13 @@ const JSONL_CHUNK_BYTES: usize = 64 << 20;
 /// line N) and the command exits 2 (3 for a backend failure) after the last line.
 pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Value, Failure> + Sync) -> Result<(), Failure> {
     let mut reader: Box<dyn BufRead> = if path == "-" {
-        Box::new(std::io::stdin().lock())
+        Box::new(std::io::BufReader::new(Reading::new(std::io::stdin().lock(), "stdin", None)))
     } else {
         let file = std::fs::File::open(path).map_err(|e| Failure::Input(format!("{path}: {e}")))?;
-        Box::new(std::io::BufReader::new(file))
+        let size = file.metadata().ok().map(|m| m.len()).filter(|&size| size > 0);
+        Box::new(std::io::BufReader::new(Reading::new(file, path, size)))
     };
+    let name = if path == "-" { "stdin" } else { path };
     let (mut line_number, mut failed, mut backend_failed) = (0usize, 0usize, false);
     loop {
         // A line over the input limit is not kept: it is answered by its error, in its place.
@@ -237,6 +266,7 @@ pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Value, Failure> + 
         }
         let first = line_number + 1;
         line_number += chunk.len();
+        progress::message(format!("{name}: answering lines {first} to {line_number}"));
         let results: Vec<Result<Value, Failure>> = chunk
             .par_iter()
             .enumerate()
@@ -277,6 +307,7 @@ pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Value, Failure> + 
             failed += 1;
             emit(&json!({ "line": first + i, "error": reason }).to_string())?;
         }
+        progress::message(format!("{name}: {line_number} lines answered, reading on"));
     }
     match (failed, backend_failed) {
         (0, _) => Ok(()),

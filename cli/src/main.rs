@@ -8,27 +8,35 @@
 //!
 //! Every command reads and checks documents through `txfx-documents`, the layer the JavaScript
 //! bindings share; this binary only parses arguments, reads files and prints.
+//!
+//! `--json` prints every answer that is otherwise a bare value (a hash, a root, the backend) as a
+//! JSON object; progress for long work goes to stderr only when it is a terminal (`progress.rs`).
 
 mod args;
 mod blocks;
 mod hashing;
 mod io;
+mod progress;
 mod verify;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
+use serde_json::json;
 use txfx_backends::{BackendChoice, ChosenBy, Selection, select_backend_from_env};
 use txfx_documents::ops::Context;
 use txfx_membership::ProtocolVersion;
 
 use crate::args::parsed;
-use crate::io::{Failure, emit};
+use crate::io::{Failure, answer, emit_bytes};
+
+/// `txfx --version`: the crate's version and the commit it was built from (build.rs).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("TXFX_COMMIT"), ")");
 
 #[derive(Parser)]
 #[command(
     name = "txfx",
-    version,
+    version = VERSION,
     about = "Aztec AZIP-26 tx-effects commitments, membership witnesses and their verification"
 )]
 struct Cli {
@@ -44,6 +52,15 @@ struct Cli {
     /// header) or pre-azip-26 (Aztec 4.1.2). `txfx protocols` lists what differs.
     #[arg(long, global = true, default_value = "v6", value_parser = parsed::<ProtocolVersion>)]
     protocol: ProtocolVersion,
+    /// Print answers that are otherwise a bare value as JSON objects: {"hash"} (poseidon2 hash),
+    /// {"state"} (poseidon2 permute), {"blockNumber"?, "txEffectsTreeRoot"} (block root, tree
+    /// root), {"blockHash"} (header hash), {"backend", "chosenBy", "arithmetic"} (backend).
+    /// Answers that are JSON already print as they are.
+    #[arg(long, global = true)]
+    json: bool,
+    /// No progress on stderr (it is drawn only when stderr is a terminal, for long work).
+    #[arg(long, short, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -86,9 +103,28 @@ enum Command {
     Protocols,
     /// The networks txfx knows, with their genesis values and where each is written (JSON).
     Networks,
+    /// Print the shell completion script for SHELL (bash, zsh, fish, elvish or powershell).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) to stdout, e.g. `txfx man > txfx.1`.
+    Man,
 }
 
 fn execute(cli: Cli) -> Result<(), Failure> {
+    // Scripts and pages, not answers: neither depends on the backend, and neither has a JSON form.
+    match &cli.command {
+        Command::Completions { .. } | Command::Man if cli.json => {
+            return Err(Failure::Input(
+                "--json: `completions` prints a shell script and `man` a man page; neither has a JSON form"
+                    .into(),
+            ));
+        }
+        Command::Completions { shell } => return emit_bytes(&completions(*shell)),
+        Command::Man => return emit_bytes(&man_page()?),
+        _ => {}
+    }
     if let Some(threads) = cli.threads {
         // The application's choice, made before anything hashes: rayon's global pool.
         rayon::ThreadPoolBuilder::new()
@@ -100,10 +136,10 @@ fn execute(cli: Cli) -> Result<(), Failure> {
         select_backend_from_env(cli.backend).map_err(|e| Failure::Input(e.to_string()))?;
     match cli.command {
         Command::Backend => {
-            let by = match chosen_by {
-                ChosenBy::Explicit => "--backend",
-                ChosenBy::Environment => "TXFX_BACKEND",
-                ChosenBy::Default => "default policy (auto: native)",
+            let (by, by_key) = match chosen_by {
+                ChosenBy::Explicit => ("--backend", "--backend"),
+                ChosenBy::Environment => ("TXFX_BACKEND", "TXFX_BACKEND"),
+                ChosenBy::Default => ("default policy (auto: native)", "default"),
             };
             let name = txfx_poseidon::HashBackend::name(&backend);
             // The native backend's arithmetic depends on this CPU; the WASM guest's never does.
@@ -111,26 +147,33 @@ fn execute(cli: Cli) -> Result<(), Failure> {
                 txfx_backends::AnyBackend::Native(_) => txfx_poseidon::permutation::arithmetic().to_string(),
                 _ => "portable (wasm32 guest)".to_owned(),
             };
-            emit(&format!("{name} (chosen by {by}); permutation arithmetic: {arithmetic}"))
+            answer(
+                cli.json,
+                || format!("{name} (chosen by {by}); permutation arithmetic: {arithmetic}"),
+                || json!({ "backend": name, "chosenBy": by_key, "arithmetic": arithmetic }),
+            )
         }
-        Command::Poseidon2(command) => hashing::poseidon2(&backend, command),
+        Command::Poseidon2(command) => hashing::poseidon2(&backend, command, cli.json),
         Command::Protocols => io::print_json(&protocols_json()),
         Command::Networks => io::print_json(&networks_json()),
         command => {
             let cx = Context::new(&backend, cli.protocol);
             match command {
                 Command::Effect(command) => hashing::effect(cx, command),
-                Command::Block(command) => blocks::block(cx, command),
-                Command::Tree(command) => blocks::tree(cx, command),
+                Command::Block(command) => blocks::block(cx, command, cli.json),
+                Command::Tree(command) => blocks::tree(cx, command, cli.json),
                 Command::Checkpoint(command) => blocks::checkpoint(cx, command),
-                Command::Header(command) => verify::header(cx, command),
+                Command::Header(command) => verify::header(cx, command, cli.json),
                 Command::Archive(command) => verify::archive(cx, command),
                 Command::Category(command) => verify::category(cx, command),
                 Command::Verify(command) => verify::verify(cx, command),
                 Command::Witness(command) => verify::witness(cx, command),
-                Command::Backend | Command::Poseidon2(_) | Command::Protocols | Command::Networks => {
-                    unreachable!()
-                }
+                Command::Backend
+                | Command::Poseidon2(_)
+                | Command::Protocols
+                | Command::Networks
+                | Command::Completions { .. }
+                | Command::Man => unreachable!(),
             }
         }
     }
@@ -165,8 +208,30 @@ fn networks_json() -> serde_json::Value {
     )
 }
 
+/// `txfx completions SHELL`: the script, from the parser's own definition.
+fn completions(shell: clap_complete::Shell) -> Vec<u8> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "txfx", &mut script);
+    script
+}
+
+/// `txfx man`: the man page, from the parser's own definition.
+fn man_page() -> Result<Vec<u8>, Failure> {
+    let mut page = Vec::new();
+    // Rendering into memory fails only if the writer does; a Vec's never does.
+    clap_mangen::Man::new(Cli::command())
+        .render(&mut page)
+        .map_err(|e| Failure::Output(format!("cannot render the man page: {e}")))?;
+    Ok(page)
+}
+
 fn main() -> ExitCode {
-    match execute(Cli::parse()) {
+    let cli = Cli::parse();
+    progress::enable(cli.quiet);
+    let result = execute(cli);
+    // The bar is cleared before the failure is reported (or the process ends).
+    progress::finish();
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => failure.exit(),
     }

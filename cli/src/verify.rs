@@ -19,7 +19,8 @@ use txfx_walk::l1::{Address, BlockTag};
 use txfx_walk::{Anchor, Namespace, WalkParams, WalkSubject};
 
 use crate::args::{ExpectArgs, SubjectArgs, field, hex, parsed, tx};
-use crate::io::{Failure, Input, emit, print_json};
+use crate::io::{Failure, Input, answer, print_json};
+use crate::progress;
 
 /// `txfx header`.
 #[derive(Subcommand)]
@@ -220,9 +221,12 @@ fn verdict(result: Result<txfx_documents::Verdict, txfx_documents::DocumentError
     print_json(&result?.to_json())
 }
 
-pub fn header(cx: Context<'_>, command: HeaderCommand) -> Result<(), Failure> {
+pub fn header(cx: Context<'_>, command: HeaderCommand, json: bool) -> Result<(), Failure> {
     match command {
-        HeaderCommand::Hash { file } => emit(&fr_to_hex(&header_hash(cx, Input::read(&file)?.doc())?)),
+        HeaderCommand::Hash { file } => {
+            let hash = fr_to_hex(&header_hash(cx, Input::read(&file)?.doc())?);
+            answer(json, || hash.clone(), || serde_json::json!({ "blockHash": hash }))
+        }
     }
 }
 
@@ -355,6 +359,8 @@ fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
     let mut config = ClientConfig::new(node.node.clone().unwrap_or_default(), node.l1_rpc.clone());
     config.timeout = Duration::from_secs(node.timeout);
     config.follow_redirects = node.follow_redirects;
+    // One opaque call, bounded by --timeout: a spinner while the node and L1 answer.
+    progress::step(format!("asking the node and L1 (up to {} s)", node.timeout));
     let verdict = txfx_client::verify_tx(cx.hasher, &config, params)?;
     print_json(&verdict.to_json())
 }
