@@ -308,18 +308,19 @@ function createApi(engine) {
     if (!isPlainObject(chain)) throw typeError('verifyTx: expected {archiveRoot, archiveWitness, header, witness, subject, expected?, protocol?}');
     onlyKeys(chain, ['archiveRoot', 'archiveWitness', 'header', 'witness', 'subject', 'expected', 'protocol'], 'verifyTx');
     const [kind, value, categoriesHash] = subject(chain.subject);
-    return verdict(
-      engine().verifyTx,
-      field(chain.archiveRoot, 'archiveRoot'),
-      documentText(chain.archiveWitness, 'archiveWitness'),
-      documentText(chain.header, 'header'),
-      documentText(chain.witness, 'witness'),
-      kind,
-      value,
+    // The engine takes the chain's arguments by name, one JSON object (JSON.stringify drops the
+    // keys left undefined): nine strings in a row could be passed in the wrong order and still read.
+    return verdict(engine().verifyTx, JSON.stringify({
+      archiveRoot: field(chain.archiveRoot, 'archiveRoot'),
+      archiveWitness: documentText(chain.archiveWitness, 'archiveWitness'),
+      header: documentText(chain.header, 'header'),
+      witness: documentText(chain.witness, 'witness'),
+      subjectKind: kind,
+      subjectValue: value,
       categoriesHash,
-      expectations(chain.expected),
-      protocol(chain.protocol),
-    );
+      expected: expectations(chain.expected),
+      protocol: protocol(chain.protocol),
+    }));
   }
 
   function verifyArchive(archive) {

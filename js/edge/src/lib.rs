@@ -338,6 +338,48 @@ pub fn verify_tx(
     Ok(verdict.to_json().to_string())
 }
 
+/// The keys of [`verify_tx_named`]'s object: every argument of [`verify_tx`], by name.
+const VERIFY_TX_KEYS: [&str; 9] = [
+    "archiveRoot",
+    "archiveWitness",
+    "header",
+    "witness",
+    "subjectKind",
+    "subjectValue",
+    "categoriesHash",
+    "expected",
+    "protocol",
+];
+
+/// [`verify_tx`] with every argument named, as both engines export it: one JSON object of strings
+/// `{archiveRoot, archiveWitness, header, witness, subjectKind, subjectValue, categoriesHash?,
+/// expected?, protocol?}`, no other key. Nine strings in a row could be passed in the wrong order
+/// and still be read; by name, a misplaced one is a missing or unknown key.
+///
+/// # Errors
+/// As [`verify_tx`], or an object that is not of those keys and strings (`Argument`).
+pub fn verify_tx_named(hasher: &dyn HashBackend, call: &str) -> Result<String> {
+    let bad = |message: &str| Thrown::new(ErrorClass::Malformed, "Argument", message);
+    let value: serde_json::Value = serde_json::from_str(call).map_err(|e| bad(&format!("verifyTx: {e}")))?;
+    let object = value.as_object().ok_or_else(|| bad("verifyTx: expected an object of named arguments"))?;
+    if let Some(key) = object.keys().find(|key| !VERIFY_TX_KEYS.contains(&key.as_str())) {
+        return Err(bad(&format!("verifyTx: unknown argument {key:?}")));
+    }
+    let chain = Chain {
+        archive_root: required_text(object, "archiveRoot", "verifyTx")?,
+        archive_witness: required_text(object, "archiveWitness", "verifyTx")?,
+        header: required_text(object, "header", "verifyTx")?,
+        protocol: option_text(object, "protocol")?,
+        witness: required_text(object, "witness", "verifyTx")?,
+    };
+    let subject = SubjectText {
+        kind: required_text(object, "subjectKind", "verifyTx")?,
+        value: required_text(object, "subjectValue", "verifyTx")?,
+        categories_hash: option_text(object, "categoriesHash")?,
+    };
+    verify_tx(hasher, chain, subject, option_text(object, "expected")?)
+}
+
 /// Verifies that a block (its header document, or its hash: exactly one) is in the archive under
 /// a root the caller trusts; the verdict as JSON text.
 ///
@@ -432,6 +474,15 @@ fn option_text<'a>(
         Some(serde_json::Value::String(text)) => Ok(Some(text)),
         Some(_) => Err(Thrown::new(ErrorClass::Malformed, "Argument", &format!("{key}: expected a string"))),
     }
+}
+
+fn required_text<'a>(
+    object: &'a serde_json::Map<String, serde_json::Value>,
+    key: &str,
+    what: &str,
+) -> Result<&'a str> {
+    option_text(object, key)?
+        .ok_or_else(|| Thrown::new(ErrorClass::Malformed, "Argument", &format!("{what}: {key}: required")))
 }
 
 fn parsed<T: std::str::FromStr>(key: &str, text: &str) -> Result<T>
@@ -773,22 +824,7 @@ pub const EXPORTS: &[Export] = &[
             ))
         },
     },
-    Export {
-        name: "verifyTx",
-        params: &[Text, Text, Text, Text, Text, Text, OptionalText, OptionalText, OptionalText],
-        run: |h, a| {
-            let chain = Chain {
-                archive_root: a.text(0)?,
-                archive_witness: a.text(1)?,
-                header: a.text(2)?,
-                witness: a.text(3)?,
-                protocol: a.optional_text(8)?,
-            };
-            let subject =
-                SubjectText { kind: a.text(4)?, value: a.text(5)?, categories_hash: a.optional_text(6)? };
-            text(verify_tx(h, chain, subject, a.optional_text(7)?))
-        },
-    },
+    Export { name: "verifyTx", params: &[Text], run: |h, a| text(verify_tx_named(h, a.text(0)?)) },
     Export {
         name: "verifyArchive",
         params: &[Text, Text, OptionalText, OptionalText, OptionalText, OptionalText],
