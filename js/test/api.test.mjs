@@ -1,0 +1,115 @@
+// The API's own contract in Node, on the engine under test (issue 29): every error txfx throws
+// has a kind and the class its fault calls for, and starts at the caller's frame.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+import * as txfx from '../index.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const packageDir = path.join(here, '..');
+const testdata = process.env.TXFX_TESTDATA ?? path.join(here, '..', '..', 'testdata');
+const read = (name) => readFileSync(path.join(testdata, name), 'utf8');
+const body = read('blocks/three-fixtures.json');
+const witness = read('chain/tx-witness-3-1.json');
+const three = JSON.parse(read('aztec-fixtures.json')).three_tx_block;
+const chain = {
+  archiveRoot: read('chain/archive-root.txt').trim(),
+  archiveWitness: read('chain/archive-witness-3.json'),
+  header: read('chain/header-3.json'),
+  witness,
+  protocol: 'azip-26',
+};
+const thisFile = fileURLToPath(import.meta.url);
+
+// Calls that fail, each in the JavaScript side's checks or in the engine, with the class the fault
+// calls for; every one named, so that a failure says which.
+const failing = [
+  ['a field of no known form', () => txfx.poseidon2Hash([{}]), TypeError],
+  ['a negative number', () => txfx.poseidon2Hash([-1]), RangeError],
+  ['a decimal string >= p', () => txfx.poseidon2Hash([(2n ** 254n).toString()]), RangeError],
+  ['a hex string >= p (the engine)', () => txfx.poseidon2Hash([`0x${(2n ** 255n).toString(16)}`]), RangeError],
+  ['bad hex digits (the engine)', () => txfx.poseidon2Hash(['0xzz']), TypeError],
+  ['a string separator', () => txfx.poseidon2HashWithSeparator(['0x1'], '7'), TypeError],
+  ['a separator past u32', () => txfx.poseidon2HashWithSeparator(['0x1'], 2 ** 32), RangeError],
+  ['an ambiguous bigint tx', () => txfx.txEffectMembershipWitness(body, 1n, 3), TypeError],
+  ['an index past the block (the engine)', () => txfx.txEffectMembershipWitness(body, { index: 3 }, 3), RangeError],
+  ['a block number as a string', () => txfx.txEffectLeaves(body, '3'), TypeError],
+  ['a malformed sibling path', () => txfx.decodeSiblingPath('AAAAAQ=='), TypeError],
+  ['a document that is not JSON (the engine)', () => txfx.txEffectsTreeRoot('{'), TypeError],
+  ['a misspelt option', () => txfx.verifyTx({ ...chain, subject: { leaf: '0x1' }, expect: {} }), TypeError],
+  ['an unknown protocol (the engine)', () => txfx.txEffectsTreeRoot(body, { protocol: 'v7' }), TypeError],
+];
+const failingAsync = [
+  ['a document of no known form', () => txfx.txEffectsTreeRootAsync(42), TypeError],
+  ['an ambiguous tx', () => txfx.txEffectMembershipWitnessAsync(body, '1', 3), TypeError],
+  ['an index past the block (the engine)', () => txfx.txEffectMembershipWitnessAsync(body, { index: 3 }, 3), RangeError],
+  ['a document that is not JSON (the engine)', () => txfx.txEffectLeavesAsync('{', 3), TypeError],
+  ['options that are not an object', () => txfx.verifyTxFromNode(null), TypeError],
+  ['a timeout that is no duration', () => txfx.verifyTxFromNode({ node: 'http://127.0.0.1:1', archiveRoot: three.root, txHash: '0x1', timeoutMs: -1 }), RangeError],
+];
+
+// The first `at` line of a stack: the frame the error is thrown to.
+const topFrame = (error) => error.stack.split('\n').find((line) => /^\s+at /.test(line)) ?? '';
+
+function check(name, error, Kind) {
+  assert.ok(error instanceof Kind, `${name}: ${error} is not a ${Kind.name}`);
+  if (Kind === TypeError) assert.equal(error.txfxClass, 'Malformed', name);
+  if (Kind === RangeError) assert.equal(error.txfxClass, 'OutOfRange', name);
+  assert.equal(typeof error.kind, 'string', `${name}: no kind`);
+  assert.ok(error.kind.length > 0, name);
+  const top = topFrame(error);
+  assert.ok(!/api\.js/.test(top), `${name}: the stack starts inside api.js: ${top}`);
+  assert.ok(top.includes(thisFile), `${name}: the stack does not start at the caller: ${top}`);
+}
+
+test('every error has a kind and its class, and its stack starts at the caller', () => {
+  for (const [name, call, Kind] of failing) {
+    let thrown;
+    try {
+      call();
+    } catch (error) {
+      thrown = error;
+    }
+    assert.ok(thrown, `${name}: did not throw`);
+    check(name, thrown, Kind);
+  }
+});
+
+test('every rejection has a kind and its class, and its stack starts at the caller', async () => {
+  for (const [name, call, Kind] of failingAsync) {
+    const promise = call();
+    assert.ok(promise instanceof Promise, `${name}: threw instead of rejecting`);
+    let thrown;
+    try {
+      await promise;
+    } catch (error) {
+      thrown = error;
+    }
+    assert.ok(thrown, `${name}: did not reject`);
+    check(name, thrown, Kind);
+  }
+});
+
+test('an error the caller\'s own object throws passes unchanged', () => {
+  const mine = new Error('mine');
+  const fr = { toBigInt: () => { throw mine; } };
+  assert.throws(() => txfx.poseidon2Hash([fr]), (error) => error === mine && error.kind === undefined);
+});
+
+test('verifyTx takes its documents by name: one misplaced is refused, never read as another', () => {
+  const subject = { effect: JSON.parse(body).txEffects[1] };
+  const verdict = txfx.verifyTx({ ...chain, subject });
+  assert.equal(verdict.valid, true, JSON.stringify(verdict));
+  assert.equal(verdict.blockNumber, 3);
+  // The header where the witness goes, and the other way round.
+  const swapped = () => txfx.verifyTx({ ...chain, header: chain.witness, witness: chain.header, subject });
+  assert.throws(swapped, (error) => error instanceof TypeError && typeof error.kind === 'string');
+  // Positional arguments are not a form of it.
+  assert.throws(() => txfx.verifyTx(chain.archiveRoot, chain.archiveWitness, chain.header, chain.witness), (error) => error instanceof TypeError && error.kind === 'Argument');
+});
