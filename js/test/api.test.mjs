@@ -1,5 +1,6 @@
 // The API's own contract in Node, on the engine under test (issue 29): every error txfx throws
-// has a kind and the class its fault calls for, and starts at the caller's frame.
+// has a kind and the class its fault calls for, and starts at the caller's frame; the Node entry
+// says when it falls back to the WASM engine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -112,4 +113,60 @@ test('verifyTx takes its documents by name: one misplaced is refused, never read
   assert.throws(swapped, (error) => error instanceof TypeError && typeof error.kind === 'string');
   // Positional arguments are not a form of it.
   assert.throws(() => txfx.verifyTx(chain.archiveRoot, chain.archiveWitness, chain.header, chain.witness), (error) => error instanceof TypeError && error.kind === 'Argument');
+});
+
+// The package's files without the addon, in a scratch folder: what a platform without a build of
+// it installs.
+function packageWithout(addon) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'txfx-fallback-'));
+  for (const file of ['index.js', 'api.js', 'wasm.js']) copyFileSync(path.join(packageDir, file), path.join(dir, file));
+  mkdirSync(path.join(dir, 'dist'));
+  copyFileSync(path.join(packageDir, 'dist', 'txfx.wasm'), path.join(dir, 'dist', 'txfx.wasm'));
+  if (addon !== undefined) writeFileSync(path.join(dir, 'txfx.node'), addon);
+  return dir;
+}
+
+function load(dir, backend) {
+  const env = { ...process.env };
+  delete env.TXFX_BACKEND;
+  delete env.NODE_OPTIONS;
+  if (backend !== undefined) env.TXFX_BACKEND = backend;
+  const script = `const t = require('./index.js'); console.log(t.backend, t.poseidon2Hash([1, 2]));`;
+  return spawnSync(process.execPath, ['-e', script], { cwd: dir, env, encoding: 'utf8' });
+}
+
+test('the Node entry warns once, saying why, when it falls back to the WASM engine', () => {
+  const expected = txfx.poseidon2Hash(['0x1', '0x2']);
+  for (const [what, addon, why] of [
+    ['no addon', undefined, /not in this package for this platform \(\w+-\w+\)/],
+    ['a broken addon', 'not a shared library', /did not load: .+/],
+  ]) {
+    const dir = packageWithout(addon);
+    try {
+      const auto = load(dir);
+      assert.equal(auto.status, 0, `${what}: ${auto.stderr}`);
+      assert.equal(auto.stdout.trim(), `wasm ${expected}`, what);
+      const warnings = auto.stderr.split('\n').filter((line) => line.includes('TXFX_WASM_FALLBACK'));
+      assert.equal(warnings.length, 1, `${what}: ${auto.stderr}`);
+      assert.match(warnings[0], /running on the WASM engine/, what);
+      assert.match(auto.stderr, why, what);
+      // Asked for by name: no warning.
+      const asked = load(dir, 'wasm');
+      assert.equal(asked.status, 0, `${what}: ${asked.stderr}`);
+      assert.equal(asked.stdout.trim(), `wasm ${expected}`, what);
+      assert.ok(!asked.stderr.includes('TXFX_WASM_FALLBACK'), `${what}: ${asked.stderr}`);
+      // Forced native: a loud failure of kind Load at import, not a fallback.
+      const forced = spawnSync(process.execPath, ['-e', `try { require('./index.js') } catch (e) { console.log(e.kind, e.message) }`], { cwd: dir, env: { ...process.env, TXFX_BACKEND: 'native' }, encoding: 'utf8' });
+      assert.match(forced.stdout, /^Load TXFX_BACKEND=native: /, what);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  // Where the addon loads, it runs, and nothing is said.
+  if (txfx.backend === 'native') {
+    const here = load(packageDir);
+    assert.equal(here.status, 0, here.stderr);
+    assert.equal(here.stdout.trim(), `native ${expected}`);
+    assert.ok(!here.stderr.includes('TXFX_WASM_FALLBACK'), here.stderr);
+  }
 });
