@@ -1,6 +1,6 @@
 // The API's own contract in Node, on the engine under test (issue 29): every error txfx throws
 // has a kind and the class its fault calls for, and starts at the caller's frame; the Node entry
-// says when it falls back to the WASM engine.
+// says when it falls back to the WASM engine; every export is declared and documented.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -168,5 +168,29 @@ test('the Node entry warns once, saying why, when it falls back to the WASM engi
     assert.equal(here.status, 0, here.stderr);
     assert.equal(here.stdout.trim(), `native ${expected}`);
     assert.ok(!here.stderr.includes('TXFX_WASM_FALLBACK'), here.stderr);
+  }
+});
+
+test('every export is declared in index.d.ts, with a doc comment', () => {
+  const require = createRequire(import.meta.url);
+  const runtime = Object.keys(require('../index.js')).sort();
+  const declarations = readFileSync(path.join(packageDir, 'index.d.ts'), 'utf8');
+  const lines = declarations.split('\n');
+  const declared = [];
+  const undocumented = [];
+  lines.forEach((line, i) => {
+    const match = line.match(/^export (?:declare )?(?:function|const|type|interface) (\w+)/);
+    if (!match) return;
+    if (/^export declare (?:function|const)/.test(line)) declared.push(match[1]);
+    // A doc comment ends on the line before.
+    if (!/\*\/\s*$/.test(lines[i - 1] ?? '')) undocumented.push(match[1]);
+  });
+  assert.deepEqual([...new Set(declared)].sort(), runtime, 'declared functions and constants are the exports');
+  assert.deepEqual(undocumented, [], 'exports without a doc comment');
+  // A function that throws says what it throws.
+  for (const name of runtime.filter((n) => !['backend', 'init', 'initSync', 'verifyTxFromNode'].includes(n) && !n.endsWith('Async'))) {
+    const at = declarations.indexOf(`export declare function ${name}(`);
+    const doc = declarations.slice(declarations.lastIndexOf('/**', at), at);
+    assert.match(doc, /@throws/, `${name}: no @throws`);
   }
 });
