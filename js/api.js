@@ -359,15 +359,24 @@ function createApi(engine) {
 
   function verifyTxEffectMembershipWitness(witness, subjectGiven, trustedRoot, expected, options) {
     const [kind, value, categoriesHash] = subject(subjectGiven);
-    return verdict(engine().verifyTxEffectMembershipWitness, documentText(witness, 'witness'), kind, value, categoriesHash, field(trustedRoot, 'trustedRoot'), expectations(expected), readOptions(options, 'verifyTxEffectMembershipWitness'));
+    // The engines take a verification's arguments by name, one JSON object (JSON.stringify drops
+    // the keys left undefined): strings in a row could be passed in the wrong order and still read.
+    return verdict(engine().verifyTxEffectMembershipWitness, JSON.stringify({
+      witness: documentText(witness, 'witness'),
+      subjectKind: kind,
+      subjectValue: value,
+      categoriesHash,
+      trustedRoot: field(trustedRoot, 'trustedRoot'),
+      expected: expectations(expected),
+      protocol: readOptions(options, 'verifyTxEffectMembershipWitness'),
+    }));
   }
 
   function verifyTx(chain) {
     if (!isPlainObject(chain)) throw typeError('verifyTx: expected {archiveRoot, archiveWitness, header, witness, subject, expected?, protocol?}');
     onlyKeys(chain, ['archiveRoot', 'archiveWitness', 'header', 'witness', 'subject', 'expected', 'protocol'], 'verifyTx');
     const [kind, value, categoriesHash] = subject(chain.subject);
-    // The engine takes the chain's arguments by name, one JSON object (JSON.stringify drops the
-    // keys left undefined): nine strings in a row could be passed in the wrong order and still read.
+    // By name, as verifyTxEffectMembershipWitness passes its arguments.
     return verdict(engine().verifyTx, JSON.stringify({
       archiveRoot: field(chain.archiveRoot, 'archiveRoot'),
       archiveWitness: documentText(chain.archiveWitness, 'archiveWitness'),
@@ -384,15 +393,15 @@ function createApi(engine) {
   function verifyArchive(archive) {
     if (!isPlainObject(archive)) throw typeError('verifyArchive: expected {archiveRoot, archiveWitness, header | blockHash, expected?, protocol?}');
     onlyKeys(archive, ['archiveRoot', 'archiveWitness', 'header', 'blockHash', 'expected', 'protocol'], 'verifyArchive');
-    return verdict(
-      engine().verifyArchive,
-      field(archive.archiveRoot, 'archiveRoot'),
-      documentText(archive.archiveWitness, 'archiveWitness'),
-      archive.header === undefined ? undefined : documentText(archive.header, 'header'),
-      archive.blockHash === undefined ? undefined : field(archive.blockHash, 'blockHash'),
-      expectations(archive.expected),
-      protocol(archive.protocol),
-    );
+    // By name, as verifyTxEffectMembershipWitness passes its arguments.
+    return verdict(engine().verifyArchive, JSON.stringify({
+      archiveRoot: field(archive.archiveRoot, 'archiveRoot'),
+      archiveWitness: documentText(archive.archiveWitness, 'archiveWitness'),
+      header: archive.header === undefined ? undefined : documentText(archive.header, 'header'),
+      blockHash: archive.blockHash === undefined ? undefined : field(archive.blockHash, 'blockHash'),
+      expected: expectations(archive.expected),
+      protocol: protocol(archive.protocol),
+    }));
   }
 
   // The protocol as blockHeaderHash takes it: its name, or {protocol}.

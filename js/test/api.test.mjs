@@ -1,6 +1,7 @@
 // The API's own contract in Node, on the engine under test (issue 29): every error txfx throws
 // has a kind and the class its fault calls for, and starts at the caller's frame; the Node entry
-// says when it falls back to the WASM engine; every export is declared and documented.
+// says when it falls back to the WASM engine; the engines take the verifications' arguments by
+// name; every export is declared and documented.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -113,6 +114,40 @@ test('verifyTx takes its documents by name: one misplaced is refused, never read
   assert.throws(swapped, (error) => error instanceof TypeError && typeof error.kind === 'string');
   // Positional arguments are not a form of it.
   assert.throws(() => txfx.verifyTx(chain.archiveRoot, chain.archiveWitness, chain.header, chain.witness), (error) => error instanceof TypeError && error.kind === 'Argument');
+});
+
+// The engine under test, raw: the functions api.js calls.
+function rawEngine() {
+  const require = createRequire(import.meta.url);
+  if (txfx.backend === 'native') return require('../txfx.node');
+  const { createWasmEngine } = require('../wasm.js');
+  return createWasmEngine(new WebAssembly.Module(readFileSync(path.join(packageDir, 'dist', 'txfx.wasm'))));
+}
+
+test('the engines take each verification\'s arguments by name: a missing or unknown one is refused', () => {
+  const engine = rawEngine();
+  const leaf = JSON.parse(read('aztec-fixtures.json')).three_tx_block.leaves[1];
+  const calls = {
+    verifyTx: { archiveRoot: chain.archiveRoot, archiveWitness: chain.archiveWitness, header: chain.header, witness, subjectKind: 'effect', subjectValue: JSON.stringify(JSON.parse(body).txEffects[1]), protocol: 'azip-26' },
+    verifyTxEffectMembershipWitness: { witness, subjectKind: 'leaf', subjectValue: leaf, trustedRoot: three.root, protocol: 'azip-26' },
+    verifyArchive: { archiveRoot: chain.archiveRoot, archiveWitness: chain.archiveWitness, header: chain.header, protocol: 'azip-26' },
+  };
+  const refusal = (error) => {
+    const info = JSON.parse(error.message);
+    return info.class === 'Malformed' && info.kind === 'Argument';
+  };
+  for (const [name, args] of Object.entries(calls)) {
+    const verdict = JSON.parse(engine[name](JSON.stringify(args)));
+    assert.equal(verdict.valid, true, `${name}: ${JSON.stringify(verdict)}`);
+    // protocol is optional everywhere; an archive's subject is its header or its block hash.
+    for (const key of Object.keys(args).filter((k) => k !== 'protocol' && !(name === 'verifyArchive' && k === 'header'))) {
+      const { [key]: _, ...missing } = args;
+      assert.throws(() => engine[name](JSON.stringify(missing)), (error) => refusal(error) && error.message.includes(`${key}: required`), `${name} without ${key}`);
+    }
+    assert.throws(() => engine[name](JSON.stringify({ ...args, expect: '{}' })), (error) => refusal(error) && /unknown argument/.test(error.message), `${name} with a misspelt key`);
+    assert.throws(() => engine[name](JSON.stringify({ ...args, protocol: 6 })), refusal, `${name} with a number for a string`);
+    assert.throws(() => engine[name](JSON.stringify(Object.values(args))), refusal, `${name} with its arguments in a row`);
+  }
 });
 
 // The package's files without the addon, in a scratch folder: what a platform without a build of

@@ -9,6 +9,8 @@
 //!   32-byte arrays), and leave as `0x`-hex strings;
 //! - documents arrive as JSON text (the JavaScript side serializes parsed objects) and objects
 //!   leave as JSON text, parsed on the JavaScript side;
+//! - the verifications (`verifyTx`, `verifyTxEffectMembershipWitness`, `verifyArchive`) take
+//!   their arguments by name, as one JSON object of strings, never as strings in a row;
 //! - a failure is a [`Thrown`], whose message is a JSON object `{"class", "kind", "message"}`
 //!   (with `"link"` for a refuted verification): the class (`Malformed`, `OutOfRange`, `Refuted`,
 //!   `Backend`, `txfx_poseidon::ErrorClass`) decides whether `js/api.js` rethrows a `TypeError`, a
@@ -338,46 +340,114 @@ pub fn verify_tx(
     Ok(verdict.to_json().to_string())
 }
 
-/// The keys of [`verify_tx_named`]'s object: every argument of [`verify_tx`], by name.
-const VERIFY_TX_KEYS: [&str; 9] = [
-    "archiveRoot",
-    "archiveWitness",
-    "header",
-    "witness",
-    "subjectKind",
-    "subjectValue",
-    "categoriesHash",
-    "expected",
-    "protocol",
-];
+/// The arguments of a call that names them, as both engines export the verifications: one JSON
+/// object of strings whose keys are all in `keys`. Strings in a row could be passed in the wrong
+/// order and still be read; by name, a misplaced one is a missing or an unknown key.
+fn named_arguments(
+    call: &str,
+    keys: &[&str],
+    what: &str,
+) -> Result<serde_json::Map<String, serde_json::Value>> {
+    let bad = |message: &str| Thrown::new(ErrorClass::Malformed, "Argument", message);
+    let value: serde_json::Value = serde_json::from_str(call).map_err(|e| bad(&format!("{what}: {e}")))?;
+    let serde_json::Value::Object(object) = value else {
+        return Err(bad(&format!("{what}: expected an object of named arguments")));
+    };
+    if let Some(key) = object.keys().find(|key| !keys.contains(&key.as_str())) {
+        return Err(bad(&format!("{what}: unknown argument {key:?}")));
+    }
+    Ok(object)
+}
 
-/// [`verify_tx`] with every argument named, as both engines export it: one JSON object of strings
-/// `{archiveRoot, archiveWitness, header, witness, subjectKind, subjectValue, categoriesHash?,
-/// expected?, protocol?}`, no other key. Nine strings in a row could be passed in the wrong order
-/// and still be read; by name, a misplaced one is a missing or unknown key.
+/// [`verify_tx`] with every argument named (see `named_arguments`): `{archiveRoot,
+/// archiveWitness, header, witness, subjectKind, subjectValue, categoriesHash?, expected?,
+/// protocol?}`.
 ///
 /// # Errors
 /// As [`verify_tx`], or an object that is not of those keys and strings (`Argument`).
 pub fn verify_tx_named(hasher: &dyn HashBackend, call: &str) -> Result<String> {
-    let bad = |message: &str| Thrown::new(ErrorClass::Malformed, "Argument", message);
-    let value: serde_json::Value = serde_json::from_str(call).map_err(|e| bad(&format!("verifyTx: {e}")))?;
-    let object = value.as_object().ok_or_else(|| bad("verifyTx: expected an object of named arguments"))?;
-    if let Some(key) = object.keys().find(|key| !VERIFY_TX_KEYS.contains(&key.as_str())) {
-        return Err(bad(&format!("verifyTx: unknown argument {key:?}")));
-    }
+    const WHAT: &str = "verifyTx";
+    let object = named_arguments(
+        call,
+        &[
+            "archiveRoot",
+            "archiveWitness",
+            "header",
+            "witness",
+            "subjectKind",
+            "subjectValue",
+            "categoriesHash",
+            "expected",
+            "protocol",
+        ],
+        WHAT,
+    )?;
     let chain = Chain {
-        archive_root: required_text(object, "archiveRoot", "verifyTx")?,
-        archive_witness: required_text(object, "archiveWitness", "verifyTx")?,
-        header: required_text(object, "header", "verifyTx")?,
-        protocol: option_text(object, "protocol")?,
-        witness: required_text(object, "witness", "verifyTx")?,
+        archive_root: required_text(&object, "archiveRoot", WHAT)?,
+        archive_witness: required_text(&object, "archiveWitness", WHAT)?,
+        header: required_text(&object, "header", WHAT)?,
+        protocol: option_text(&object, "protocol")?,
+        witness: required_text(&object, "witness", WHAT)?,
     };
     let subject = SubjectText {
-        kind: required_text(object, "subjectKind", "verifyTx")?,
-        value: required_text(object, "subjectValue", "verifyTx")?,
-        categories_hash: option_text(object, "categoriesHash")?,
+        kind: required_text(&object, "subjectKind", WHAT)?,
+        value: required_text(&object, "subjectValue", WHAT)?,
+        categories_hash: option_text(&object, "categoriesHash")?,
     };
-    verify_tx(hasher, chain, subject, option_text(object, "expected")?)
+    verify_tx(hasher, chain, subject, option_text(&object, "expected")?)
+}
+
+/// [`verify_tx_effect_membership_witness`] with every argument named (see
+/// `named_arguments`): `{witness, subjectKind, subjectValue, categoriesHash?, trustedRoot,
+/// expected?, protocol?}`.
+///
+/// # Errors
+/// As [`verify_tx_effect_membership_witness`], or an object that is not of those keys and
+/// strings (`Argument`).
+pub fn verify_tx_effect_membership_witness_named(hasher: &dyn HashBackend, call: &str) -> Result<String> {
+    const WHAT: &str = "verifyTxEffectMembershipWitness";
+    let object = named_arguments(
+        call,
+        &["witness", "subjectKind", "subjectValue", "categoriesHash", "trustedRoot", "expected", "protocol"],
+        WHAT,
+    )?;
+    let subject = SubjectText {
+        kind: required_text(&object, "subjectKind", WHAT)?,
+        value: required_text(&object, "subjectValue", WHAT)?,
+        categories_hash: option_text(&object, "categoriesHash")?,
+    };
+    verify_tx_effect_membership_witness(
+        hasher,
+        required_text(&object, "witness", WHAT)?,
+        subject,
+        required_text(&object, "trustedRoot", WHAT)?,
+        option_text(&object, "expected")?,
+        option_text(&object, "protocol")?,
+    )
+}
+
+/// [`verify_archive_membership`] with every argument named (see `named_arguments`):
+/// `{archiveRoot, archiveWitness, header?, blockHash?, expected?, protocol?}`.
+///
+/// # Errors
+/// As [`verify_archive_membership`], or an object that is not of those keys and strings
+/// (`Argument`).
+pub fn verify_archive_named(hasher: &dyn HashBackend, call: &str) -> Result<String> {
+    const WHAT: &str = "verifyArchive";
+    let object = named_arguments(
+        call,
+        &["archiveRoot", "archiveWitness", "header", "blockHash", "expected", "protocol"],
+        WHAT,
+    )?;
+    verify_archive_membership(
+        hasher,
+        required_text(&object, "archiveRoot", WHAT)?,
+        required_text(&object, "archiveWitness", WHAT)?,
+        option_text(&object, "header")?,
+        option_text(&object, "blockHash")?,
+        option_text(&object, "expected")?,
+        option_text(&object, "protocol")?,
+    )
 }
 
 /// Verifies that a block (its header document, or its hash: exactly one) is in the archive under
@@ -810,36 +880,11 @@ pub const EXPORTS: &[Export] = &[
     },
     Export {
         name: "verifyTxEffectMembershipWitness",
-        params: &[Text, Text, Text, OptionalText, Text, OptionalText, OptionalText],
-        run: |h, a| {
-            let subject =
-                SubjectText { kind: a.text(1)?, value: a.text(2)?, categories_hash: a.optional_text(3)? };
-            text(verify_tx_effect_membership_witness(
-                h,
-                a.text(0)?,
-                subject,
-                a.text(4)?,
-                a.optional_text(5)?,
-                a.optional_text(6)?,
-            ))
-        },
+        params: &[Text],
+        run: |h, a| text(verify_tx_effect_membership_witness_named(h, a.text(0)?)),
     },
     Export { name: "verifyTx", params: &[Text], run: |h, a| text(verify_tx_named(h, a.text(0)?)) },
-    Export {
-        name: "verifyArchive",
-        params: &[Text, Text, OptionalText, OptionalText, OptionalText, OptionalText],
-        run: |h, a| {
-            text(verify_archive_membership(
-                h,
-                a.text(0)?,
-                a.text(1)?,
-                a.optional_text(2)?,
-                a.optional_text(3)?,
-                a.optional_text(4)?,
-                a.optional_text(5)?,
-            ))
-        },
-    },
+    Export { name: "verifyArchive", params: &[Text], run: |h, a| text(verify_archive_named(h, a.text(0)?)) },
     Export {
         name: "blockHeaderHash",
         params: &[Text, OptionalText],
