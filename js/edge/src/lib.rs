@@ -975,4 +975,25 @@ mod tests {
         let known = expected(Some(r#"{"blockNumber": 3}"#)).expect("known key");
         assert_eq!(known.block_number, Some(BlockNumber::new(3)));
     }
+
+    /// A verification's arguments are named: a missing, unknown or non-string one is refused
+    /// before anything is read, as is a list of them in a row.
+    #[test]
+    fn named_arguments_are_all_known_strings() {
+        let kind = |error: Thrown| {
+            let value: serde_json::Value = serde_json::from_str(error.message()).expect("JSON message");
+            (value["class"].as_str().map(str::to_owned), value["kind"].as_str().map(str::to_owned))
+        };
+        let argument = (Some("Malformed".to_owned()), Some("Argument".to_owned()));
+        let named = r#"{"archiveRoot": "0x01", "archiveWitness": "{}", "blockHash": "0x02"}"#;
+        assert!(named_arguments(named, &["archiveRoot", "archiveWitness", "blockHash"], "t").is_ok());
+        for bad in [r#"{"archiveRoot": "0x01", "archiveWitnes": "{}"}"#, r#"["0x01", "{}"]"#, "not JSON"] {
+            let error = named_arguments(bad, &["archiveRoot", "archiveWitness"], "t").expect_err(bad);
+            assert_eq!(kind(error), argument, "{bad}");
+        }
+        let missing = verify_archive_named(&Sequential, r#"{"archiveRoot": "0x01"}"#).expect_err("missing");
+        assert!(missing.message().contains("archiveWitness: required"), "{missing}");
+        let number = verify_tx_named(&Sequential, r#"{"archiveRoot": 1}"#).expect_err("a number");
+        assert_eq!(kind(number), argument);
+    }
 }
