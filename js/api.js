@@ -39,21 +39,57 @@ function createApi(engine) {
     return out;
   }
 
-  // A field element as 0x-hex: a string is passed on (txfx checks its digits and its range), a
-  // bigint or a 32-byte big-endian Uint8Array is checked here.
+  // The most decimal digits a field element may be written with (p has 77; txfx's Rust reader
+  // allows one leading zero more and refuses longer strings as malformed, as this does).
+  const MAX_DECIMAL_DIGITS = 78;
+
+  function bigintField(value, what) {
+    if (value < 0n) throw rangeError(`${what}: ${value} is negative; a field element is 0 <= x < p`);
+    if (value >= FIELD_MODULUS) throw rangeError(`${what}: ${value} is not a field element (0 <= x < p); txfx never reduces mod p`, 'NotCanonical');
+    return `0x${value.toString(16).padStart(64, '0')}`;
+  }
+
+  function bytesField(value, what) {
+    if (value.length !== 32) throw rangeError(`${what}: ${value.length} bytes; a field element is 32 (big-endian)`);
+    return hexOfBytes(value);
+  }
+
+  // A field element as 0x-hex, from every form a TypeScript caller holds:
+  // - a string: 0x-hex is passed on (txfx checks its digits and its range); decimal digits are
+  //   read as decimal, as foundation's `Fr.fromString` and Aztec's JSON schemas read them;
+  // - a bigint, or a number that is a safe integer (Number.isSafeInteger, >= 0);
+  // - a 32-byte big-endian Uint8Array (a Buffer);
+  // - an object with `toBigInt()` (foundation's `Fr`) or else `toBuffer()` (32 bytes, big-endian).
+  // No value is reduced mod p: one outside 0 <= x < p is a RangeError.
   function field(value, what) {
-    if (typeof value === 'string') return value;
-    if (typeof value === 'bigint') {
-      if (value < 0n || value >= FIELD_MODULUS) {
-        throw rangeError(`${what}: ${value} is not a field element (0 <= x < p)`);
+    if (typeof value === 'string') {
+      if (!/^[0-9]+$/.test(value)) return value;
+      if (value.length > MAX_DECIMAL_DIGITS) {
+        throw typeError(`${what}: ${value.length} decimal digits; a field element has at most ${MAX_DECIMAL_DIGITS}`, 'TooManyDigits');
       }
-      return `0x${value.toString(16).padStart(64, '0')}`;
+      return bigintField(BigInt(value), what);
     }
-    if (value instanceof Uint8Array) {
-      if (value.length !== 32) throw rangeError(`${what}: ${value.length} bytes; a field element is 32 (big-endian)`);
-      return hexOfBytes(value);
+    if (typeof value === 'bigint') return bigintField(value, what);
+    if (typeof value === 'number') {
+      if (!Number.isSafeInteger(value) || value < 0) {
+        throw rangeError(`${what}: ${value} is not a safe non-negative integer; give a larger value as a bigint or a string`);
+      }
+      return bigintField(BigInt(value), what);
     }
-    throw typeError(`${what}: expected a 0x-hex string, a bigint or a 32-byte Uint8Array, got ${describe(value)}`);
+    if (value instanceof Uint8Array) return bytesField(value, what);
+    if (value !== null && typeof value === 'object') {
+      if (typeof value.toBigInt === 'function') {
+        const big = value.toBigInt();
+        if (typeof big !== 'bigint') throw typeError(`${what}: ${describe(value)}'s toBigInt() gave ${describe(big)}, not a bigint`);
+        return bigintField(big, what);
+      }
+      if (typeof value.toBuffer === 'function') {
+        const bytes = value.toBuffer();
+        if (!(bytes instanceof Uint8Array)) throw typeError(`${what}: ${describe(value)}'s toBuffer() gave ${describe(bytes)}, not bytes`);
+        return bytesField(bytes, what);
+      }
+    }
+    throw typeError(`${what}: expected a field element (0x-hex or decimal string, bigint, safe integer, 32-byte Uint8Array, or an object with toBigInt() or toBuffer() such as foundation's Fr), got ${describe(value)}`);
   }
 
   function fields(values, what) {
@@ -120,13 +156,34 @@ function createApi(engine) {
     return value;
   }
 
+  // Which tx of a block: {index} (its position in the block) or {txHash}. Two bare forms remain,
+  // deprecated, because each can mean one thing only: a number is an index, a 0x-hex string a
+  // hash. Any other bare value (a bigint, decimal digits, bytes, an Fr) could be read either way
+  // and is refused. The engine reads decimal digits as an index and 0x-hex as a hash.
   function txSelector(tx) {
-    if (typeof tx === 'number') {
-      if (!Number.isSafeInteger(tx) || tx < 0) throw rangeError(`tx: ${tx} is not a tx index`);
-      return String(tx);
+    if (isPlainObject(tx)) {
+      const keys = Object.keys(tx).filter((key) => tx[key] !== undefined);
+      if (keys.length !== 1 || (keys[0] !== 'index' && keys[0] !== 'txHash')) {
+        throw typeError(`tx: give {index} or {txHash}, one of them; got keys ${JSON.stringify(keys)}`);
+      }
+      if (keys[0] === 'index') return txIndex(tx.index, 'tx.index');
+      const hash = field(tx.txHash, 'tx.txHash');
+      if (!hash.startsWith('0x')) throw typeError(`tx.txHash: ${JSON.stringify(hash.slice(0, 80))} is neither 0x-hex nor decimal digits`);
+      return hash;
     }
-    if (typeof tx === 'string' && /^[0-9]+$/.test(tx)) return tx;
-    return field(tx, 'tx');
+    if (typeof tx === 'number') return txIndex(tx, 'tx');
+    if (typeof tx === 'string' && tx.startsWith('0x')) return tx;
+    throw typeError(`tx: ${describe(tx)} could be an index or a hash; write {index: n} or {txHash: h}`);
+  }
+
+  function txIndex(value, what) {
+    if (typeof value === 'bigint') {
+      if (value < 0n || value > BigInt(Number.MAX_SAFE_INTEGER)) throw rangeError(`${what}: ${value} is not a tx index`);
+      return value.toString();
+    }
+    if (typeof value !== 'number') throw typeError(`${what}: expected a number, got ${describe(value)}`);
+    if (!Number.isSafeInteger(value) || value < 0) throw rangeError(`${what}: ${value} is not a tx index (a safe integer >= 0)`);
+    return String(value);
   }
 
   // A protocol's name: "v6" (the default, Aztec as deployed), "azip-26" or "pre-azip-26".
@@ -258,8 +315,9 @@ function createApi(engine) {
   }
 
   function poseidon2HashWithSeparator(inputs, separator) {
+    if (typeof separator !== 'number') throw typeError(`separator: expected a number (a u32 domain separator), got ${describe(separator)}`);
     if (!Number.isInteger(separator) || separator < 0 || separator > 0xffffffff) {
-      throw rangeError(`separator: ${separator} is not a u32 domain separator`);
+      throw rangeError(`separator: ${separator} is not a u32 domain separator (an integer from 0 to 2^32 - 1)`);
     }
     return call(engine().poseidon2HashWithSeparator, fields(inputs, 'inputs'), separator);
   }
@@ -301,39 +359,49 @@ function createApi(engine) {
 
   function verifyTxEffectMembershipWitness(witness, subjectGiven, trustedRoot, expected, options) {
     const [kind, value, categoriesHash] = subject(subjectGiven);
-    return verdict(engine().verifyTxEffectMembershipWitness, documentText(witness, 'witness'), kind, value, categoriesHash, field(trustedRoot, 'trustedRoot'), expectations(expected), readOptions(options, 'verifyTxEffectMembershipWitness'));
+    // The engines take a verification's arguments by name, one JSON object (JSON.stringify drops
+    // the keys left undefined): strings in a row could be passed in the wrong order and still read.
+    return verdict(engine().verifyTxEffectMembershipWitness, JSON.stringify({
+      witness: documentText(witness, 'witness'),
+      subjectKind: kind,
+      subjectValue: value,
+      categoriesHash,
+      trustedRoot: field(trustedRoot, 'trustedRoot'),
+      expected: expectations(expected),
+      protocol: readOptions(options, 'verifyTxEffectMembershipWitness'),
+    }));
   }
 
   function verifyTx(chain) {
     if (!isPlainObject(chain)) throw typeError('verifyTx: expected {archiveRoot, archiveWitness, header, witness, subject, expected?, protocol?}');
     onlyKeys(chain, ['archiveRoot', 'archiveWitness', 'header', 'witness', 'subject', 'expected', 'protocol'], 'verifyTx');
     const [kind, value, categoriesHash] = subject(chain.subject);
-    return verdict(
-      engine().verifyTx,
-      field(chain.archiveRoot, 'archiveRoot'),
-      documentText(chain.archiveWitness, 'archiveWitness'),
-      documentText(chain.header, 'header'),
-      documentText(chain.witness, 'witness'),
-      kind,
-      value,
+    // By name, as verifyTxEffectMembershipWitness passes its arguments.
+    return verdict(engine().verifyTx, JSON.stringify({
+      archiveRoot: field(chain.archiveRoot, 'archiveRoot'),
+      archiveWitness: documentText(chain.archiveWitness, 'archiveWitness'),
+      header: documentText(chain.header, 'header'),
+      witness: documentText(chain.witness, 'witness'),
+      subjectKind: kind,
+      subjectValue: value,
       categoriesHash,
-      expectations(chain.expected),
-      protocol(chain.protocol),
-    );
+      expected: expectations(chain.expected),
+      protocol: protocol(chain.protocol),
+    }));
   }
 
   function verifyArchive(archive) {
     if (!isPlainObject(archive)) throw typeError('verifyArchive: expected {archiveRoot, archiveWitness, header | blockHash, expected?, protocol?}');
     onlyKeys(archive, ['archiveRoot', 'archiveWitness', 'header', 'blockHash', 'expected', 'protocol'], 'verifyArchive');
-    return verdict(
-      engine().verifyArchive,
-      field(archive.archiveRoot, 'archiveRoot'),
-      documentText(archive.archiveWitness, 'archiveWitness'),
-      archive.header === undefined ? undefined : documentText(archive.header, 'header'),
-      archive.blockHash === undefined ? undefined : field(archive.blockHash, 'blockHash'),
-      expectations(archive.expected),
-      protocol(archive.protocol),
-    );
+    // By name, as verifyTxEffectMembershipWitness passes its arguments.
+    return verdict(engine().verifyArchive, JSON.stringify({
+      archiveRoot: field(archive.archiveRoot, 'archiveRoot'),
+      archiveWitness: documentText(archive.archiveWitness, 'archiveWitness'),
+      header: archive.header === undefined ? undefined : documentText(archive.header, 'header'),
+      blockHash: archive.blockHash === undefined ? undefined : field(archive.blockHash, 'blockHash'),
+      expected: expectations(archive.expected),
+      protocol: protocol(archive.protocol),
+    }));
   }
 
   // The protocol as blockHeaderHash takes it: its name, or {protocol}.
@@ -352,6 +420,72 @@ function createApi(engine) {
 
   function encodeBlobFields(effectOrBody, options) {
     return call(engine().encodeBlobFields, documentText(effectOrBody, 'effectOrBody'), readOptions(options, 'encodeBlobFields'));
+  }
+
+  // ---- a witness's sibling path ----
+
+  // The most siblings a serialized path may declare (foundation's MAX_SIBLING_PATH_LENGTH), and
+  // the most base64 characters such a path takes.
+  const MAX_SIBLING_PATH_LENGTH = 128;
+  const MAX_SIBLING_PATH_BASE64 = Math.ceil((4 + 32 * MAX_SIBLING_PATH_LENGTH) / 3) * 4;
+  const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const BASE64_VALUE = new Map([...BASE64_ALPHABET].map((character, value) => [character, value]));
+
+  // Standard base64 as txfx's Rust reader takes it (the `base64` crate's STANDARD engine): the
+  // standard alphabet, padding to a multiple of 4, no whitespace, and no bits set past the last
+  // byte, so that one path has one spelling. Anything else is NotBase64.
+  function base64Bytes(text, what) {
+    const notBase64 = () => typeError(`${what}: not base64 (standard alphabet, padded)`, 'NotBase64');
+    if (text.length % 4 !== 0) throw notBase64();
+    const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+    const bytes = new Uint8Array((text.length / 4) * 3 - padding);
+    let at = 0;
+    for (let i = 0; i < text.length; i += 4) {
+      const last = i + 4 === text.length;
+      const values = [];
+      for (let j = 0; j < 4; j += 1) {
+        const character = text[i + j];
+        if (character === '=' && last && j >= 4 - padding) continue;
+        const value = BASE64_VALUE.get(character);
+        if (value === undefined) throw notBase64();
+        values.push(value);
+      }
+      const word = values.reduce((acc, value) => acc * 64 + value, 0) * 64 ** (4 - values.length);
+      const count = values.length - 1;
+      // Bits past the last byte must be zero.
+      if (word % 256 ** (3 - count) !== 0) throw notBase64();
+      for (let k = 0; k < count; k += 1) bytes[at++] = Math.floor(word / 256 ** (2 - k)) % 256;
+    }
+    return bytes;
+  }
+
+  // A witness's `siblingPath` (foundation's SiblingPath as Aztec's JSON prints it: base64 of
+  // uint32_be(n) then n 32-byte big-endian elements) as its elements, lowest level first. Read
+  // as txfx's Rust reader reads it, with its error kinds: the prefix must match the bytes
+  // exactly, n is at most 128, and every element must be below p. Pure JavaScript: it needs no
+  // engine (a browser may call it before `init`).
+  function decodeSiblingPath(text) {
+    const what = 'siblingPath';
+    if (typeof text !== 'string') throw typeError(`${what}: expected base64 text (a witness's siblingPath), got ${describe(text)}`);
+    if (text.length > MAX_SIBLING_PATH_BASE64) {
+      throw typeError(`${what}: ${text.length} base64 characters, a path of ${MAX_SIBLING_PATH_LENGTH} takes at most ${MAX_SIBLING_PATH_BASE64}`, 'SiblingPath/TooManyCharacters');
+    }
+    const bytes = base64Bytes(text, what);
+    if (bytes.length < 4) throw typeError(`${what}: ${bytes.length} bytes, the 4-byte length prefix is missing`, 'SiblingPath/NoPrefix');
+    const declared = bytes[0] * 2 ** 24 + bytes[1] * 2 ** 16 + bytes[2] * 2 ** 8 + bytes[3];
+    if (declared > MAX_SIBLING_PATH_LENGTH) {
+      throw typeError(`${what}: declares ${declared} elements, at most ${MAX_SIBLING_PATH_LENGTH} allowed`, 'SiblingPath/TooLong');
+    }
+    if (bytes.length - 4 !== 32 * declared) {
+      throw typeError(`${what}: declares ${declared} elements (${32 * declared} bytes) but has ${bytes.length - 4} bytes after the prefix`, 'SiblingPath/Length');
+    }
+    const path = new Array(declared);
+    for (let i = 0; i < declared; i += 1) {
+      const hex = hexOfBytes(bytes.subarray(4 + 32 * i, 4 + 32 * (i + 1)));
+      if (BigInt(hex) >= FIELD_MODULUS) throw rangeError(`${what}[${i}]: not a field element (>= p)`, 'Field/NotCanonical');
+      path[i] = hex;
+    }
+    return path;
   }
 
   // ---- off the event loop: the Node addon runs the same work on txfx's background pool and settles a
@@ -519,35 +653,78 @@ function createApi(engine) {
       }
       const error = new Error('verifyTxFromNode: the walk asked more than 20 requests');
       error.kind = 'Transport';
+      error.txfxClass = 'Transport';
       throw error;
     } finally {
       if (!done) running.nodeWalkDrop(started.walk);
     }
   }
 
+  // ---- the exports: txfx's errors thrown from the caller's frame ----
+
+  // An error of txfx's own (every one carries `txfxClass` and `kind`) is thrown with the stack of
+  // the caller's call: no frame of this file's helpers on top. Another error (one the caller's own
+  // `toBigInt` threw, say) passes unchanged.
+  const captureStack = typeof Error.captureStackTrace === 'function' ? Error.captureStackTrace : undefined;
+  const ours = (error) => error !== null && typeof error === 'object' && typeof error.txfxClass === 'string';
+
+  function exported(fn) {
+    const wrapped = {
+      [fn.name](...args) {
+        try {
+          return fn(...args);
+        } catch (error) {
+          if (captureStack && ours(error)) captureStack(error, wrapped);
+          throw error;
+        }
+      },
+    }[fn.name];
+    return wrapped;
+  }
+
+  // The same for a promise: the caller's frames are taken at the call (after an await they are
+  // gone) and given to an error of txfx's own that the promise rejects with.
+  function exportedAsync(fn) {
+    const wrapped = {
+      [fn.name](...args) {
+        const site = {};
+        if (captureStack) captureStack(site, wrapped);
+        return fn(...args).catch((error) => {
+          if (captureStack && ours(error)) {
+            const frames = String(site.stack).split('\n').slice(1).join('\n');
+            error.stack = `${error.name}: ${error.message}\n${frames}`;
+          }
+          throw error;
+        });
+      },
+    }[fn.name];
+    return wrapped;
+  }
+
   return {
-    verifyTxFromNode,
-    poseidon2Permutation,
-    poseidon2Hash,
-    poseidon2HashWithSeparator,
-    txEffectCommitment,
-    txEffectLeaf,
-    txEffectsTreeRoot,
-    txEffectLeaves,
-    txEffectMembershipWitness,
-    txEffectsTreeRootFromLeaves,
-    txEffectMembershipWitnessFromLeaves,
-    verifyTxEffectMembershipWitness,
-    verifyTx,
-    verifyArchive,
-    blockHeaderHash,
-    decodeCheckpoint,
-    encodeBlobFields,
-    txEffectCommitmentAsync,
-    txEffectLeafAsync,
-    txEffectsTreeRootAsync,
-    txEffectLeavesAsync,
-    txEffectMembershipWitnessAsync,
+    verifyTxFromNode: exportedAsync(verifyTxFromNode),
+    poseidon2Permutation: exported(poseidon2Permutation),
+    poseidon2Hash: exported(poseidon2Hash),
+    poseidon2HashWithSeparator: exported(poseidon2HashWithSeparator),
+    txEffectCommitment: exported(txEffectCommitment),
+    txEffectLeaf: exported(txEffectLeaf),
+    txEffectsTreeRoot: exported(txEffectsTreeRoot),
+    txEffectLeaves: exported(txEffectLeaves),
+    txEffectMembershipWitness: exported(txEffectMembershipWitness),
+    txEffectsTreeRootFromLeaves: exported(txEffectsTreeRootFromLeaves),
+    txEffectMembershipWitnessFromLeaves: exported(txEffectMembershipWitnessFromLeaves),
+    verifyTxEffectMembershipWitness: exported(verifyTxEffectMembershipWitness),
+    verifyTx: exported(verifyTx),
+    verifyArchive: exported(verifyArchive),
+    decodeSiblingPath: exported(decodeSiblingPath),
+    blockHeaderHash: exported(blockHeaderHash),
+    decodeCheckpoint: exported(decodeCheckpoint),
+    encodeBlobFields: exported(encodeBlobFields),
+    txEffectCommitmentAsync: exportedAsync(txEffectCommitmentAsync),
+    txEffectLeafAsync: exportedAsync(txEffectLeafAsync),
+    txEffectsTreeRootAsync: exportedAsync(txEffectsTreeRootAsync),
+    txEffectLeavesAsync: exportedAsync(txEffectLeavesAsync),
+    txEffectMembershipWitnessAsync: exportedAsync(txEffectMembershipWitnessAsync),
   };
 }
 

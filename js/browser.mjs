@@ -16,8 +16,16 @@ import { createWasmEngine } from './wasm.js';
 let engineReady;
 let pending;
 
+// An error of the loading itself, with a kind as every error of txfx has.
+function loadError(Kind, message, kind) {
+  const error = new Kind(message);
+  error.kind = kind;
+  error.txfxClass = Kind === TypeError ? 'Malformed' : 'Backend';
+  return error;
+}
+
 function engine() {
-  if (engineReady === undefined) throw new Error('txfx: the WASM engine is not initialised; call `await init()` (or `initSync(bytes)`) before the first call');
+  if (engineReady === undefined) throw loadError(Error, 'txfx: the WASM engine is not initialised; call `await init()` (or `initSync(bytes)`) before the first call', 'NotInitialised');
   return engineReady;
 }
 
@@ -49,7 +57,7 @@ export function init(input) {
       },
       (error) => {
         pending = undefined;
-        throw new Error(`txfx: the WASM engine did not load: ${error && error.message ? error.message : error}`);
+        throw loadError(Error, `txfx: the WASM engine did not load: ${error && error.message ? error.message : error}`, 'Load');
       },
     );
   }
@@ -58,8 +66,14 @@ export function init(input) {
 
 export function initSync(bytes) {
   if (engineReady !== undefined) return;
-  if (bytes === undefined) throw new TypeError('initSync(bytes): give the module\'s bytes (or a WebAssembly.Module); `await init()` fetches them itself');
-  engineReady = createWasmEngine(bytes instanceof WebAssembly.Module ? bytes : new WebAssembly.Module(bytes));
+  if (bytes === undefined) throw loadError(TypeError, 'initSync(bytes): give the module\'s bytes (or a WebAssembly.Module); `await init()` fetches them itself', 'Argument');
+  let module;
+  try {
+    module = bytes instanceof WebAssembly.Module ? bytes : new WebAssembly.Module(bytes);
+  } catch (error) {
+    throw loadError(Error, `txfx: the WASM engine did not load: ${error && error.message ? error.message : error}`, 'Load');
+  }
+  engineReady = createWasmEngine(module);
 }
 
 const api = createApi(engine);
@@ -79,6 +93,7 @@ export const {
   verifyTx,
   verifyArchive,
   verifyTxFromNode,
+  decodeSiblingPath,
   blockHeaderHash,
   decodeCheckpoint,
   encodeBlobFields,

@@ -1,10 +1,30 @@
-// Types of the txfx npm package (see README.md). Field elements go in as 0x-hex strings, bigints
-// or 32-byte big-endian Uint8Arrays, and come out as 0x-hex strings. Documents go in as JSON
-// text or as parsed objects, in every shape the txfx CLI reads. Invalid input throws a TypeError
-// (malformed) or a RangeError (a value out of range) carrying `kind`, txfx's error kind.
+// Types of the txfx npm package (see README.md). Field elements go in as every form a TypeScript
+// caller holds (FieldInput) and come out as 0x-hex strings. Documents go in as JSON text or as
+// parsed objects, in every shape the txfx CLI reads. Every error txfx throws is a TxfxError: a
+// TypeError for malformed input (a wrong type, a bad digit, a document of the wrong shape), a
+// RangeError for a value out of range, an Error otherwise; each carries `kind`.
 
-/** A BN254 scalar field element. */
-export type FieldInput = string | bigint | Uint8Array;
+/** An object that gives its value as a bigint: foundation's `Fr` (`@aztec/foundation/curves/bn254`). */
+export interface ToBigInt {
+  toBigInt(): bigint;
+}
+/** An object that gives its value as 32 big-endian bytes (a `Buffer`), as foundation's types do. */
+export interface ToBuffer {
+  toBuffer(): Uint8Array;
+}
+/**
+ * A BN254 scalar field element, 0 <= x < p, as a TypeScript caller holds one:
+ * - a string: `0x` + 1 to 64 hex digits (either case), or decimal digits (read as decimal, as
+ *   foundation's `Fr.fromString` and Aztec's JSON schemas read them; at most 78 digits);
+ * - a `bigint`, or a `number` that is a safe integer (`Number.isSafeInteger`, >= 0);
+ * - a 32-byte big-endian `Uint8Array` (or `Buffer`);
+ * - an object with `toBigInt()` (foundation's `Fr`), else one with `toBuffer()` (32 bytes).
+ *
+ * Nothing is reduced mod p: a value outside [0, p) is a `RangeError` (kind `NotCanonical` when it
+ * is p or more), a number that is negative, fractional or past 2^53 - 1 a `RangeError`, anything
+ * else a `TypeError`.
+ */
+export type FieldInput = string | bigint | number | Uint8Array | ToBigInt | ToBuffer;
 /** A document: JSON text, or the parsed value. */
 export type DocumentInput = string | object;
 /** 0x-hex, 64 digits. */
@@ -20,7 +40,30 @@ export interface ReadOptions {
   protocol?: Protocol;
 }
 
-/** Which engine runs: the native addon, or the WASM build (browsers; Node without the addon). */
+/**
+ * The class of every error txfx throws (its own checks' and its engine's): `TypeError` for
+ * malformed input, `RangeError` for a value out of range, `Error` for anything else (a backend
+ * failure, a transport failure, an engine that did not load). The stack starts at the caller's
+ * call.
+ */
+export interface TxfxError extends Error {
+  /**
+   * txfx's error kind: the error's variant path, as the CLI and the bad-input catalogue name it
+   * (`NotCanonical`, `Malformed/WrongType`, `SiblingPath/Length`, `TxLookup/Repeated`); `Argument`
+   * for an argument of the wrong type or range that the JavaScript side refuses, `Transport`,
+   * `Load`, `NotInitialised`.
+   */
+  kind: string;
+  /** `Malformed` (a TypeError), `OutOfRange` (a RangeError), `Refuted`, `Backend`, `Transport`. */
+  txfxClass: 'Malformed' | 'OutOfRange' | 'Refuted' | 'Backend' | 'Transport';
+  /** For a refuted check outside a verification: the link of the chain it broke. */
+  link?: string;
+}
+
+/**
+ * Which engine runs: the native addon, or the WASM build (browsers; Node without the addon, where
+ * the import warns once, `TXFX_WASM_FALLBACK`, unless `TXFX_BACKEND=wasm` asked for it).
+ */
 export declare const backend: 'native' | 'wasm';
 /**
  * Loads the engine. In Node it is ready at import and this resolves at once. In a browser, call
@@ -36,10 +79,30 @@ export declare function init(input?: string | URL | Request | Response | BufferS
  */
 export declare function initSync(bytes?: BufferSource | WebAssembly.Module): void;
 
+/**
+ * The Poseidon2 permutation (t = 4) of a 4-element state: foundation's `poseidon2Permutation`
+ * (`@aztec/foundation/crypto/sync`), barretenberg's `poseidon2Permutation`.
+ * @throws {TypeError} a state that is not an array, or an element that is not a field element.
+ * @throws {RangeError} a state of other than 4 elements (kind `StateLength`), an element out of range.
+ */
 export declare function poseidon2Permutation(state: readonly FieldInput[]): Hex[];
+/**
+ * The Poseidon2 sponge over `inputs`: foundation's `poseidon2Hash` (its sync and async forms,
+ * over bb.js), the Noir circuits' `poseidon2_hash`.
+ * @throws {TypeError} `inputs` not an array, or an element that is not a field element.
+ * @throws {RangeError} an element out of range.
+ */
 export declare function poseidon2Hash(inputs: readonly FieldInput[]): Hex;
+/**
+ * The sponge over `[separator, ...inputs]`: foundation's `poseidon2HashWithSeparator`, the
+ * circuits' `poseidon2_hash_with_separator`.
+ * @param separator a u32 domain separator (`DomainSeparator.*` of `@aztec/constants`), a number.
+ * @throws {TypeError} a separator that is not a number; inputs as `poseidon2Hash`.
+ * @throws {RangeError} a separator that is not an integer from 0 to 2^32 - 1; inputs as `poseidon2Hash`.
+ */
 export declare function poseidon2HashWithSeparator(inputs: readonly FieldInput[], separator: number): Hex;
 
+/** What `txEffectCommitment` computes for one tx effect (`txfx effect hash` prints the same). */
 export interface TxEffectCommitment {
   txHash: Hex;
   txStartMarker: Hex;
@@ -48,58 +111,135 @@ export interface TxEffectCommitment {
   leaf: Hex;
   numBlobFields: number;
 }
+/**
+ * One tx effect's commitment: its tx start marker, the seven category hashes, the categories
+ * hash and its leaf in the block's tx-effects tree (AZIP-26; `computeTxEffectsTreeLeaf(txHash,
+ * categoriesHash)` of stdlib's `tx_effect_membership.ts`), and how many blob fields it takes
+ * (`TxEffect.toBlobFields().length`).
+ * @param effect a `TxEffect` as `jsonStringify` prints it, or the node's `getTxEffect` answer.
+ * @throws {TypeError} a document that is not a tx effect (kind names where and why).
+ * @throws {RangeError} a value out of range (a field element >= p, more items than allowed).
+ */
 export declare function txEffectCommitment(effect: DocumentInput, options?: ReadOptions): TxEffectCommitment;
+/**
+ * The tx hash, categories hash and leaf of one tx effect: `txEffectCommitment`, trimmed.
+ * @throws {TypeError} as `txEffectCommitment`.
+ * @throws {RangeError} as `txEffectCommitment`.
+ */
 export declare function txEffectLeaf(effect: DocumentInput, options?: ReadOptions): { txHash: Hex; categoriesHash: Hex; leaf: Hex };
 
-/** A body, a block (its body and claims checked against its header) or an array of effects. */
+/**
+ * A block's `txEffectsTreeRoot` (the header field of AZIP-26): the unbalanced tree over its txs'
+ * leaves, as foundation's `computeUnbalancedMerkleTreeRoot` folds it with the tx-effects tree's
+ * node hash. `body` is a `Body`, an `L2Block` (its body and claims checked against its header) or
+ * an array of effects.
+ * @throws {TypeError} a document that is not a body.
+ * @throws {RangeError} a value out of range.
+ * @throws {TxfxError} kind `BodyNotInHeader` (class `Refuted`): an `L2Block` whose header does not commit to its body.
+ */
 export declare function txEffectsTreeRoot(body: DocumentInput, options?: ReadOptions): Hex;
 
+/** The stored form of a block: what a node keeps to serve witnesses without the effects. */
 export interface StoredBlock {
   blockNumber: number;
   txEffectsTreeRoot: Hex;
   txs: { txHash: Hex; categoriesHash: Hex; leaf: Hex }[];
 }
+/**
+ * The stored form of a block (what a node keeps to serve witnesses without the effects): per tx
+ * its hash, categories hash and leaf, with the root and the block number.
+ * @param blockNumber required unless the document carries it (an `L2Block`); checked against it if both.
+ * @throws {TypeError} as `txEffectsTreeRoot`, or a block number that is not a number.
+ * @throws {RangeError} a block number outside 0..2^32 - 1.
+ */
 export declare function txEffectLeaves(body: DocumentInput, blockNumber?: number, options?: ReadOptions): StoredBlock;
 
-/** The node's `getTxEffectMembershipWitness` JSON. */
+/** The node's `getTxEffectMembershipWitness` JSON (stdlib's `TxEffectMembershipWitness`, `jsonStringify`ed). */
 export interface TxEffectMembershipWitness {
   blockNumber: number;
   root: Hex;
   categoriesHash?: Hex;
+  /** The leaf's index at its own level of the tree (not the tx's index in the block), in decimal. */
   leafIndex: string;
+  /** foundation's `SiblingPath`, serialized: base64; `decodeSiblingPath` gives its elements. */
   siblingPath: string;
 }
-/** `tx`: the tx's index in the block, or its hash. */
+
+/**
+ * Which tx of a block: `{index}` (its position in the block, 0-based) or `{txHash}`.
+ *
+ * Deprecated shorthands, each with one meaning: a `number` is an index, a `0x`-hex string a hash.
+ * Any other bare value (a `bigint`, decimal digits, bytes, an `Fr`) could mean either and is a
+ * `TypeError`: write `{index}` or `{txHash}`.
+ */
+export type TxSelector =
+  | { index: number | bigint }
+  | { txHash: FieldInput }
+  | number
+  | `0x${string}`;
+
+/**
+ * The membership witness of one tx in its block's tx-effects tree, as the node's
+ * `getTxEffectMembershipWitness` prints it (`UnbalancedMerkleTreeCalculator.getSiblingPathByLeafIndex`
+ * in foundation's trees, serialized as `SiblingPath`).
+ * @throws {TypeError} as `txEffectsTreeRoot`; a `tx` that is not a `TxSelector`; a hash two txs share (kind `TxLookup/Repeated`: select by index).
+ * @throws {RangeError} an index past the block's txs; a block number out of range.
+ */
 export declare function txEffectMembershipWitness(
   body: DocumentInput,
-  tx: number | FieldInput,
+  tx: TxSelector,
   blockNumber?: number,
   options?: ReadOptions,
 ): TxEffectMembershipWitness;
+
+/**
+ * The elements of a witness's `siblingPath`, lowest level first: foundation's
+ * `SiblingPath.fromBuffer(buffer).toBufferArray()` over the base64 Aztec's JSON prints
+ * (`uint32_be(n)` then n 32-byte big-endian elements), read as txfx's Rust reader reads it.
+ * Pure JavaScript: a browser may call it before `init`.
+ * @throws {TypeError} not a string; not standard padded base64 (kind `NotBase64`); a length prefix
+ *   missing, over 128 or not matching the bytes (kinds `SiblingPath/NoPrefix`, `SiblingPath/TooLong`,
+ *   `SiblingPath/Length`, `SiblingPath/TooManyCharacters`).
+ * @throws {RangeError} an element >= p (kind `Field/NotCanonical`).
+ */
+export declare function decodeSiblingPath(siblingPath: string): Hex[];
 
 /**
  * Leaves a node keeps: the stored form `txEffectLeaves` returns (every leaf and the root are
  * checked before use), or bare leaves.
  */
 export type Leaves = StoredBlock | string | readonly FieldInput[];
-/** The root over stored or bare leaves. */
+/**
+ * The tx-effects tree's root over stored or bare leaves (foundation's
+ * `computeUnbalancedMerkleTreeRoot` with the tree's node hash).
+ * @throws {TypeError} leaves that are not the stored form or an array of field elements.
+ * @throws {RangeError} a leaf out of range.
+ * @throws {TxfxError} class `Refuted`: a stored form whose leaves or root do not hold together.
+ */
 export declare function txEffectsTreeRootFromLeaves(leaves: Leaves): Hex;
 /**
  * The witness of one tx served from leaves: by index or tx hash from the stored form (which
  * carries `categoriesHash`), by index from bare leaves (`blockNumber` then required).
+ * @throws {TypeError} as `txEffectsTreeRootFromLeaves`, or a `tx` that is not a `TxSelector`.
+ * @throws {RangeError} an index past the leaves; a block number out of range.
  */
 export declare function txEffectMembershipWitnessFromLeaves(
   leaves: Leaves,
-  tx: number | FieldInput,
+  tx: TxSelector,
   blockNumber?: number,
 ): TxEffectMembershipWitness;
 
+/**
+ * What a verification proves is in the tree: a bare leaf, a tx (its hash, with its categories
+ * hash if you have it), a whole tx effect (its leaf recomputed), or a category proof.
+ */
 export type Subject =
   | { leaf: FieldInput }
   | { txHash: FieldInput; categoriesHash?: FieldInput }
   | { effect: DocumentInput }
   | { categoryProof: DocumentInput };
 
+/** Facts the verdict must name, or the check is refuted: a key left out expects nothing. */
 export interface Expected {
   blockNumber?: number;
   blockHash?: FieldInput;
@@ -136,6 +276,14 @@ export interface Refutation {
   reason: string;
 }
 
+/**
+ * Verifies a tx-effects witness against a `txEffectsTreeRoot` the caller trusts: the leaf
+ * recomputed from the subject (`computeTxEffectsTreeLeaf`), folded up the sibling path as
+ * foundation's `computeRootFromSiblingPath` does with the tree's node hash, and compared.
+ * @returns the verdict, or a `Refutation` (never an exception) when a check fails.
+ * @throws {TypeError} a witness, subject or expectation of the wrong shape.
+ * @throws {RangeError} a value out of range.
+ */
 export declare function verifyTxEffectMembershipWitness(
   witness: DocumentInput,
   subject: Subject,
@@ -144,6 +292,14 @@ export declare function verifyTxEffectMembershipWitness(
   options?: ReadOptions,
 ): Verdict | Refutation;
 
+/**
+ * Verifies the whole chain from an archive root the caller trusts (L1's `archiveAt`) to one tx:
+ * the block's archive witness, its header (its hash, `BlockHeader.hash()`), and the tx-effects
+ * witness under the header's `txEffectsTreeRoot`. Every document is named, none positional.
+ * @returns the verdict, or a `Refutation` naming the link that broke (`archive`, `header`, `witness`, `tx`).
+ * @throws {TypeError} an unknown key (a misspelt one would drop its check), a document of the wrong shape.
+ * @throws {RangeError} a value out of range.
+ */
 export declare function verifyTx(chain: {
   archiveRoot: FieldInput;
   archiveWitness: DocumentInput;
@@ -226,6 +382,13 @@ export declare function verifyTxFromNode(options: {
   fetch?: typeof fetch;
 }): Promise<NodeVerdict | Refutation>;
 
+/**
+ * Verifies that a block (its header, or its block hash) is in the archive tree under a root the
+ * caller trusts: foundation's `MembershipWitness` folded with `computeRootFromSiblingPath`.
+ * @returns the verdict, or a `Refutation`.
+ * @throws {TypeError} an unknown key, neither or both of `header` and `blockHash`, a document of the wrong shape.
+ * @throws {RangeError} a value out of range.
+ */
 export declare function verifyArchive(archive: {
   archiveRoot: FieldInput;
   archiveWitness: DocumentInput;
@@ -235,20 +398,45 @@ export declare function verifyArchive(archive: {
   protocol?: Protocol;
 }): Verdict | Refutation;
 
+/**
+ * A block's hash: stdlib's `BlockHeader.hash()` (`L2Block.hash()` for an `L2Block`, its body
+ * checked against its header), in the protocol's header layout.
+ * @param options the protocol, by name or as `{protocol}`.
+ * @throws {TypeError} a document that is not a header; a layout the protocol does not have.
+ * @throws {RangeError} a value out of range.
+ */
 export declare function blockHeaderHash(header: DocumentInput, options?: Protocol | ReadOptions): Hex;
-/** A checkpoint's blob fields (an array, or its JSON text), decoded as `txfx checkpoint decode` prints it. */
+/**
+ * A checkpoint's blob fields (an array, or its JSON text) decoded into its blocks, each with its
+ * `txEffectsTreeRoot`, as `txfx checkpoint decode` prints it: `@aztec/blob-lib`'s
+ * `decodeCheckpointBlobData`.
+ * @throws {TypeError} fields that are not a checkpoint.
+ * @throws {RangeError} a field out of range.
+ */
 export declare function decodeCheckpoint(fields: readonly FieldInput[] | string, options?: ReadOptions): { blocks: object[]; [key: string]: unknown };
+/**
+ * The blob fields of an effect (stdlib's `TxEffect.toBlobFields()`) or of a body (every effect's,
+ * back to back).
+ * @throws {TypeError} a document that is neither.
+ * @throws {RangeError} a value out of range.
+ */
 export declare function encodeBlobFields(effectOrBody: DocumentInput, options?: ReadOptions): Hex[];
 
 // Off the event loop (Node): the same results, computed on txfx's background pool. Bad input
 // rejects with the same TypeError or RangeError the synchronous form throws.
+
+/** `txEffectCommitment` off the event loop (Node's addon); rejects as it throws. */
 export declare function txEffectCommitmentAsync(effect: DocumentInput, options?: ReadOptions): Promise<TxEffectCommitment>;
+/** `txEffectLeaf` off the event loop (Node's addon); rejects as it throws. */
 export declare function txEffectLeafAsync(effect: DocumentInput, options?: ReadOptions): Promise<{ txHash: Hex; categoriesHash: Hex; leaf: Hex }>;
+/** `txEffectsTreeRoot` off the event loop (Node's addon); rejects as it throws. */
 export declare function txEffectsTreeRootAsync(body: DocumentInput, options?: ReadOptions): Promise<Hex>;
+/** `txEffectLeaves` off the event loop (Node's addon); rejects as it throws. */
 export declare function txEffectLeavesAsync(body: DocumentInput, blockNumber?: number, options?: ReadOptions): Promise<StoredBlock>;
+/** `txEffectMembershipWitness` off the event loop (Node's addon); rejects as it throws. */
 export declare function txEffectMembershipWitnessAsync(
   body: DocumentInput,
-  tx: number | FieldInput,
+  tx: TxSelector,
   blockNumber?: number,
   options?: ReadOptions,
 ): Promise<TxEffectMembershipWitness>;

@@ -11,27 +11,45 @@
 const { createApi } = require('./api.js');
 const { createWasmEngine } = require('./wasm.js');
 
+// A failure to load an engine, thrown at import: an Error of kind `Load`, as every error of txfx
+// carries a kind.
+function loadError(message) {
+  const error = new Error(message);
+  error.kind = 'Load';
+  error.txfxClass = 'Backend';
+  return error;
+}
+
 function loadEngine() {
   const wanted = (typeof process !== 'undefined' && process.env && process.env.TXFX_BACKEND) || 'auto';
   if (wanted !== 'auto' && wanted !== 'native' && wanted !== 'wasm') {
-    throw new Error(`TXFX_BACKEND=${wanted}: expected native, wasm or auto`);
+    throw loadError(`TXFX_BACKEND=${wanted}: expected native, wasm or auto`);
   }
   let nativeFailure;
   if (wanted !== 'wasm') {
     try {
       return { engine: require('./txfx.node'), backend: 'native' };
     } catch (error) {
-      nativeFailure = `the native addon (txfx.node) did not load: ${error.message}`;
-      if (wanted === 'native') throw new Error(`TXFX_BACKEND=native: ${nativeFailure}`);
+      nativeFailure = error.code === 'MODULE_NOT_FOUND'
+        ? `the native addon (txfx.node) is not in this package for this platform (${process.platform}-${process.arch})`
+        : `the native addon (txfx.node) did not load: ${error.message}`;
+      if (wanted === 'native') throw loadError(`TXFX_BACKEND=native: ${nativeFailure}`);
     }
   }
+  let loaded;
   try {
     const bytes = require('node:fs').readFileSync(require('node:path').join(__dirname, 'dist', 'txfx.wasm'));
-    return { engine: createWasmEngine(new WebAssembly.Module(bytes)), backend: 'wasm' };
+    loaded = { engine: createWasmEngine(new WebAssembly.Module(bytes)), backend: 'wasm' };
   } catch (error) {
     const why = `the WASM engine (dist/txfx.wasm) did not load: ${error.message}`;
-    throw new Error(wanted === 'wasm' ? `TXFX_BACKEND=wasm: ${why}` : `txfx: ${nativeFailure}; ${why}`);
+    throw loadError(wanted === 'wasm' ? `TXFX_BACKEND=wasm: ${why}` : `txfx: ${nativeFailure}; ${why}`);
   }
+  // Asked for no engine and given the slower one: said once, with why, so that a missing or broken
+  // addon is not mistaken for the package's speed. TXFX_BACKEND=wasm asks for it and hears nothing.
+  if (nativeFailure !== undefined) {
+    process.emitWarning(`txfx: running on the WASM engine: ${nativeFailure}. Set TXFX_BACKEND=wasm to choose it and silence this warning.`, { type: 'TxfxWarning', code: 'TXFX_WASM_FALLBACK' });
+  }
+  return loaded;
 }
 
 const { engine, backend } = loadEngine();

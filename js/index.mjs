@@ -21,6 +21,7 @@ export const {
   verifyTx,
   verifyArchive,
   verifyTxFromNode,
+  decodeSiblingPath,
   blockHeaderHash,
   decodeCheckpoint,
   encodeBlobFields,

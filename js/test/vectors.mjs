@@ -69,22 +69,22 @@ export function vectorCases(txfx, read, assert) {
     const stored = txfx.txEffectLeaves(body, 3);
     assert.equal(stored.txEffectsTreeRoot, three.root);
     assert.deepEqual(stored.txs.map((tx) => tx.leaf), three.leaves);
-    const witness = txfx.txEffectMembershipWitness(body, 1, 3);
+    const witness = txfx.txEffectMembershipWitness(body, { index: 1 }, 3);
     const transcribed = json('chain/tx-witness-3-1.json');
     for (const key of Object.keys(transcribed)) assert.deepEqual(witness[key], transcribed[key], key);
     // By tx hash, the same witness as by index, where one tx has the hash; txs 1 and 2 share
     // theirs, which then selects neither (an index still does).
-    assert.deepEqual(txfx.txEffectMembershipWitness(body, stored.txs[0].txHash, 3), txfx.txEffectMembershipWitness(body, 0, 3));
+    assert.deepEqual(txfx.txEffectMembershipWitness(body, { txHash: stored.txs[0].txHash }, 3), txfx.txEffectMembershipWitness(body, { index: 0 }, 3));
     const repeated = (error) => error instanceof TypeError && error.kind === 'TxLookup/Repeated' && /select the tx by its index/.test(error.message);
-    assert.throws(() => txfx.txEffectMembershipWitness(body, stored.txs[1].txHash, 3), repeated);
+    assert.throws(() => txfx.txEffectMembershipWitness(body, { txHash: stored.txs[1].txHash }, 3), repeated);
     // Served from what a node keeps: the stored form, and the upstream bare leaves.
     assert.equal(txfx.txEffectsTreeRootFromLeaves(stored), three.root);
-    assert.deepEqual(txfx.txEffectMembershipWitnessFromLeaves(stored, 1), witness);
-    assert.throws(() => txfx.txEffectMembershipWitnessFromLeaves(stored, stored.txs[1].txHash), repeated);
+    assert.deepEqual(txfx.txEffectMembershipWitnessFromLeaves(stored, { index: 1 }), witness);
+    assert.throws(() => txfx.txEffectMembershipWitnessFromLeaves(stored, { txHash: stored.txs[1].txHash }), repeated);
     const bare = JSON.parse(read('blocks/three-fixtures.leaves.json'));
     assert.deepEqual(bare, three.leaves, 'the bare leaves file holds the upstream leaves');
     assert.equal(txfx.txEffectsTreeRootFromLeaves(bare), three.root);
-    const fromBare = txfx.txEffectMembershipWitnessFromLeaves(bare, 1, 3);
+    const fromBare = txfx.txEffectMembershipWitnessFromLeaves(bare, { index: 1 }, 3);
     for (const key of ['root', 'leafIndex', 'siblingPath', 'blockNumber']) assert.deepEqual(fromBare[key], transcribed[key], `bare ${key}`);
     assert.equal(fromBare.categoriesHash, undefined, 'bare leaves carry no categories hash');
     // A stored form with a leaf changed is refused, not served.
@@ -181,12 +181,13 @@ export function vectorCases(txfx, read, assert) {
   case_('values out of range are RangeErrors, malformed ones TypeErrors', () => {
     assert.throws(() => txfx.poseidon2Hash([P]), RangeError);
     assert.throws(() => txfx.poseidon2Hash([`0x${P.toString(16)}`]), RangeError);
-    assert.throws(() => txfx.poseidon2Hash(['12']), TypeError);
+    assert.throws(() => txfx.poseidon2Hash(['12a']), TypeError);
     assert.throws(() => txfx.poseidon2Hash([new Uint8Array(31)]), RangeError);
-    assert.throws(() => txfx.poseidon2Hash([1]), TypeError);
+    assert.throws(() => txfx.poseidon2Hash([1.5]), RangeError);
+    assert.throws(() => txfx.poseidon2Hash([{}]), TypeError);
     assert.throws(() => txfx.poseidon2Permutation(['0x1', '0x2', '0x3']), RangeError);
     assert.throws(() => txfx.txEffectsTreeRoot('{'), TypeError);
-    assert.throws(() => txfx.txEffectMembershipWitness(read('blocks/three-fixtures.json'), 3, 3), RangeError);
+    assert.throws(() => txfx.txEffectMembershipWitness(read('blocks/three-fixtures.json'), { index: 3 }, 3), RangeError);
     assert.throws(() => txfx.txEffectLeaves(read('blocks/three-fixtures.json'), 2 ** 32), RangeError);
     assert.throws(() => txfx.verifyTx({ subject: { leaf: '0x1', txHash: '0x2' } }), TypeError);
     const error = (() => {
@@ -199,6 +200,160 @@ export function vectorCases(txfx, read, assert) {
     assert.ok(error instanceof TypeError);
     assert.equal(typeof error.kind, 'string');
     assert.match(error.message, /body/);
+  });
+
+  // ---- what a TypeScript caller holds (issue 29) ----
+
+  // foundation's Fr as the API meets it: an object with toBigInt() and toBuffer(). A stand-in
+  // class, so that a browser page needs no @aztec package; a test that calls only toBuffer()
+  // gives an object with that method alone.
+  class FrLike {
+    constructor(value) {
+      this.value = value;
+    }
+    toBigInt() {
+      return this.value;
+    }
+    toBuffer() {
+      return bytesOfHex(`0x${this.value.toString(16)}`);
+    }
+  }
+  const asDecimal = (hex) => BigInt(hex).toString();
+  const asSafeNumberOrDecimal = (hex) => (BigInt(hex) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(BigInt(hex)) : asDecimal(hex));
+
+  case_('field elements as decimal strings, safe integers, Fr and toBuffer objects hash as their hex does', () => {
+    const hashes = reference.poseidon2_hash;
+    const small = hashes.filter((c) => c.inputs.length > 0 && c.inputs.every((x) => BigInt(x) <= 1n));
+    assert.ok(small.length >= 2, 'reference vectors over 0 and 1');
+    for (const c of hashes) {
+      assert.equal(txfx.poseidon2Hash(c.inputs.map(asDecimal)), c.output, `decimal ${c.name}`);
+      assert.equal(txfx.poseidon2Hash(c.inputs.map(asSafeNumberOrDecimal)), c.output, `numbers ${c.name}`);
+      assert.equal(txfx.poseidon2Hash(c.inputs.map((x) => new FrLike(BigInt(x)))), c.output, `Fr ${c.name}`);
+      assert.equal(txfx.poseidon2Hash(c.inputs.map((x) => ({ toBuffer: () => bytesOfHex(x) }))), c.output, `toBuffer ${c.name}`);
+    }
+    for (const c of small) assert.equal(txfx.poseidon2Hash(c.inputs.map((x) => Number(BigInt(x)))), c.output, `plain numbers ${c.name}`);
+    const permutation = reference.poseidon2_permutation.find((c) => c.input.every((x) => BigInt(x) < 16n));
+    assert.ok(permutation, 'a permutation vector over small values');
+    assert.deepEqual(txfx.poseidon2Permutation(permutation.input.map((x) => Number(BigInt(x)))), permutation.output);
+    for (const c of reference.poseidon2_hash_with_separator) {
+      assert.equal(txfx.poseidon2HashWithSeparator(c.inputs.map((x) => new FrLike(BigInt(x))), c.separator), c.output, `${c.separator_name} ${c.name}`);
+    }
+    // Nothing the caller gave is changed.
+    const given = reference.poseidon2_hash.find((c) => c.inputs.length >= 2);
+    const inputs = [asDecimal(given.inputs[0]), bytesOfHex(given.inputs[1])];
+    const before = [inputs[0], Array.from(inputs[1])];
+    assert.equal(txfx.poseidon2Hash(inputs), given.output);
+    assert.deepEqual([inputs[0], Array.from(inputs[1])], before, 'the inputs are as they were');
+  });
+
+  case_('a field element out of range or of no known form is refused, never reduced', () => {
+    const kind = (Kind, name) => (error) => error instanceof Kind && error.kind === name && typeof error.txfxClass === 'string';
+    for (const bad of [P, new FrLike(P), { toBuffer: () => bytesOfHex(`0x${P.toString(16)}`) }, P.toString(), `0x${P.toString(16)}`]) {
+      assert.throws(() => txfx.poseidon2Hash([bad]), kind(RangeError, 'NotCanonical'), String(bad));
+    }
+    for (const bad of [-1, 1.5, 2 ** 53, Number.NaN, Number.POSITIVE_INFINITY, -1n, new FrLike(-1n)]) {
+      assert.throws(() => txfx.poseidon2Hash([bad]), kind(RangeError, 'Argument'), String(bad));
+    }
+    assert.throws(() => txfx.poseidon2Hash(['1'.repeat(79)]), kind(TypeError, 'TooManyDigits'));
+    assert.throws(() => txfx.poseidon2Hash([{ toBuffer: () => new Uint8Array(33) }]), kind(RangeError, 'Argument'));
+    for (const bad of [{}, null, undefined, true, new Date(0), { toBigInt: () => 1 }, { toBuffer: () => 'AA' }, [1]]) {
+      assert.throws(() => txfx.poseidon2Hash([bad]), kind(TypeError, 'Argument'), String(bad));
+    }
+  });
+
+  case_('a separator: a number of 32 bits; another type is a TypeError, another value a RangeError', () => {
+    const kind = (Kind) => (error) => error instanceof Kind && error.kind === 'Argument';
+    const c = reference.poseidon2_hash_with_separator[0];
+    for (const bad of [String(c.separator), BigInt(c.separator), null, undefined, {}]) {
+      assert.throws(() => txfx.poseidon2HashWithSeparator(c.inputs, bad), kind(TypeError), String(bad));
+    }
+    for (const bad of [-1, 2 ** 32, 1.5, Number.NaN]) {
+      assert.throws(() => txfx.poseidon2HashWithSeparator(c.inputs, bad), kind(RangeError), String(bad));
+    }
+  });
+
+  case_('a tx is selected by {index} or {txHash}; a bare value that could be either is refused', () => {
+    const body = read('blocks/three-fixtures.json');
+    const transcribed = json('chain/tx-witness-3-1.json');
+    const stored = txfx.txEffectLeaves(body, 3);
+    const hash0 = stored.txs[0].txHash;
+    const byIndex0 = txfx.txEffectMembershipWitness(body, { index: 0 }, 3);
+    assert.equal(byIndex0.siblingPath, fixtures.witness_json_example.json.siblingPath, 'tx 0 by index: the upstream example\'s path');
+    for (const tx of [{ index: 1 }, { index: 1n }, 1]) {
+      const witness = txfx.txEffectMembershipWitness(body, tx, 3);
+      for (const key of Object.keys(transcribed)) assert.deepEqual(witness[key], transcribed[key], `${JSON.stringify(String(tx.index ?? tx))} ${key}`);
+    }
+    for (const tx of [{ txHash: hash0 }, { txHash: BigInt(hash0) }, { txHash: new FrLike(BigInt(hash0)) }, { txHash: asDecimal(hash0) }, { txHash: bytesOfHex(hash0) }, hash0]) {
+      assert.deepEqual(txfx.txEffectMembershipWitness(body, tx, 3), byIndex0, 'by hash');
+      assert.deepEqual(txfx.txEffectMembershipWitnessFromLeaves(stored, tx), byIndex0, 'from leaves by hash');
+    }
+    const ambiguous = (error) => error instanceof TypeError && error.kind === 'Argument' && /\{index/.test(error.message) && /\{txHash/.test(error.message);
+    for (const tx of [1n, '1', BigInt(hash0), bytesOfHex(hash0), new FrLike(1n), null, undefined]) {
+      assert.throws(() => txfx.txEffectMembershipWitness(body, tx, 3), ambiguous, String(tx));
+      assert.throws(() => txfx.txEffectMembershipWitnessFromLeaves(stored, tx), ambiguous, String(tx));
+    }
+    const typed = (Kind) => (error) => error instanceof Kind && error.kind === 'Argument';
+    for (const tx of [{}, { index: 1, txHash: hash0 }, { leaf: hash0 }, { index: '1' }, { txHash: 'zz' }, { txHash: {} }]) {
+      assert.throws(() => txfx.txEffectMembershipWitness(body, tx, 3), typed(TypeError), JSON.stringify(tx));
+    }
+    for (const tx of [{ index: -1 }, { index: 1.5 }, { index: -1n }, -1, 2 ** 53]) {
+      assert.throws(() => txfx.txEffectMembershipWitness(body, tx, 3), typed(RangeError), String(tx.index ?? tx));
+    }
+  });
+
+  case_('decodeSiblingPath: the upstream witnesses\' paths, and witnesses txfx serves for Aztec\'s trees', () => {
+    const example = fixtures.witness_json_example;
+    const three = fixtures.three_tx_block;
+    const fromHex = example.siblingPath_hex.slice(8).match(/.{64}/g).map((digits) => `0x${digits}`);
+    assert.deepEqual(txfx.decodeSiblingPath(example.json.siblingPath), fromHex, 'the example\'s bytes');
+    assert.deepEqual(txfx.decodeSiblingPath(example.json.siblingPath), three.witnesses[0].siblingPath, 'tx 0 of the three-tx block');
+    assert.deepEqual(txfx.decodeSiblingPath(json('chain/tx-witness-3-1.json').siblingPath), three.witnesses[1].siblingPath, 'tx 1');
+    // Every witness of every tree @aztec/foundation built (reference.json), served by txfx from
+    // the bare leaves and decoded: the path foundation gives.
+    let checked = 0;
+    for (const tree of reference.tx_effects_tree) {
+      for (const w of tree.witnesses ?? []) {
+        const served = txfx.txEffectMembershipWitnessFromLeaves(tree.leaves, { index: w.leaf_index }, 1);
+        assert.deepEqual(txfx.decodeSiblingPath(served.siblingPath), w.sibling_path, `${tree.name} leaf ${w.leaf_index}`);
+        assert.equal(served.leafIndex, String(w.index_at_depth), `${tree.name} leaf ${w.leaf_index} index`);
+        checked += 1;
+      }
+    }
+    assert.ok(checked >= 100, `${checked} witnesses`);
+    assert.deepEqual(txfx.decodeSiblingPath('AAAAAA=='), [], 'an empty path (a one-tx block)');
+  });
+
+  case_('decodeSiblingPath refuses a malformed path with the kind txfx\'s reader gives', () => {
+    const kind = (Kind, name) => (error) => error instanceof Kind && error.kind === name;
+    const path = fixtures.witness_json_example.json.siblingPath;
+    const cases = [
+      [path.slice(0, -1), TypeError, 'NotBase64'], // padding cut
+      [`${path.slice(0, -3)}B==`, TypeError, 'NotBase64'], // bits set past the last byte
+      [` ${path.slice(1)}`, TypeError, 'NotBase64'],
+      [path.replace(/\+/, '-'), TypeError, 'NotBase64'], // the URL alphabet
+      ['', TypeError, 'SiblingPath/NoPrefix'],
+      ['AAAA', TypeError, 'SiblingPath/NoPrefix'],
+      ['AAAAgQ==', TypeError, 'SiblingPath/TooLong'], // 129 declared
+      ['AAAAAQ==', TypeError, 'SiblingPath/Length'], // 1 declared, none there
+      [`AAAAAw${path.slice(6)}`, TypeError, 'SiblingPath/Length'], // 3 declared, 2 there
+      ['A'.repeat(5472), TypeError, 'SiblingPath/TooManyCharacters'],
+    ];
+    // An element equal to p.
+    const pBytes = bytesOfHex(`0x${P.toString(16)}`);
+    let binary = '\u0000\u0000\u0000\u0001';
+    for (const byte of pBytes) binary += String.fromCharCode(byte);
+    cases.push([btoa(binary), RangeError, 'Field/NotCanonical']);
+    // The engine's reader refuses a witness carrying each path with the same class and kind.
+    const witness = json('chain/tx-witness-3-1.json');
+    const leaf = { leaf: fixtures.three_tx_block.leaves[1] };
+    for (const [text, Kind, name] of cases) {
+      assert.throws(() => txfx.decodeSiblingPath(text), kind(Kind, name), `${name}: ${text.slice(0, 24)}`);
+      const read = () => txfx.verifyTxEffectMembershipWitness({ ...witness, siblingPath: text }, leaf, witness.root, undefined, { protocol: 'azip-26' });
+      assert.throws(read, kind(Kind, name), `the engine, ${name}: ${text.slice(0, 24)}`);
+    }
+    for (const bad of [undefined, null, 42, new Uint8Array(4), { siblingPath: path }]) {
+      assert.throws(() => txfx.decodeSiblingPath(bad), kind(TypeError, 'Argument'));
+    }
   });
 
   return cases;

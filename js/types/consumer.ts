@@ -7,8 +7,25 @@ import type { Refutation, TxEffectMembershipWitness, Verdict } from 'txfx';
 const body: string = '[]';
 const root: string = txfx.txEffectsTreeRoot(body);
 const fromBigint: string = txfx.poseidon2Hash([1n, '0x02', new Uint8Array(32)]);
-const witness: TxEffectMembershipWitness = txfx.txEffectMembershipWitness(body, 0, 3);
+// What a TypeScript caller holds: foundation's Fr (toBigInt), a toBuffer object, safe integers,
+// decimal strings.
+class Fr {
+  constructor(private readonly value: bigint) {}
+  toBigInt(): bigint {
+    return this.value;
+  }
+  toBuffer(): Uint8Array {
+    return new Uint8Array(32);
+  }
+}
+const fromHeld: string = txfx.poseidon2HashWithSeparator([new Fr(1n), { toBuffer: () => new Uint8Array(32) }, 3, '42'], 7);
+const witness: TxEffectMembershipWitness = txfx.txEffectMembershipWitness(body, { index: 0 }, 3);
+const byHash: TxEffectMembershipWitness = txfx.txEffectMembershipWitness(body, { txHash: new Fr(5n) }, 3);
 const leafIndex: string = witness.leafIndex;
+const path: string[] = txfx.decodeSiblingPath(witness.siblingPath);
+function kindOf(error: unknown): string | undefined {
+  return error instanceof Error ? (error as txfx.TxfxError).kind : undefined;
+}
 
 function describe(verdict: Verdict | Refutation): string {
   return verdict.valid ? `${verdict.proves} of block ${verdict.blockNumber ?? '?'}` : `${verdict.link}: ${verdict.reason}`;
@@ -25,8 +42,13 @@ const verdict = txfx.verifyTx({
 
 async function offLoop(): Promise<string> {
   const leaves = await txfx.txEffectLeavesAsync(body, 3);
-  const served: txfx.TxEffectMembershipWitness = txfx.txEffectMembershipWitnessFromLeaves(leaves, 1);
+  const served: txfx.TxEffectMembershipWitness = txfx.txEffectMembershipWitnessFromLeaves(leaves, { index: 1 });
   return txfx.txEffectsTreeRootFromLeaves([served.root, 1n, new Uint8Array(32)]);
 }
 
-export const used = [root, fromBigint, leafIndex, describe(verdict), offLoop, txfx.backend];
+// @ts-expect-error a bigint tx could be an index or a hash: the types refuse it, as the API does
+txfx.txEffectMembershipWitness(body, 1n, 3);
+// @ts-expect-error a string separator
+txfx.poseidon2HashWithSeparator([1n], '7');
+
+export const used = [root, fromBigint, fromHeld, byHash, leafIndex, path, kindOf, describe(verdict), offLoop, txfx.backend];

@@ -9,6 +9,8 @@
 //!   32-byte arrays), and leave as `0x`-hex strings;
 //! - documents arrive as JSON text (the JavaScript side serializes parsed objects) and objects
 //!   leave as JSON text, parsed on the JavaScript side;
+//! - the verifications (`verifyTx`, `verifyTxEffectMembershipWitness`, `verifyArchive`) take
+//!   their arguments by name, as one JSON object of strings, never as strings in a row;
 //! - a failure is a [`Thrown`], whose message is a JSON object `{"class", "kind", "message"}`
 //!   (with `"link"` for a refuted verification): the class (`Malformed`, `OutOfRange`, `Refuted`,
 //!   `Backend`, `txfx_poseidon::ErrorClass`) decides whether `js/api.js` rethrows a `TypeError`, a
@@ -338,6 +340,116 @@ pub fn verify_tx(
     Ok(verdict.to_json().to_string())
 }
 
+/// The arguments of a call that names them, as both engines export the verifications: one JSON
+/// object of strings whose keys are all in `keys`. Strings in a row could be passed in the wrong
+/// order and still be read; by name, a misplaced one is a missing or an unknown key.
+fn named_arguments(
+    call: &str,
+    keys: &[&str],
+    what: &str,
+) -> Result<serde_json::Map<String, serde_json::Value>> {
+    let bad = |message: &str| Thrown::new(ErrorClass::Malformed, "Argument", message);
+    let value: serde_json::Value = serde_json::from_str(call).map_err(|e| bad(&format!("{what}: {e}")))?;
+    let serde_json::Value::Object(object) = value else {
+        return Err(bad(&format!("{what}: expected an object of named arguments")));
+    };
+    if let Some(key) = object.keys().find(|key| !keys.contains(&key.as_str())) {
+        return Err(bad(&format!("{what}: unknown argument {key:?}")));
+    }
+    Ok(object)
+}
+
+/// [`verify_tx`] with every argument named (see `named_arguments`): `{archiveRoot,
+/// archiveWitness, header, witness, subjectKind, subjectValue, categoriesHash?, expected?,
+/// protocol?}`.
+///
+/// # Errors
+/// As [`verify_tx`], or an object that is not of those keys and strings (`Argument`).
+pub fn verify_tx_named(hasher: &dyn HashBackend, call: &str) -> Result<String> {
+    const WHAT: &str = "verifyTx";
+    let object = named_arguments(
+        call,
+        &[
+            "archiveRoot",
+            "archiveWitness",
+            "header",
+            "witness",
+            "subjectKind",
+            "subjectValue",
+            "categoriesHash",
+            "expected",
+            "protocol",
+        ],
+        WHAT,
+    )?;
+    let chain = Chain {
+        archive_root: required_text(&object, "archiveRoot", WHAT)?,
+        archive_witness: required_text(&object, "archiveWitness", WHAT)?,
+        header: required_text(&object, "header", WHAT)?,
+        protocol: option_text(&object, "protocol")?,
+        witness: required_text(&object, "witness", WHAT)?,
+    };
+    let subject = SubjectText {
+        kind: required_text(&object, "subjectKind", WHAT)?,
+        value: required_text(&object, "subjectValue", WHAT)?,
+        categories_hash: option_text(&object, "categoriesHash")?,
+    };
+    verify_tx(hasher, chain, subject, option_text(&object, "expected")?)
+}
+
+/// [`verify_tx_effect_membership_witness`] with every argument named (see
+/// `named_arguments`): `{witness, subjectKind, subjectValue, categoriesHash?, trustedRoot,
+/// expected?, protocol?}`.
+///
+/// # Errors
+/// As [`verify_tx_effect_membership_witness`], or an object that is not of those keys and
+/// strings (`Argument`).
+pub fn verify_tx_effect_membership_witness_named(hasher: &dyn HashBackend, call: &str) -> Result<String> {
+    const WHAT: &str = "verifyTxEffectMembershipWitness";
+    let object = named_arguments(
+        call,
+        &["witness", "subjectKind", "subjectValue", "categoriesHash", "trustedRoot", "expected", "protocol"],
+        WHAT,
+    )?;
+    let subject = SubjectText {
+        kind: required_text(&object, "subjectKind", WHAT)?,
+        value: required_text(&object, "subjectValue", WHAT)?,
+        categories_hash: option_text(&object, "categoriesHash")?,
+    };
+    verify_tx_effect_membership_witness(
+        hasher,
+        required_text(&object, "witness", WHAT)?,
+        subject,
+        required_text(&object, "trustedRoot", WHAT)?,
+        option_text(&object, "expected")?,
+        option_text(&object, "protocol")?,
+    )
+}
+
+/// [`verify_archive_membership`] with every argument named (see `named_arguments`):
+/// `{archiveRoot, archiveWitness, header?, blockHash?, expected?, protocol?}`.
+///
+/// # Errors
+/// As [`verify_archive_membership`], or an object that is not of those keys and strings
+/// (`Argument`).
+pub fn verify_archive_named(hasher: &dyn HashBackend, call: &str) -> Result<String> {
+    const WHAT: &str = "verifyArchive";
+    let object = named_arguments(
+        call,
+        &["archiveRoot", "archiveWitness", "header", "blockHash", "expected", "protocol"],
+        WHAT,
+    )?;
+    verify_archive_membership(
+        hasher,
+        required_text(&object, "archiveRoot", WHAT)?,
+        required_text(&object, "archiveWitness", WHAT)?,
+        option_text(&object, "header")?,
+        option_text(&object, "blockHash")?,
+        option_text(&object, "expected")?,
+        option_text(&object, "protocol")?,
+    )
+}
+
 /// Verifies that a block (its header document, or its hash: exactly one) is in the archive under
 /// a root the caller trusts; the verdict as JSON text.
 ///
@@ -432,6 +544,15 @@ fn option_text<'a>(
         Some(serde_json::Value::String(text)) => Ok(Some(text)),
         Some(_) => Err(Thrown::new(ErrorClass::Malformed, "Argument", &format!("{key}: expected a string"))),
     }
+}
+
+fn required_text<'a>(
+    object: &'a serde_json::Map<String, serde_json::Value>,
+    key: &str,
+    what: &str,
+) -> Result<&'a str> {
+    option_text(object, key)?
+        .ok_or_else(|| Thrown::new(ErrorClass::Malformed, "Argument", &format!("{what}: {key}: required")))
 }
 
 fn parsed<T: std::str::FromStr>(key: &str, text: &str) -> Result<T>
@@ -759,51 +880,11 @@ pub const EXPORTS: &[Export] = &[
     },
     Export {
         name: "verifyTxEffectMembershipWitness",
-        params: &[Text, Text, Text, OptionalText, Text, OptionalText, OptionalText],
-        run: |h, a| {
-            let subject =
-                SubjectText { kind: a.text(1)?, value: a.text(2)?, categories_hash: a.optional_text(3)? };
-            text(verify_tx_effect_membership_witness(
-                h,
-                a.text(0)?,
-                subject,
-                a.text(4)?,
-                a.optional_text(5)?,
-                a.optional_text(6)?,
-            ))
-        },
+        params: &[Text],
+        run: |h, a| text(verify_tx_effect_membership_witness_named(h, a.text(0)?)),
     },
-    Export {
-        name: "verifyTx",
-        params: &[Text, Text, Text, Text, Text, Text, OptionalText, OptionalText, OptionalText],
-        run: |h, a| {
-            let chain = Chain {
-                archive_root: a.text(0)?,
-                archive_witness: a.text(1)?,
-                header: a.text(2)?,
-                witness: a.text(3)?,
-                protocol: a.optional_text(8)?,
-            };
-            let subject =
-                SubjectText { kind: a.text(4)?, value: a.text(5)?, categories_hash: a.optional_text(6)? };
-            text(verify_tx(h, chain, subject, a.optional_text(7)?))
-        },
-    },
-    Export {
-        name: "verifyArchive",
-        params: &[Text, Text, OptionalText, OptionalText, OptionalText, OptionalText],
-        run: |h, a| {
-            text(verify_archive_membership(
-                h,
-                a.text(0)?,
-                a.text(1)?,
-                a.optional_text(2)?,
-                a.optional_text(3)?,
-                a.optional_text(4)?,
-                a.optional_text(5)?,
-            ))
-        },
-    },
+    Export { name: "verifyTx", params: &[Text], run: |h, a| text(verify_tx_named(h, a.text(0)?)) },
+    Export { name: "verifyArchive", params: &[Text], run: |h, a| text(verify_archive_named(h, a.text(0)?)) },
     Export {
         name: "blockHeaderHash",
         params: &[Text, OptionalText],
@@ -893,5 +974,26 @@ mod tests {
         }
         let known = expected(Some(r#"{"blockNumber": 3}"#)).expect("known key");
         assert_eq!(known.block_number, Some(BlockNumber::new(3)));
+    }
+
+    /// A verification's arguments are named: a missing, unknown or non-string one is refused
+    /// before anything is read, as is a list of them in a row.
+    #[test]
+    fn named_arguments_are_all_known_strings() {
+        let kind = |error: Thrown| {
+            let value: serde_json::Value = serde_json::from_str(error.message()).expect("JSON message");
+            (value["class"].as_str().map(str::to_owned), value["kind"].as_str().map(str::to_owned))
+        };
+        let argument = (Some("Malformed".to_owned()), Some("Argument".to_owned()));
+        let named = r#"{"archiveRoot": "0x01", "archiveWitness": "{}", "blockHash": "0x02"}"#;
+        assert!(named_arguments(named, &["archiveRoot", "archiveWitness", "blockHash"], "t").is_ok());
+        for bad in [r#"{"archiveRoot": "0x01", "archiveWitnes": "{}"}"#, r#"["0x01", "{}"]"#, "not JSON"] {
+            let error = named_arguments(bad, &["archiveRoot", "archiveWitness"], "t").expect_err(bad);
+            assert_eq!(kind(error), argument, "{bad}");
+        }
+        let missing = verify_archive_named(&Sequential, r#"{"archiveRoot": "0x01"}"#).expect_err("missing");
+        assert!(missing.message().contains("archiveWitness: required"), "{missing}");
+        let number = verify_tx_named(&Sequential, r#"{"archiveRoot": 1}"#).expect_err("a number");
+        assert_eq!(kind(number), argument);
     }
 }

@@ -14,7 +14,7 @@ use napi_derive::napi;
 use txfx_backend_native::NativeBackend;
 use txfx_backend_native::txfx_poseidon::Offload;
 use txfx_backend_native::txfx_poseidon::pool::BackgroundPool;
-use txfx_js_edge::{self as edge, Chain, SubjectText, Thrown};
+use txfx_js_edge::{self as edge, Thrown};
 
 fn thrown(error: Thrown) -> Error {
     Error::new(Status::GenericFailure, error.message().to_owned())
@@ -87,84 +87,26 @@ pub fn tx_effect_membership_witness_from_leaves(
     edge::tx_effect_membership_witness_from_leaves(&hasher(), &leaves, &tx, block).map_err(thrown)
 }
 
-/// Verifies a tx-effects witness against a root the caller trusts; the verdict as JSON text.
+/// Verifies a tx-effects witness against a root the caller trusts; the verdict as JSON text. Its
+/// arguments are named, one JSON object (`txfx_js_edge::verify_tx_effect_membership_witness_named`).
 #[napi(js_name = "verifyTxEffectMembershipWitness")]
-pub fn verify_tx_effect_membership_witness(
-    witness: String,
-    subject_kind: String,
-    subject_value: String,
-    categories_hash: Option<String>,
-    trusted_root: String,
-    expectations: Option<String>,
-    protocol: Option<String>,
-) -> Result<String> {
-    let subject = SubjectText {
-        kind: &subject_kind,
-        value: &subject_value,
-        categories_hash: categories_hash.as_deref(),
-    };
-    edge::verify_tx_effect_membership_witness(
-        &hasher(),
-        &witness,
-        subject,
-        &trusted_root,
-        expectations.as_deref(),
-        protocol.as_deref(),
-    )
-    .map_err(thrown)
+pub fn verify_tx_effect_membership_witness(call: String) -> Result<String> {
+    edge::verify_tx_effect_membership_witness_named(&hasher(), &call).map_err(thrown)
 }
 
 /// Verifies the whole chain from an archive root the caller trusts (L1's) to one tx; the verdict
-/// as JSON text.
+/// as JSON text. Its arguments are named, one JSON object (`txfx_js_edge::verify_tx_named`).
 #[napi(js_name = "verifyTx")]
-#[allow(clippy::too_many_arguments, reason = "the chain's documents, its subject and the expectations")]
-pub fn verify_tx(
-    archive_root: String,
-    archive_witness: String,
-    header: String,
-    witness: String,
-    subject_kind: String,
-    subject_value: String,
-    categories_hash: Option<String>,
-    expectations: Option<String>,
-    layout: Option<String>,
-) -> Result<String> {
-    let chain = Chain {
-        archive_root: &archive_root,
-        archive_witness: &archive_witness,
-        header: &header,
-        protocol: layout.as_deref(),
-        witness: &witness,
-    };
-    let subject = SubjectText {
-        kind: &subject_kind,
-        value: &subject_value,
-        categories_hash: categories_hash.as_deref(),
-    };
-    edge::verify_tx(&hasher(), chain, subject, expectations.as_deref()).map_err(thrown)
+pub fn verify_tx(call: String) -> Result<String> {
+    edge::verify_tx_named(&hasher(), &call).map_err(thrown)
 }
 
 /// Verifies that a block (its header document, or its hash) is in the archive under a root the
-/// caller trusts; the verdict as JSON text.
+/// caller trusts; the verdict as JSON text. Its arguments are named, one JSON object
+/// (`txfx_js_edge::verify_archive_named`).
 #[napi(js_name = "verifyArchive")]
-pub fn verify_archive(
-    archive_root: String,
-    archive_witness: String,
-    header: Option<String>,
-    block_hash: Option<String>,
-    expectations: Option<String>,
-    layout: Option<String>,
-) -> Result<String> {
-    edge::verify_archive_membership(
-        &hasher(),
-        &archive_root,
-        &archive_witness,
-        header.as_deref(),
-        block_hash.as_deref(),
-        expectations.as_deref(),
-        layout.as_deref(),
-    )
-    .map_err(thrown)
+pub fn verify_archive(call: String) -> Result<String> {
+    edge::verify_archive_named(&hasher(), &call).map_err(thrown)
 }
 
 /// The block hash of a header (or an `L2Block`, its body checked against its header).

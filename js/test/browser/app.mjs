@@ -54,7 +54,15 @@ async function main() {
     }
   };
   await record('before init, a call throws and returns nothing', () =>
-    assert.throws(() => txfx.poseidon2Hash(['0x1']), Error),
+    assert.throws(() => txfx.poseidon2Hash(['0x1']), (error) => error instanceof Error && error.kind === 'NotInitialised'),
+  );
+  // The sibling-path decoder is JavaScript alone: it needs no engine. The path is the upstream
+  // example's (testdata/aztec-fixtures.json, witness_json_example: 2 elements).
+  await record('before init, decodeSiblingPath works', () =>
+    assert.deepEqual(
+      txfx.decodeSiblingPath('AAAAAi0MxiqJPUn3GYfWvduNXT8e/kx/AVy8j0t7KwQzGol4Io+nGMw9059xlFRFRzmhd63Xp+4qEnw5I/R6ayPWgRg='),
+      ['0x2d0cc62a893d49f71987d6bddb8d5d3f1efe4c7f015cbc8f4b7b2b04331a8978', '0x228fa718cc3dd39f719454454739a177add7a7ee2a127c3923f47a6b23d68118'],
+    ),
   );
   const texts = {};
   await Promise.all(
