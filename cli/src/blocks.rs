@@ -2,9 +2,8 @@
 //! trees over stored leaves, and checkpoints as L1 blobs carry them.
 
 use clap::{ArgGroup, Args, Subcommand};
-use serde_json::json;
-use txfx_documents::json::effect_to_json;
 use txfx_documents::json::witness_to_json;
+use txfx_documents::json::{Object, effect_to_json};
 use txfx_documents::ops::{
     Context, blob_decode, blob_encode, block_leaves, block_witnesses, body_commitment, checkpoint_decode,
     checkpoint_encode, hex_list, leaves_root, leaves_witnesses, witness_of, witnesses_json,
@@ -139,9 +138,12 @@ pub fn block(cx: Context<'_>, command: BlockCommand) -> Result<(), Failure> {
             let (document, commitment) = body_commitment(cx, doc)?;
             let root = fr_to_hex(&commitment.root());
             Ok(match document.block_number() {
-                Some(number) => json!({ "blockNumber": number.get(), "txEffectsTreeRoot": root }),
-                None => json!({ "txEffectsTreeRoot": root }),
-            })
+                Some(number) => {
+                    Object::new().with("blockNumber", number.get()).with("txEffectsTreeRoot", root)
+                }
+                None => Object::new().with("txEffectsTreeRoot", root),
+            }
+            .into())
         }),
         BlockCommand::Root { file, jsonl: false } => {
             let input = Input::read(&file)?;

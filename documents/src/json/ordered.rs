@@ -72,6 +72,12 @@ impl Object {
         self
     }
 
+    /// Removes `key`, keeping the other keys' order; its value, if it was present.
+    pub fn remove(&mut self, key: &str) -> Option<Json> {
+        let at = self.entries.iter().position(|(k, _)| k == key)?;
+        Some(self.entries.remove(at).1)
+    }
+
     /// The value of `key`, if present.
     pub fn get(&self, key: &str) -> Option<&Json> {
         self.entries.iter().find(|(k, _)| k == key).map(|(_, value)| value)
@@ -80,6 +86,11 @@ impl Object {
     /// The entries, in order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Json)> {
         self.entries.iter().map(|(key, value)| (key.as_str(), value))
+    }
+
+    /// The keys, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.entries.iter().map(|(key, _)| key)
     }
 
     /// The number of keys.
@@ -197,6 +208,43 @@ impl PartialEq<Json> for Value {
         other == self
     }
 }
+
+impl PartialEq<str> for Json {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == Some(other)
+    }
+}
+
+impl PartialEq<&str> for Json {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == Some(*other)
+    }
+}
+
+impl PartialEq<String> for Json {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == Some(other.as_str())
+    }
+}
+
+impl PartialEq<bool> for Json {
+    fn eq(&self, other: &bool) -> bool {
+        matches!(self, Self::Bool(value) if value == other)
+    }
+}
+
+macro_rules! eq_integer {
+    ($($t:ty),*) => {$(
+        impl PartialEq<$t> for Json {
+            /// As `Value`'s comparison with an integer.
+            fn eq(&self, other: &$t) -> bool {
+                *self == Json::from(*other)
+            }
+        }
+    )*};
+}
+
+eq_integer!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
 
 impl From<Json> for Value {
     fn from(json: Json) -> Self {
