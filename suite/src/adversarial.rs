@@ -50,7 +50,7 @@ fn resolve(spec: &Value) -> Value {
                         items[key.parse::<usize>().expect("an index")] = resolve(&patch[2])
                     }
                     ("remove", Value::Object(map)) => {
-                        map.shift_remove(key);
+                        map.remove(key);
                     }
                     other => panic!("patch {other:?}"),
                 }
