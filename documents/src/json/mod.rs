@@ -13,7 +13,7 @@
 //! [`JsonError::Malformed`] says where (path, line, column) and what.
 //!
 //! Every printer gives a [`Json`], whose objects keep their keys in the shape's order whatever
-//! serde_json's features (txfx does not turn on its `preserve_order`: [`ordered`]'s docs).
+//! serde_json's features (txfx does not turn on its `preserve_order`: [`Json`]'s docs).
 //!
 //! The protocol crates below (`txfx-tx-effects`, `txfx-membership`) know no JSON: this module owns
 //! every rule of how their values look as text.

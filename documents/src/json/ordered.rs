@@ -19,7 +19,24 @@ use std::ops::Index;
 use serde::ser::{self, Serialize};
 use serde_json::{Number, Value};
 
-/// A JSON value whose objects keep their keys in the order they were built (module docs).
+/// A JSON value whose objects keep their keys in the order they were built: what every printer
+/// of txfx gives, in the key order of its TypeScript shape (or of txfx's own format).
+///
+/// [`serde_json::Value`] cannot promise that order: its objects keep insertion order only when
+/// some crate in the build turns on serde_json's `preserve_order` feature, and sort their keys
+/// otherwise. A library that turned it on would force it on everything that depends on it, so
+/// txfx builds `Json` instead, whose [`Object`] is a list of entries in order.
+///
+/// A `Json` prints exactly as a `Value` of the same content and order prints: `to_string()`
+/// compact (`JSON.stringify`'s bytes), `{:#}` or `serde_json::to_string_pretty` pretty. To read
+/// one, give `&json` to a reader (through [`super::JsonInput`]) or take [`Json::to_value`].
+///
+/// ```
+/// use txfx_documents::json::{Json, Object};
+/// let json = Json::from(Object::new().with("txHash", "0x01").with("leafIndex", "3").with("blockNumber", 7u32));
+/// assert_eq!(json.to_string(), r#"{"txHash":"0x01","leafIndex":"3","blockNumber":7}"#);
+/// assert_eq!(json["blockNumber"], 7);
+/// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum Json {
     /// `null`.
@@ -234,17 +251,19 @@ impl PartialEq<bool> for Json {
 }
 
 macro_rules! eq_integer {
-    ($($t:ty),*) => {$(
+    ($wide:ty, $as_wide:ident: $($t:ty),*) => {$(
         impl PartialEq<$t> for Json {
             /// As `Value`'s comparison with an integer.
             fn eq(&self, other: &$t) -> bool {
-                *self == Json::from(*other)
+                let Self::Number(number) = self else { return false };
+                <$wide>::try_from(*other).is_ok_and(|other| number.$as_wide() == Some(other))
             }
         }
     )*};
 }
 
-eq_integer!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+eq_integer!(u64, as_u64: u8, u16, u32, u64, usize);
+eq_integer!(i64, as_i64: i8, i16, i32, i64, isize);
 
 impl From<Json> for Value {
     fn from(json: Json) -> Self {
@@ -698,6 +717,9 @@ mod tests {
         assert_eq!(json["missing"], Json::Null);
         assert_eq!(json[0], Json::Null);
         assert_eq!(Json::from(vec![1u64, 2])[1], Json::from(2u64));
+        assert!(json["a"] == 3u8 && json["a"] == 3i64 && json["a"] != 4usize && json["a"] != "3");
+        let (minus_one, x) = (Json::from(-1i32), Json::from("x"));
+        assert!(minus_one == -1isize && minus_one != u64::MAX && x == "x" && x == *"x");
     }
 
     #[test]
