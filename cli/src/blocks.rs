@@ -2,9 +2,8 @@
 //! trees over stored leaves, and checkpoints as L1 blobs carry them.
 
 use clap::{ArgGroup, Args, Subcommand};
-use serde_json::json;
-use txfx_documents::json::effect_to_json;
 use txfx_documents::json::witness_to_json;
+use txfx_documents::json::{Json, Object, effect_to_json};
 use txfx_documents::ops::{
     Context, blob_decode, blob_encode, block_leaves, block_witnesses, body_commitment, checkpoint_decode,
     checkpoint_encode, hex_list, leaves_root, leaves_witnesses, witness_of, witnesses_json,
@@ -136,11 +135,12 @@ pub enum CheckpointCommand {
 
 /// `block root`'s answer as JSON (a `--jsonl` line, or `--json`): the root, with the block number
 /// when the document has one.
-fn root_json(block_number: Option<BlockNumber>, root: &str) -> serde_json::Value {
+fn root_json(block_number: Option<BlockNumber>, root: &str) -> Json {
     match block_number {
-        Some(number) => json!({ "blockNumber": number.get(), "txEffectsTreeRoot": root }),
-        None => json!({ "txEffectsTreeRoot": root }),
+        Some(number) => Object::new().with("blockNumber", number.get()).with("txEffectsTreeRoot", root),
+        None => Object::new().with("txEffectsTreeRoot", root),
     }
+    .into()
 }
 
 pub fn block(cx: Context<'_>, command: BlockCommand, json: bool) -> Result<(), Failure> {
@@ -231,7 +231,7 @@ pub fn tree(cx: Context<'_>, command: TreeCommand, json: bool) -> Result<(), Fai
     match command {
         TreeCommand::Root { file } => {
             let root = fr_to_hex(&leaves_root(cx, Input::read(&file)?.doc())?);
-            answer(json, || root.clone(), || json!({ "txEffectsTreeRoot": root }))
+            answer(json, || root.clone(), || Object::new().with("txEffectsTreeRoot", root.as_str()).into())
         }
         TreeCommand::Witness(args) => {
             let input = Input::read(&args.file)?;

@@ -1,7 +1,7 @@
 //! `txfx poseidon2` and `txfx effect`: hashes of field elements and of one tx effect.
 
 use clap::Subcommand;
-use txfx_documents::json::effect_to_json;
+use txfx_documents::json::{Object, effect_to_json};
 use txfx_documents::ops::{Context, commitment_json, effect_commitment};
 use txfx_documents::read;
 use txfx_poseidon::field::fr_to_hex;
@@ -74,7 +74,7 @@ pub fn poseidon2(backend: &dyn HashBackend, command: Poseidon2Command, json: boo
             let mut states = [state];
             backend.permute_batch(&mut states)?;
             let lanes: Vec<String> = states.iter().flatten().map(fr_to_hex).collect();
-            answer(json, || lanes.join("\n"), || serde_json::json!({ "state": lanes }))?;
+            answer(json, || lanes.join("\n"), || Object::new().with("state", lanes.clone()).into())?;
         }
         Poseidon2Command::Hash { separator, inputs } => {
             let values = fields(&inputs, "input")?;
@@ -83,7 +83,7 @@ pub fn poseidon2(backend: &dyn HashBackend, command: Poseidon2Command, json: boo
                 None => backend.hash(&values)?,
             };
             let hash = fr_to_hex(&hash);
-            answer(json, || hash.clone(), || serde_json::json!({ "hash": hash }))?;
+            answer(json, || hash.clone(), || Object::new().with("hash", hash.as_str()).into())?;
         }
     }
     Ok(())

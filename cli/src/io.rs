@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use rayon::prelude::*;
 
 use crate::progress::{self, Reading};
-use serde_json::{Value, json};
 use txfx_documents::classify::{Classify, ErrorClass};
+use txfx_documents::json::{Json, Object};
 use txfx_documents::verdict::refutation_json;
 use txfx_documents::{Doc, DocumentError};
 use txfx_poseidon::BackendError;
@@ -138,7 +138,7 @@ pub fn emit_bytes(bytes: &[u8]) -> Result<(), Failure> {
 pub fn answer(
     json: bool,
     bare: impl FnOnce() -> String,
-    object: impl FnOnce() -> Value,
+    object: impl FnOnce() -> Json,
 ) -> Result<(), Failure> {
     if json { print_json(&object()) } else { emit(&bare()) }
 }
@@ -151,8 +151,8 @@ fn write_failure(error: std::io::Error) -> Failure {
 }
 
 /// Pretty-prints a JSON value to stdout.
-pub fn print_json(value: &Value) -> Result<(), Failure> {
-    // Printing a Value into a String cannot fail: its keys are strings.
+pub fn print_json(value: &Json) -> Result<(), Failure> {
+    // Printing a Json into a String cannot fail: its keys are strings.
     let text = serde_json::to_string_pretty(value).map_err(|e| Failure::Output(e.to_string()))?;
     emit(&text)
 }
@@ -230,7 +230,7 @@ const JSONL_CHUNK_BYTES: usize = 64 << 20;
 /// on all cores. A line that fails, one longer than the input limit included (it is skipped, never
 /// held), prints `{"line": N, "error": "..."}` in its place (so output line N always answers input
 /// line N) and the command exits 2 (3 for a backend failure) after the last line.
-pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Value, Failure> + Sync) -> Result<(), Failure> {
+pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Json, Failure> + Sync) -> Result<(), Failure> {
     let mut reader: Box<dyn BufRead> = if path == "-" {
         Box::new(std::io::BufReader::new(Reading::new(std::io::stdin().lock(), "stdin", None)))
     } else {
@@ -267,7 +267,7 @@ pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Value, Failure> + 
         let first = line_number + 1;
         line_number += chunk.len();
         progress::message(format!("{name}: answering lines {first} to {line_number}"));
-        let results: Vec<Result<Value, Failure>> = chunk
+        let results: Vec<Result<Json, Failure>> = chunk
             .par_iter()
             .enumerate()
             .map(|(i, line)| {
@@ -305,7 +305,7 @@ pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Value, Failure> + 
                 ) => reason,
             };
             failed += 1;
-            emit(&json!({ "line": first + i, "error": reason }).to_string())?;
+            emit(&Json::from(Object::new().with("line", first + i).with("error", reason)).to_string())?;
         }
         progress::message(format!("{name}: {line_number} lines answered, reading on"));
     }

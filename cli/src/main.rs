@@ -22,8 +22,8 @@ mod verify;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
-use serde_json::json;
 use txfx_backends::{BackendChoice, ChosenBy, Selection, select_backend_from_env};
+use txfx_documents::json::{Json, Object};
 use txfx_documents::ops::Context;
 use txfx_membership::ProtocolVersion;
 
@@ -150,7 +150,13 @@ fn execute(cli: Cli) -> Result<(), Failure> {
             answer(
                 cli.json,
                 || format!("{name} (chosen by {by}); permutation arithmetic: {arithmetic}"),
-                || json!({ "backend": name, "chosenBy": by_key, "arithmetic": arithmetic }),
+                || {
+                    Object::new()
+                        .with("backend", name)
+                        .with("chosenBy", by_key)
+                        .with("arithmetic", arithmetic.as_str())
+                        .into()
+                },
             )
         }
         Command::Poseidon2(command) => hashing::poseidon2(&backend, command, cli.json),
@@ -180,32 +186,35 @@ fn execute(cli: Cli) -> Result<(), Failure> {
 }
 
 /// `txfx protocols`: each protocol's rules, as `ProtocolVersion` states them.
-fn protocols_json() -> serde_json::Value {
-    let rules: Vec<serde_json::Value> = ProtocolVersion::ALL
+fn protocols_json() -> Json {
+    ProtocolVersion::ALL
         .iter()
         .map(|p| {
-            serde_json::json!({
-                "name": p.name(),
-                "description": p.description(),
-                "default": *p == ProtocolVersion::DEPLOYED,
-                "headerFields": p.header_fields(),
-                "archiveNodeSeparator": p.archive_node_separator().map(|s| s.value()),
-                "blockEndBlobFields": [p.block_end_fields(0), p.block_end_fields(1)],
-                "maxSnapshotLeafIndex": txfx_documents::json::safe_number(p.max_snapshot_leaf_index()),
-                "revertCodes": if *p == ProtocolVersion::V6 { "0 OK, any value >= 1 read as 1" } else { "0 to 3, distinct" },
-                "v6ValidityRules": *p == ProtocolVersion::V6,
-                "witnessRequiresCategoriesHash": p.witness_requires_categories_hash(),
-            })
+            Object::new()
+                .with("name", p.name())
+                .with("description", p.description())
+                .with("default", *p == ProtocolVersion::DEPLOYED)
+                .with("headerFields", p.header_fields())
+                .with("archiveNodeSeparator", p.archive_node_separator().map(|s| s.value()))
+                .with("blockEndBlobFields", vec![p.block_end_fields(0), p.block_end_fields(1)])
+                .with("maxSnapshotLeafIndex", txfx_documents::json::safe_number(p.max_snapshot_leaf_index()))
+                .with(
+                    "revertCodes",
+                    if *p == ProtocolVersion::V6 {
+                        "0 OK, any value >= 1 read as 1"
+                    } else {
+                        "0 to 3, distinct"
+                    },
+                )
+                .with("v6ValidityRules", *p == ProtocolVersion::V6)
+                .with("witnessRequiresCategoriesHash", p.witness_requires_categories_hash())
         })
-        .collect();
-    serde_json::Value::Array(rules)
+        .collect()
 }
 
 /// `txfx networks`: the built-in networks.
-fn networks_json() -> serde_json::Value {
-    serde_json::Value::Array(
-        txfx_membership::Network::all().iter().map(txfx_documents::json::network_to_json).collect(),
-    )
+fn networks_json() -> Json {
+    txfx_membership::Network::all().iter().map(txfx_documents::json::network_to_json).collect()
 }
 
 /// `txfx completions SHELL`: the script, from the parser's own definition.

@@ -5,6 +5,7 @@
 
 use clap::{ArgGroup, Args, Subcommand};
 use std::time::Duration;
+use txfx_documents::json::Object;
 use txfx_documents::ops::{
     ArchiveSubject, Context, category_prove, header_hash, verify_archive, verify_tx_chain, verify_witness,
 };
@@ -225,7 +226,7 @@ pub fn header(cx: Context<'_>, command: HeaderCommand, json: bool) -> Result<(),
     match command {
         HeaderCommand::Hash { file } => {
             let hash = fr_to_hex(&header_hash(cx, Input::read(&file)?.doc())?);
-            answer(json, || hash.clone(), || serde_json::json!({ "blockHash": hash }))
+            answer(json, || hash.clone(), || Object::new().with("blockHash", hash.as_str()).into())
         }
     }
 }

@@ -2,7 +2,7 @@
 //! the command line and the JavaScript bindings call these and only convert values at their edge,
 //! so the three cannot drift.
 
-use serde_json::{Value, json};
+use serde_json::json;
 use txfx_membership::{
     ArchiveWitness, BlockHeader, BlockWitnesses, CategoryProof, ChainSubject, ElementQuery, ProtocolVersion,
     StoredBlock, TrustedArchiveRoot, TrustedRoot, TxClaim, TxEffectMembershipWitness, find_tx,
@@ -21,7 +21,7 @@ use txfx_tx_effects::{
 
 use crate::error::{Claim, Contradiction, Doc, DocumentError, Problem};
 use crate::json::wire::safe_number;
-use crate::json::{Quoted, body_to_json, checkpoint_to_json, witness_to_json};
+use crate::json::{Json, Object, Quoted, body_to_json, checkpoint_to_json, witness_to_json};
 use crate::read::{self, BodyDocument, ClaimSource, EffectDocument, InBlock, LeavesDocument};
 use crate::verdict::Verdict;
 
@@ -204,20 +204,21 @@ pub fn effect_commitment(
 
 /// `txfx effect hash`'s output: the tx hash, marker, category hashes, categories hash, leaf and
 /// blob length.
-pub fn commitment_json(document: &EffectDocument, commitment: &TxEffectCommitment) -> Value {
-    json!({
-        "txHash": fr_to_hex(&document.effect.tx_hash),
-        "txStartMarker": fr_to_hex(&commitment.tx_start_marker),
-        "categoryHashes": hex_list(&commitment.category_hashes),
-        "categoriesHash": fr_to_hex(&commitment.categories_hash),
-        "leaf": fr_to_hex(&commitment.leaf),
-        "numBlobFields": commitment.num_blob_fields,
-    })
+pub fn commitment_json(document: &EffectDocument, commitment: &TxEffectCommitment) -> Json {
+    Json::from(
+        Object::new()
+            .with("txHash", fr_to_hex(&document.effect.tx_hash))
+            .with("txStartMarker", fr_to_hex(&commitment.tx_start_marker))
+            .with("categoryHashes", hex_list(&commitment.category_hashes))
+            .with("categoriesHash", fr_to_hex(&commitment.categories_hash))
+            .with("leaf", fr_to_hex(&commitment.leaf))
+            .with("numBlobFields", commitment.num_blob_fields),
+    )
 }
 
 /// Field elements as a JSON array of `0x`-hex strings.
-pub fn hex_list(values: &[Fr]) -> Value {
-    Value::Array(values.iter().map(|value| Value::String(fr_to_hex(value))).collect())
+pub fn hex_list(values: &[Fr]) -> Json {
+    values.iter().map(fr_to_hex).collect()
 }
 
 /// Commits a body document (an `L2Block`'s body checked against its header on reading).
@@ -299,8 +300,8 @@ pub fn witness_of(
 }
 
 /// The node's witness JSON of one witness, or an array of them.
-pub fn witnesses_json(witnesses: &[TxEffectMembershipWitness]) -> Value {
-    Value::Array(witnesses.iter().map(witness_to_json).collect())
+pub fn witnesses_json(witnesses: &[TxEffectMembershipWitness]) -> Json {
+    witnesses.iter().map(witness_to_json).collect()
 }
 
 /// The root over a leaves document: a stored block is checked (every leaf, then the root) first.
@@ -700,7 +701,7 @@ pub fn header_hash(cx: Context<'_>, doc: Doc<'_>) -> Result<Fr, DocumentError> {
 ///
 /// # Errors
 /// [`DocumentError`] for fields that are not a checkpoint, or a backend failure.
-pub fn checkpoint_decode(cx: Context<'_>, doc: Doc<'_>) -> Result<Value, DocumentError> {
+pub fn checkpoint_decode(cx: Context<'_>, doc: Doc<'_>) -> Result<Json, DocumentError> {
     let fields = read::blob_fields(doc, MAX_CHECKPOINT_BLOB_FIELDS)?;
     let checkpoint = decode_checkpoint(cx.protocol, &fields).map_err(|e| doc.error(e))?;
     let roots = checkpoint_roots(cx.hasher, &checkpoint)?;
@@ -750,7 +751,7 @@ pub fn blob_encode(cx: Context<'_>, doc: Doc<'_>) -> Result<Vec<Fr>, DocumentErr
 ///
 /// # Errors
 /// [`DocumentError`] for fields that do not decode.
-pub fn blob_decode(cx: Context<'_>, doc: Doc<'_>) -> Result<Value, DocumentError> {
+pub fn blob_decode(cx: Context<'_>, doc: Doc<'_>) -> Result<Json, DocumentError> {
     let fields = read::blob_fields(doc, MAX_CHECKPOINT_BLOB_FIELDS)?;
     Ok(body_to_json(&decode_block_blob(cx.protocol, &fields).map_err(|e| doc.error(e))?))
 }

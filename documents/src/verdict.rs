@@ -17,7 +17,7 @@
 //! fixes), so that no one mistakes them for proven. A failed check is
 //! `{"valid":false,"link":"archive","reason":"..."}`.
 
-use serde_json::{Map, Value, json};
+use crate::json::{Json, Object};
 use txfx_membership::{
     BlockInArchive, CategoryMembership, ChainVerdict, ProtocolVersion, Proven, ProvenElement, TxMembership,
 };
@@ -88,7 +88,7 @@ pub struct Verdict {
     /// The element proven, at its place.
     pub element: Option<ProvenElement>,
     /// Claims the inputs made that nothing checked, by their key.
-    pub unverified: Vec<(&'static str, Value)>,
+    pub unverified: Vec<(&'static str, Json)>,
     /// The protocol whose rules the documents were read and hashed under.
     pub protocol: Option<ProtocolVersion>,
 }
@@ -168,53 +168,50 @@ impl Verdict {
     }
 
     /// Records a claim the inputs make that nothing checked.
-    pub fn unverified(&mut self, key: &'static str, claimed: Value) {
-        self.unverified.push((key, claimed));
+    pub fn unverified(&mut self, key: &'static str, claimed: impl Into<Json>) {
+        self.unverified.push((key, claimed.into()));
     }
 
-    /// The verdict as JSON (module docs).
-    pub fn to_json(&self) -> Value {
-        let mut out = Map::new();
-        let mut put = |key: &str, value: Value| {
-            out.insert(key.to_owned(), value);
-        };
-        put("valid", json!(true));
-        put("proves", json!(self.proves.name()));
+    /// The verdict as JSON (module docs), its keys in the order shown there.
+    pub fn to_json(&self) -> Json {
+        let mut out = Object::new().with("valid", true).with("proves", self.proves.name());
         if let Some(protocol) = self.protocol {
-            put("protocol", json!(protocol.name()));
+            out.insert("protocol", protocol.name());
         }
-        let hex = |value: &Option<Fr>| value.as_ref().map(|value| json!(fr_to_hex(value)));
+        let hex = |value: &Option<Fr>| value.as_ref().map(|value| Json::from(fr_to_hex(value)));
         for (key, value) in [
             ("archiveRoot", hex(&self.archive_root)),
-            ("blockNumber", self.block_number.map(|number| json!(number.get()))),
+            ("blockNumber", self.block_number.map(|number| Json::from(number.get()))),
             ("blockHash", hex(&self.block_hash)),
-            ("slotNumber", self.slot_number.map(crate::json::safe_number)),
+            ("slotNumber", self.slot_number.map(|slot| Json::from(crate::json::safe_number(slot)))),
             ("txEffectsTreeRoot", hex(&self.tx_effects_tree_root)),
             ("txHash", hex(&self.tx_hash)),
             ("categoriesHash", hex(&self.categories_hash)),
             ("leaf", hex(&self.leaf)),
             // A decimal string, as the node prints a witness's leafIndex.
-            ("leafIndex", self.leaf_index.map(|index| json!(index.to_string()))),
-            ("pathLength", self.path_length.map(|length| json!(length))),
-            ("txIndexInBlock", self.tx_index_in_block.map(crate::json::safe_number)),
-            ("category", self.category.map(|category| json!(category.name()))),
+            ("leafIndex", self.leaf_index.map(|index| Json::from(index.to_string()))),
+            ("pathLength", self.path_length.map(Json::from)),
+            (
+                "txIndexInBlock",
+                self.tx_index_in_block.map(|index| Json::from(crate::json::safe_number(index))),
+            ),
+            ("category", self.category.map(|category| Json::from(category.name()))),
             ("categoryHash", hex(&self.category_hash)),
             ("element", self.element.as_ref().map(crate::json::proof::element_to_json)),
         ] {
             if let Some(value) = value {
-                put(key, value);
+                out.insert(key, value);
             }
         }
         if !self.unverified.is_empty() {
-            let claims: Map<String, Value> =
-                self.unverified.iter().map(|(key, value)| ((*key).to_owned(), value.clone())).collect();
-            put("unverified", Value::Object(claims));
+            let claims: Object = self.unverified.iter().map(|(key, value)| (*key, value.clone())).collect();
+            out.insert("unverified", claims);
         }
-        Value::Object(out)
+        Json::from(out)
     }
 }
 
 /// A failed check as JSON: `{"valid": false, "link": .., "reason": ..}`.
-pub fn refutation_json(link: &str, reason: &str) -> Value {
-    json!({ "valid": false, "link": link, "reason": reason })
+pub fn refutation_json(link: &str, reason: &str) -> Json {
+    Json::from(Object::new().with("valid", false).with("link", link).with("reason", reason))
 }

@@ -50,7 +50,7 @@ fn resolve(spec: &Value) -> Value {
                         items[key.parse::<usize>().expect("an index")] = resolve(&patch[2])
                     }
                     ("remove", Value::Object(map)) => {
-                        map.shift_remove(key);
+                        map.remove(key);
                     }
                     other => panic!("patch {other:?}"),
                 }
@@ -164,7 +164,7 @@ fn run(
                 subject,
                 &expected,
             )?;
-            Ok(verdict.to_json())
+            Ok(verdict.to_json().into())
         }
         "witness-verify" | "category-verify" => {
             let (subject, tx_hash) = if operation == "category-verify" {
@@ -175,7 +175,7 @@ fn run(
             let mut expected = expected(inputs)?;
             expected.tx_hash = expected.tx_hash.or(tx_hash);
             let root = field(&inputs["root"])?;
-            Ok(verify_witness(cx, doc("witness"), subject, root, &expected)?.to_json())
+            Ok(verify_witness(cx, doc("witness"), subject, root, &expected)?.to_json().into())
         }
         "archive-verify" => {
             let root = field(&inputs["root"])?;
@@ -183,7 +183,7 @@ fn run(
                 Some(_) => ArchiveSubject::Header(doc("header")),
                 None => ArchiveSubject::BlockHash(field(&inputs["blockHash"])?),
             };
-            Ok(verify_archive(cx, root, subject, doc("witness"), &expected(inputs)?)?.to_json())
+            Ok(verify_archive(cx, root, subject, doc("witness"), &expected(inputs)?)?.to_json().into())
         }
         "block-root" => {
             let root = body_commitment(cx, doc("body"))?.1.root();
@@ -192,10 +192,10 @@ fn run(
         "block-witness" => {
             let witnesses = block_witnesses(cx, doc("body"), None)?;
             let tx: TxSelector = inputs["tx"].as_str().expect("tx").parse()?;
-            Ok(witness_to_json(&witness_of(&witnesses, tx)?))
+            Ok(witness_to_json(&witness_of(&witnesses, tx)?).into())
         }
         "block-leaves" => {
-            Ok(txfx_documents::json::stored_block_to_json(&block_leaves(cx, doc("body"), None)?))
+            Ok(txfx_documents::json::stored_block_to_json(&block_leaves(cx, doc("body"), None)?).into())
         }
         "category-prove" => {
             let tx: TxSelector = inputs["tx"].as_str().expect("tx").parse()?;
@@ -215,26 +215,27 @@ fn run(
                 tx,
                 category,
                 query,
-            )?))
+            )?)
+            .into())
         }
         "header-hash" => Ok(serde_json::json!({ "blockHash": fr_to_hex(&header_hash(cx, doc("header"))?) })),
         "tree-root" => {
             Ok(serde_json::json!({ "txEffectsTreeRoot": fr_to_hex(&leaves_root(cx, doc("leaves"))?) }))
         }
-        "checkpoint-decode" => checkpoint_decode(cx, doc("fields")),
+        "checkpoint-decode" => checkpoint_decode(cx, doc("fields")).map(Into::into),
         "effect-hash" => {
             let (document, commitment) = effect_commitment(cx, doc("effect"))?;
-            Ok(commitment_json(&document, &commitment))
+            Ok(commitment_json(&document, &commitment).into())
         }
-        "blob-encode" => Ok(hex_list(&blob_encode(cx, doc("document"))?)),
-        "block-decode-blob" => blob_decode(cx, doc("fields")),
+        "blob-encode" => Ok(hex_list(&blob_encode(cx, doc("document"))?).into()),
+        "block-decode-blob" => blob_decode(cx, doc("fields")).map(Into::into),
         "tree-witness" => {
             let block_number = inputs
                 .get("blockNumber")
                 .map(|n| BlockNumber::try_from(n.as_u64().expect("a number")).expect("a block number"));
             let witnesses = leaves_witnesses(cx, doc("leaves"), block_number)?;
             let tx: TxSelector = inputs["tx"].as_str().expect("tx").parse()?;
-            Ok(witness_to_json(&witness_of(&witnesses, tx)?))
+            Ok(witness_to_json(&witness_of(&witnesses, tx)?).into())
         }
         other => panic!("unknown operation {other}"),
     }

@@ -21,7 +21,7 @@ fn json_error(text: &str) -> JsonError {
 }
 
 fn small_json() -> serde_json::Value {
-    effect_to_json(&small())
+    effect_to_json(&small()).into()
 }
 
 #[test]
@@ -185,7 +185,7 @@ fn json_rules() {
 
 #[test]
 fn body_json_names_the_bad_tx() {
-    let mut body = body_to_json(&block(Profile::Sparse, 3).unwrap());
+    let mut body = serde_json::Value::from(body_to_json(&block(Profile::Sparse, 3).unwrap()));
     body["txEffects"][2]["nullifiers"][0] = "0x0".into();
     let error = body_from_json(&body.to_string(), ProtocolVersion::Azip26).unwrap_err();
     assert!(

@@ -40,7 +40,7 @@ fn config(chain: &TestChain) -> ClientConfig {
 }
 
 fn walk(chain: &TestChain, params: WalkParams) -> Result<Value, ClientError> {
-    verify_tx(&Sequential, &config(chain), params).map(|verdict| verdict.to_json())
+    verify_tx(&Sequential, &config(chain), params).map(|verdict| verdict.to_json().into())
 }
 
 /// The block hash chain.json gives block `block`.
@@ -163,7 +163,7 @@ fn element_proofs_expectations_and_a_given_root() {
     assert!(verdict["anchor"].get("l1BlockNumber").is_none());
     // Another root than the archive of the tx's checkpoint is not the one the node proves against.
     given.anchor = Anchor::Given(fr(&chain.chain.archive_at(1)));
-    refused_at(verify_tx(&Sequential, &config, given).map(|v| v.to_json()), "node");
+    refused_at(verify_tx(&Sequential, &config, given).map(|v| v.to_json().into()), "node");
 }
 
 #[test]

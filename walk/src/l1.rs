@@ -12,6 +12,7 @@ use alloy_sol_types::{SolCall, sol};
 use serde_json::{Value, json};
 use txfx_documents::json::Quoted;
 use txfx_documents::json::rpc::RpcRequest;
+use txfx_documents::json::{Json, Object};
 use txfx_documents::txfx_membership::txfx_poseidon::Fr;
 use txfx_documents::txfx_membership::txfx_poseidon::field::fr_from_be_slice;
 
@@ -75,12 +76,12 @@ pub enum BlockTag {
 
 impl BlockTag {
     /// The parameter `eth_getBlockByNumber` takes.
-    fn param(self) -> Value {
+    fn param(self) -> Json {
         match self {
-            Self::Finalized => json!("finalized"),
-            Self::Safe => json!("safe"),
-            Self::Latest => json!("latest"),
-            Self::Number(number) => json!(format!("0x{number:x}")),
+            Self::Finalized => Json::from("finalized"),
+            Self::Safe => Json::from("safe"),
+            Self::Latest => Json::from("latest"),
+            Self::Number(number) => Json::from(format!("0x{number:x}")),
         }
     }
 
@@ -169,7 +170,7 @@ pub enum L1Problem {
 
 /// `eth_getBlockByNumber(tag, false)`.
 pub(crate) fn block_request(id: u64, tag: BlockTag) -> RpcRequest {
-    RpcRequest { id, method: "eth_getBlockByNumber".into(), params: vec![tag.param(), json!(false)] }
+    RpcRequest { id, method: "eth_getBlockByNumber".into(), params: vec![tag.param(), Json::from(false)] }
 }
 
 /// `eth_call` of `data` to `rollup` at `block`, named by its hash (EIP-1898, canonical required):
@@ -182,8 +183,8 @@ fn call(id: u64, rollup: Address, data: &[u8], block: &L1Block) -> RpcRequest {
         id,
         method: "eth_call".into(),
         params: vec![
-            json!({ "to": rollup.to_string(), "data": format!("0x{hex}") }),
-            json!({ "blockHash": format!("0x{hash}"), "requireCanonical": true }),
+            Json::from(Object::new().with("to", rollup.to_string()).with("data", format!("0x{hex}"))),
+            Json::from(Object::new().with("blockHash", format!("0x{hash}")).with("requireCanonical", true)),
         ],
     }
 }

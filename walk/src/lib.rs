@@ -2,9 +2,8 @@
 
 pub mod l1;
 
-use serde_json::{Value, json};
 use txfx_documents::json::rpc::{RpcAnswer, RpcRequest, batch_answers, batch_request_json};
-use txfx_documents::json::{Quoted, safe_number};
+use txfx_documents::json::{Json, Object, Quoted, safe_number};
 use txfx_documents::ops::{ChainParts, Context, Expected, verify_chain_parts};
 use txfx_documents::read::{self, BlockParts, BodyDocument, EffectDocument, TxReceipt, TxStatus};
 use txfx_documents::txfx_membership::txfx_poseidon::field::fr_to_hex;
@@ -210,35 +209,32 @@ pub struct WalkVerdict {
 
 impl WalkVerdict {
     /// The verdict as JSON: the chain's, with `anchor` and `finality` beside it.
-    pub fn to_json(&self) -> Value {
+    pub fn to_json(&self) -> Json {
         let mut out = self.verdict.to_json();
-        if let Value::Object(map) = &mut out {
-            let mut anchor = serde_json::Map::new();
-            anchor.insert("checkpointNumber".into(), safe_number(self.anchor_checkpoint));
-            anchor.insert("referenceBlock".into(), json!(self.reference_block.get()));
+        if let Some(map) = out.as_object_mut() {
+            let mut anchor = Object::new()
+                .with("checkpointNumber", safe_number(self.anchor_checkpoint))
+                .with("referenceBlock", self.reference_block.get());
             if let Some(l1) = &self.l1 {
                 let hash: String = l1.block.hash.iter().map(|b| format!("{b:02x}")).collect();
-                anchor.insert("rollup".into(), json!(l1.rollup.to_string()));
-                anchor.insert("l1BlockTag".into(), json!(l1.tag.name()));
-                anchor.insert("l1BlockNumber".into(), safe_number(l1.block.number));
-                anchor.insert("l1BlockHash".into(), json!(format!("0x{hash}")));
-                anchor.insert("provenCheckpointNumber".into(), safe_number(l1.proven_checkpoint));
-                anchor.insert("pendingCheckpointNumber".into(), safe_number(l1.pending_checkpoint));
+                anchor.insert("rollup", l1.rollup.to_string());
+                anchor.insert("l1BlockTag", l1.tag.name());
+                anchor.insert("l1BlockNumber", safe_number(l1.block.number));
+                anchor.insert("l1BlockHash", format!("0x{hash}"));
+                anchor.insert("provenCheckpointNumber", safe_number(l1.proven_checkpoint));
+                anchor.insert("pendingCheckpointNumber", safe_number(l1.pending_checkpoint));
                 if let Some((network, root)) = &l1.genesis {
                     anchor.insert(
-                        "genesis".into(),
-                        json!({ "network": network, "archiveAt0": fr_to_hex(root) }),
+                        "genesis",
+                        Object::new().with("network", network.as_str()).with("archiveAt0", fr_to_hex(root)),
                     );
                 }
             }
-            map.insert("anchor".into(), Value::Object(anchor));
-            map.insert("finality".into(), json!(self.finality.name()));
+            map.insert("anchor", anchor);
+            map.insert("finality", self.finality.name());
             let finalized = self.l1.as_ref().is_some_and(|l1| l1.tag == BlockTag::Finalized);
-            map.insert("l1Finalized".into(), json!(finalized));
-            map.insert(
-                "witnessSource".into(),
-                json!(if self.witness_built_from_body { "body" } else { "node" }),
-            );
+            map.insert("l1Finalized", finalized);
+            map.insert("witnessSource", if self.witness_built_from_body { "body" } else { "node" });
         }
         out
     }
@@ -472,7 +468,7 @@ impl Walk {
         format!("{}{name}", self.namespace.prefix())
     }
 
-    fn request(&mut self, target: Target, calls: Vec<(String, Vec<Value>)>) -> Request {
+    fn request(&mut self, target: Target, calls: Vec<(String, Vec<Json>)>) -> Request {
         let requests: Vec<RpcRequest> = calls
             .into_iter()
             .map(|(method, params)| {
@@ -485,9 +481,12 @@ impl Walk {
     }
 
     fn receipt_request(&mut self) -> Request {
-        let tx = json!(fr_to_hex(&self.params.tx_hash));
+        let tx = Json::from(fr_to_hex(&self.params.tx_hash));
         let method = self.method("getTxReceipt");
-        self.request(Target::Node, vec![(method, vec![tx, json!({ "includeTxEffect": true })])])
+        self.request(
+            Target::Node,
+            vec![(method, vec![tx, Json::from(Object::new().with("includeTxEffect", true))])],
+        )
     }
 
     /// Gives the walk the answer to its last request (an HTTP status and body); the next step.
@@ -595,7 +594,7 @@ impl Walk {
             }
             None => {
                 // The node kept the effect to itself: ask for it by the deprecated method.
-                let tx = json!(fr_to_hex(&self.params.tx_hash));
+                let tx = Json::from(fr_to_hex(&self.params.tx_hash));
                 let method = self.method("getTxEffect");
                 self.phase = Phase::Effect { receipt: mined };
                 Ok(Step::Send(self.request(Target::Node, vec![(method, vec![tx])])))
@@ -645,9 +644,12 @@ impl Walk {
     fn block_request(&mut self, effect: EffectDocument) -> Request {
         #[allow(clippy::expect_used, reason = "an internal invariant: a mined receipt names its block")]
         let number = effect.in_block.as_ref().expect("invariant: claims come with the effect").block_number;
-        let tx = json!(fr_to_hex(&self.params.tx_hash));
+        let tx = Json::from(fr_to_hex(&self.params.tx_hash));
         let calls = vec![
-            (self.method("getBlock"), vec![json!(number.get()), json!({ "includeTransactions": true })]),
+            (
+                self.method("getBlock"),
+                vec![Json::from(number.get()), Json::from(Object::new().with("includeTransactions", true))],
+            ),
             (self.method("getTxEffectMembershipWitness"), vec![tx]),
         ];
         self.phase = Phase::Block { effect: Box::new(effect) };
@@ -826,8 +828,9 @@ impl Walk {
 
     fn reference_window(&mut self, found: Box<Found>, anchor: Anchored, next: u64) -> Request {
         let method = self.method("getBlockData");
-        let calls =
-            (next..next + REFERENCE_WINDOW).map(|number| (method.clone(), vec![json!(number)])).collect();
+        let calls = (next..next + REFERENCE_WINDOW)
+            .map(|number| (method.clone(), vec![Json::from(number)]))
+            .collect();
         self.phase = Phase::Reference { found, anchor: Box::new(anchor), next };
         self.request(Target::Node, calls)
     }
@@ -892,7 +895,8 @@ impl Walk {
                 let reference = parts.header.global_variables.block_number;
                 let block_hash = found.parts().hash.ok_or(WalkError::Ended)?;
                 let method = self.method("getBlockHashMembershipWitness");
-                let calls = vec![(method, vec![json!(reference.get()), json!(fr_to_hex(&block_hash))])];
+                let calls =
+                    vec![(method, vec![Json::from(reference.get()), Json::from(fr_to_hex(&block_hash))])];
                 self.phase = Phase::Archive { found, anchor, reference };
                 return Ok(Step::Send(self.request(Target::Node, calls)));
             }

@@ -104,6 +104,45 @@ mod tests {
         }
     }
 
+    /// No crate turns on serde_json's `preserve_order` (issue 29). A library's feature of a shared
+    /// dependency is on for every dependent's whole graph (serde_json::Map would be an IndexMap
+    /// for them); txfx's printers keep their key order in `txfx_documents::json::Json` instead.
+    /// Not even a binary may: a workspace build unifies features, so one member turning it on
+    /// would turn it on for the libraries in `cargo test`, and the tests comparing printed
+    /// documents with TypeScript's bytes would no longer prove the libraries' order.
+    #[test]
+    fn no_crate_turns_on_serde_json_preserve_order() {
+        let metadata = metadata();
+        let packages = metadata["packages"].as_array().expect("packages");
+        let mut libraries = 0;
+        for package in packages {
+            let name = package["name"].as_str().expect("name");
+            let is_library = package["targets"].as_array().expect("targets").iter().any(|target| {
+                target["kind"].as_array().expect("kind").iter().any(|kind| kind == "lib" || kind == "rlib")
+            });
+            libraries += usize::from(is_library);
+            for dependency in package["dependencies"].as_array().expect("dependencies") {
+                if dependency["name"] == "serde_json" {
+                    let features = dependency["features"].as_array().expect("features");
+                    assert!(
+                        !features.iter().any(|feature| feature == "preserve_order"),
+                        "{name} takes serde_json with preserve_order: it would be on for every dependent of {name} and every workspace build (print in order with txfx_documents::json::Json)"
+                    );
+                }
+            }
+            for (feature, enables) in package["features"].as_object().expect("features") {
+                for enabled in enables.as_array().expect("a feature's list") {
+                    let enabled = enabled.as_str().expect("a feature");
+                    assert!(
+                        !matches!(enabled, "serde_json/preserve_order" | "serde_json?/preserve_order"),
+                        "{name}'s feature `{feature}` turns on serde_json's preserve_order for every dependent of {name} and every workspace build"
+                    );
+                }
+            }
+        }
+        assert!(libraries >= 10, "found only {libraries} library crates: is this the workspace?");
+    }
+
     fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
         for entry in std::fs::read_dir(dir).expect("readable") {
             let path = entry.expect("entry").path();

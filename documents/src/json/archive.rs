@@ -6,10 +6,10 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use serde_json::Value;
 use txfx_membership::ArchiveError;
 use txfx_membership::archive::{ARCHIVE_HEIGHT, ArchiveWitness};
 
+use super::Json;
 use super::wire::{Integer, JsonInput, JsonType, Raw};
 use super::{JsonError, hex_field};
 
@@ -17,8 +17,8 @@ use super::{JsonError, hex_field};
 const MAX_BASE64: usize = (32 * (1 + ARCHIVE_HEIGHT)).div_ceil(3) * 4;
 
 /// The witness as the node prints it: a JSON string of base64.
-pub fn archive_witness_to_json(witness: &ArchiveWitness) -> Value {
-    Value::String(STANDARD.encode(witness.to_bytes()))
+pub fn archive_witness_to_json(witness: &ArchiveWitness) -> Json {
+    Json::String(STANDARD.encode(witness.to_bytes()))
 }
 
 fn from_base64(text: &str) -> Result<ArchiveWitness, JsonError> {

@@ -19,17 +19,16 @@
 //! silently replaces one. `txEffectsTreeRoot` needs a hasher to check, so it is returned to the
 //! caller ([`ParsedCheckpoint::claimed_roots`]).
 
-use serde_json::{Value, json};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::fr_to_hex;
 
 use txfx_tx_effects::ProtocolVersion;
 use txfx_tx_effects::checkpoint::{BlockEndState, Checkpoint, CheckpointBlock, MAX_CHECKPOINT_BLOB_FIELDS};
 
-use super::effect::{BodyOut, TxEffectOut, read_body_object, to_value};
+use super::effect::{BodyOut, TxEffectOut, read_body_object, to_json};
 use super::header::read_block_number;
 use super::wire::{Integer, JsonInput, Raw};
-use super::{JsonError, field};
+use super::{Json, JsonError, Object, field};
 
 /// The most blocks a checkpoint holds: as many as six blobs could hold (each block takes at least
 /// six fields).
@@ -177,42 +176,46 @@ fn read_checkpoint(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<ParsedChec
 /// If `tx_effects_tree_roots` is given with a length other than the number of blocks: a caller
 /// bug, never a reason to print a checkpoint with roots missing or shifted.
 #[allow(clippy::panic, reason = "a caller's broken invariant must fail loudly, never print shifted roots")]
-pub fn checkpoint_to_json(checkpoint: &Checkpoint, tx_effects_tree_roots: Option<&[Fr]>) -> Value {
+pub fn checkpoint_to_json(checkpoint: &Checkpoint, tx_effects_tree_roots: Option<&[Fr]>) -> Json {
     if let Some(roots) = tx_effects_tree_roots.filter(|roots| roots.len() != checkpoint.blocks().len()) {
         panic!("invariant: {} roots given for {} blocks", roots.len(), checkpoint.blocks().len());
     }
     let blocks = checkpoint.blocks().iter().enumerate().map(|(index, block)| {
-        let state: serde_json::Map<String, Value> = BlockEndState::NAMES
+        let state: Object = BlockEndState::NAMES
             .iter()
             .zip(block.state.values())
             .map(|(name, value)| {
                 // totalManaUsed is a bigint in TypeScript: a decimal string.
-                let value = if *name == "totalManaUsed" { json!(value.to_string()) } else { json!(value) };
-                ((*name).to_owned(), value)
+                let value =
+                    if *name == "totalManaUsed" { Json::from(value.to_string()) } else { Json::from(value) };
+                (*name, value)
             })
             .collect();
-        let mut out = serde_json::Map::new();
-        let mut put = |key: &str, value: Value| out.insert(key.to_owned(), value);
-        put("blockNumber", json!(block.block_number.get()));
-        put("timestamp", json!(block.timestamp.to_string()));
-        put("numTxs", json!(block.body.len()));
-        put("indexWithinCheckpoint", json!(index));
-        put("state", Value::Object(state));
-        put("lastArchiveRoot", json!(fr_to_hex(&block.last_archive_root)));
-        put("noteHashRoot", json!(fr_to_hex(&block.note_hash_root)));
-        put("nullifierRoot", json!(fr_to_hex(&block.nullifier_root)));
-        put("publicDataRoot", json!(fr_to_hex(&block.public_data_root)));
+        let mut out = Object::new()
+            .with("blockNumber", block.block_number.get())
+            .with("timestamp", block.timestamp.to_string())
+            .with("numTxs", block.body.len())
+            .with("indexWithinCheckpoint", index)
+            .with("state", state)
+            .with("lastArchiveRoot", fr_to_hex(&block.last_archive_root))
+            .with("noteHashRoot", fr_to_hex(&block.note_hash_root))
+            .with("nullifierRoot", fr_to_hex(&block.nullifier_root))
+            .with("publicDataRoot", fr_to_hex(&block.public_data_root));
         if let Some(root) = &block.l1_to_l2_message_root {
-            put("l1ToL2MessageRoot", json!(fr_to_hex(root)));
+            out.insert("l1ToL2MessageRoot", fr_to_hex(root));
         }
         if let Some(root) = tx_effects_tree_roots.and_then(|roots| roots.get(index)) {
-            put("txEffectsTreeRoot", json!(fr_to_hex(root)));
+            out.insert("txEffectsTreeRoot", fr_to_hex(root));
         }
-        put(
+        out.insert(
             "body",
-            to_value(BodyOut { tx_effects: block.body.tx_effects.iter().map(TxEffectOut::from).collect() }),
+            to_json(&BodyOut { tx_effects: block.body.tx_effects.iter().map(TxEffectOut::from).collect() }),
         );
-        Value::Object(out)
+        Json::from(out)
     });
-    json!({ "numBlobFields": checkpoint.num_blob_fields(), "blocks": blocks.collect::<Vec<_>>() })
+    Json::from(
+        Object::new()
+            .with("numBlobFields", checkpoint.num_blob_fields())
+            .with("blocks", blocks.collect::<Json>()),
+    )
 }

@@ -57,7 +57,7 @@ use txfx_tx_effects::{
 };
 
 use super::wire::{Integer, JsonInput, JsonType, Malformation, Quoted, Raw};
-use super::{JsonError, field, fields};
+use super::{Json, JsonError, field, fields};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -475,15 +475,15 @@ pub fn effect_from_json<'a>(
 }
 
 /// One effect as a JSON value (TypeScript's shape).
-pub fn effect_to_json(effect: &TxEffect) -> serde_json::Value {
-    to_value(TxEffectOut::from(effect))
+pub fn effect_to_json(effect: &TxEffect) -> Json {
+    to_json(&TxEffectOut::from(effect))
 }
 
 /// A value of one of this module's wire types, which hold only strings, numbers, arrays and
-/// string-keyed objects: serde_json cannot fail on them.
+/// string-keyed objects: serde_json cannot fail on them. Their fields keep their declared order.
 #[allow(clippy::expect_used, reason = "an internal invariant: a failure must be loud, never JSON null")]
-pub(super) fn to_value(wire: impl Serialize) -> serde_json::Value {
-    serde_json::to_value(wire).expect("invariant: the wire types always convert to JSON")
+pub(super) fn to_json(wire: &impl Serialize) -> Json {
+    Json::from_serialize(wire).expect("invariant: the wire types always convert to JSON")
 }
 
 /// Reads a body: `{"txEffects": [...]}`, as `protocol`'s TypeScript `Body.schema` does (unknown
@@ -507,6 +507,6 @@ pub(crate) fn read_body(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<Body,
 }
 
 /// A body as a JSON value: `{"txEffects": [...]}`, the shape TypeScript's `Body` schema takes.
-pub fn body_to_json(body: &Body) -> serde_json::Value {
-    to_value(BodyOut { tx_effects: body.tx_effects.iter().map(TxEffectOut::from).collect() })
+pub fn body_to_json(body: &Body) -> Json {
+    to_json(&BodyOut { tx_effects: body.tx_effects.iter().map(TxEffectOut::from).collect() })
 }

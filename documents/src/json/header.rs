@@ -10,14 +10,13 @@
 //! never read as the other.
 
 use serde::Serialize;
-use serde_json::Value;
 use txfx_membership::{BlockHeader, GasFees, GlobalVariables, ProtocolVersion, TreeSnapshot};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::serde_hex;
 use txfx_tx_effects::BlockNumber;
 
 use super::wire::{Integer, JsonInput, Malformation, Quoted, Raw, decimal_string};
-use super::{JsonError, field};
+use super::{Json, JsonError, field};
 
 /// A tree snapshot (`{"root", "nextAvailableLeafIndex"}`).
 #[derive(Clone, Copy, Serialize)]
@@ -305,6 +304,6 @@ pub(crate) fn read_header(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<Blo
 /// The header as the node prints it (`txEffectsTreeRoot` right after `spongeBlobHash` in the
 /// AZIP-26 layout).
 #[allow(clippy::expect_used, reason = "an internal invariant: a failure must be loud, never JSON null")]
-pub fn header_to_json(header: &BlockHeader) -> Value {
-    serde_json::to_value(HeaderJson::from(header)).expect("invariant: a header always converts to JSON")
+pub fn header_to_json(header: &BlockHeader) -> Json {
+    Json::from_serialize(&HeaderJson::from(header)).expect("invariant: a header always converts to JSON")
 }

@@ -12,6 +12,9 @@
 //! what the JavaScript bindings pass. Every reader fails with the one [`JsonError`], whose
 //! [`JsonError::Malformed`] says where (path, line, column) and what.
 //!
+//! Every printer gives a [`Json`], whose objects keep their keys in the shape's order whatever
+//! serde_json's features (txfx does not turn on its `preserve_order`: [`Json`]'s docs).
+//!
 //! The protocol crates below (`txfx-tx-effects`, `txfx-membership`) know no JSON: this module owns
 //! every rule of how their values look as text.
 
@@ -20,6 +23,7 @@ mod checkpoint;
 pub(crate) mod effect;
 pub(crate) mod header;
 mod network;
+mod ordered;
 pub(crate) mod proof;
 pub mod rpc;
 pub(crate) mod stored;
@@ -31,6 +35,7 @@ pub use checkpoint::{ParsedCheckpoint, checkpoint_from_json, checkpoint_to_json}
 pub use effect::{body_from_json, body_to_json, effect_from_json, effect_to_json};
 pub use header::{header_from_json, header_to_json};
 pub use network::{network_from_json, network_to_json};
+pub use ordered::{Json, Object};
 pub use proof::{category_proof_from_json, category_proof_to_json};
 pub use stored::{stored_block_from_json, stored_block_to_json};
 pub use wire::{

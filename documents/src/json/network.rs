@@ -15,27 +15,27 @@
 //!
 //! A network is what a verdict is checked against, so an unknown key is refused.
 
-use serde_json::{Value, json};
 use txfx_membership::{Network, ProtocolVersion};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::fr_to_hex;
 
 use super::wire::{JsonInput, Malformation, Quoted, Raw};
-use super::{JsonError, hex_field};
+use super::{Json, JsonError, Object, hex_field};
 
 const NETWORK_KEYS: [&str; 5] =
     ["name", "protocol", "genesisBlockHeaderHash", "genesisArchiveRoot", "source"];
 
 /// The network as JSON.
-pub fn network_to_json(network: &Network) -> Value {
+pub fn network_to_json(network: &Network) -> Json {
     let hex = |value: Option<Fr>| value.map(|v| fr_to_hex(&v));
-    json!({
-        "name": network.name,
-        "protocol": network.protocol.name(),
-        "genesisBlockHeaderHash": hex(network.genesis_block_header_hash),
-        "genesisArchiveRoot": hex(network.genesis_archive_root),
-        "source": network.source,
-    })
+    Json::from(
+        Object::new()
+            .with("name", network.name.as_str())
+            .with("protocol", network.protocol.name())
+            .with("genesisBlockHeaderHash", hex(network.genesis_block_header_hash))
+            .with("genesisArchiveRoot", hex(network.genesis_archive_root))
+            .with("source", network.source.as_str()),
+    )
 }
 
 /// A hex field element, or `null` for a value the network's sources do not give.

@@ -14,7 +14,6 @@
 //! Reading checks bounds before work: the marker is read and checked against the protocol's
 //! limits first, and the preimage is read no further than the length the marker gives.
 
-use serde_json::{Map, Value, json};
 use txfx_membership::{CategoryError, CategoryProof, ProvenElement};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::fr_to_hex;
@@ -24,7 +23,7 @@ use txfx_tx_effects::category::{CategorySection, ElementPlace, ElementRole, Plac
 use txfx_tx_effects::limits::NUM_TX_EFFECT_CATEGORIES;
 
 use super::wire::{Integer, JsonInput, Malformation, Quoted, Raw};
-use super::{JsonError, field, fields};
+use super::{Json, JsonError, Object, field, fields};
 
 /// The JSON keys of an element's place, by the shape of its role.
 fn place_keys(shape: PlaceShape) -> &'static [&'static str] {
@@ -39,15 +38,14 @@ fn place_keys(shape: PlaceShape) -> &'static [&'static str] {
 }
 
 /// An element as JSON: its role, its place's keys, its value.
-pub(crate) fn element_to_json(element: &ProvenElement) -> Value {
-    let mut out = Map::new();
-    out.insert("role".to_owned(), json!(element.place.role.name()));
+pub(crate) fn element_to_json(element: &ProvenElement) -> Json {
+    let mut out = Object::new().with("role", element.place.role.name());
     for key in place_keys(element.place.role.shape()) {
         let index = if matches!(*key, "field") { element.place.field } else { element.place.item };
-        out.insert((*key).to_owned(), json!(index));
+        out.insert(*key, index);
     }
-    out.insert("value".to_owned(), json!(fr_to_hex(&element.value)));
-    Value::Object(out)
+    out.insert("value", fr_to_hex(&element.value));
+    Json::from(out)
 }
 
 /// A value named by a string (a role, a category), `expected` naming what it must be.
@@ -89,19 +87,18 @@ const PROOF_KEYS: [&str; 7] =
     ["txHash", "txStartMarker", "transactionFee", "categoryHashes", "category", "preimage", "element"];
 
 /// The proof as JSON (module docs).
-pub fn category_proof_to_json(proof: &CategoryProof) -> Value {
-    let mut out = Map::new();
-    let mut put = |key: &str, value: Value| out.insert(key.to_owned(), value);
-    put("txHash", json!(fr_to_hex(&proof.tx_hash)));
-    put("txStartMarker", json!(fr_to_hex(&proof.tx_start_marker)));
-    put("transactionFee", json!(fr_to_hex(&proof.transaction_fee)));
-    put("categoryHashes", json!(proof.category_hashes.iter().map(fr_to_hex).collect::<Vec<_>>()));
-    put("category", json!(proof.category.name()));
-    put("preimage", json!(proof.preimage.iter().map(fr_to_hex).collect::<Vec<_>>()));
+pub fn category_proof_to_json(proof: &CategoryProof) -> Json {
+    let mut out = Object::new()
+        .with("txHash", fr_to_hex(&proof.tx_hash))
+        .with("txStartMarker", fr_to_hex(&proof.tx_start_marker))
+        .with("transactionFee", fr_to_hex(&proof.transaction_fee))
+        .with("categoryHashes", proof.category_hashes.iter().map(fr_to_hex).collect::<Json>())
+        .with("category", proof.category.name())
+        .with("preimage", proof.preimage.iter().map(fr_to_hex).collect::<Json>());
     if let Some(element) = &proof.element {
-        put("element", element_to_json(element));
+        out.insert("element", element_to_json(element));
     }
-    Value::Object(out)
+    Json::from(out)
 }
 
 /// Reads a proof (module docs).

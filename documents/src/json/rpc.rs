@@ -4,10 +4,8 @@
 //! An answer's `result` is read by [`crate::read`] as the document the method returns; `null`
 //! means the node has no such thing (an unknown block, say).
 
-use serde_json::{Value, json};
-
-use super::JsonError;
 use super::wire::{Integer, JsonType, MAX_SAFE_INTEGER, Malformation, Quoted, Raw};
+use super::{Json, JsonError, Object};
 use crate::error::{Doc, DocumentError, Problem, RpcProblem};
 
 /// One request of a batch.
@@ -18,19 +16,25 @@ pub struct RpcRequest {
     /// The method (`aztec_getTxReceipt`, `eth_call`).
     pub method: String,
     /// Its parameters, in order.
-    pub params: Vec<Value>,
+    pub params: Vec<Json>,
 }
 
 impl RpcRequest {
     /// The request as JSON.
-    pub fn to_json(&self) -> Value {
-        json!({ "jsonrpc": "2.0", "id": self.id, "method": self.method, "params": self.params })
+    pub fn to_json(&self) -> Json {
+        Json::from(
+            Object::new()
+                .with("jsonrpc", "2.0")
+                .with("id", self.id)
+                .with("method", self.method.as_str())
+                .with("params", self.params.clone()),
+        )
     }
 }
 
 /// A batch of requests as the JSON text to send.
 pub fn batch_request_json(requests: &[RpcRequest]) -> String {
-    Value::Array(requests.iter().map(RpcRequest::to_json).collect()).to_string()
+    requests.iter().map(RpcRequest::to_json).collect::<Json>().to_string()
 }
 
 /// One answer of a batch.

@@ -6,7 +6,6 @@
 //! ```
 
 use serde::Serialize;
-use serde_json::Value;
 use txfx_membership::{StoredBlock, StoredTx};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::serde_hex;
@@ -14,7 +13,7 @@ use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
 
 use super::header::read_block_number;
 use super::wire::{JsonInput, Raw};
-use super::{JsonError, field};
+use super::{Json, JsonError, field};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -68,7 +67,7 @@ pub fn stored_block_from_json<'a>(input: impl Into<JsonInput<'a>>) -> Result<Sto
 
 /// The stored block as JSON (module docs).
 #[allow(clippy::expect_used, reason = "an internal invariant: a failure must be loud, never JSON null")]
-pub fn stored_block_to_json(stored: &StoredBlock) -> Value {
+pub fn stored_block_to_json(stored: &StoredBlock) -> Json {
     let json = StoredBlockJson {
         block_number: stored.block_number.get(),
         tx_effects_tree_root: stored.tx_effects_tree_root,
@@ -82,5 +81,5 @@ pub fn stored_block_to_json(stored: &StoredBlock) -> Value {
             })
             .collect(),
     };
-    serde_json::to_value(json).expect("invariant: a stored block always converts to JSON")
+    Json::from_serialize(&json).expect("invariant: a stored block always converts to JSON")
 }

@@ -364,6 +364,8 @@ pub enum JsonInput<'a> {
     Text(&'a str),
     /// A parsed value.
     Value(&'a Value),
+    /// A value a printer gave (read back, as its JSON text).
+    Printed(&'a super::Json),
 }
 
 impl<'a> From<&'a str> for JsonInput<'a> {
@@ -381,6 +383,12 @@ impl<'a> From<&'a String> for JsonInput<'a> {
 impl<'a> From<&'a Value> for JsonInput<'a> {
     fn from(value: &'a Value) -> Self {
         Self::Value(value)
+    }
+}
+
+impl<'a> From<&'a super::Json> for JsonInput<'a> {
+    fn from(value: &'a super::Json) -> Self {
+        Self::Printed(value)
     }
 }
 
@@ -414,8 +422,8 @@ impl JsonInput<'_> {
                     error
                 })
             }
-            Self::Value(value) => {
-                let text = value.to_string();
+            Self::Value(_) | Self::Printed(_) => {
+                let text = self.to_text();
                 let result = Raw::document(&text).map_err(E::from).and_then(read);
                 result.map_err(|mut error| {
                     if let Some(malformed) = error.malformed_mut() {
@@ -442,6 +450,23 @@ impl JsonInput<'_> {
                 Value::Bool(_) => JsonType::Bool,
                 Value::Null => JsonType::Null,
             }),
+            Self::Printed(json) => Some(match json {
+                super::Json::Object(_) => JsonType::Object,
+                super::Json::Array(_) => JsonType::Array,
+                super::Json::String(_) => JsonType::String,
+                super::Json::Number(_) => JsonType::Number,
+                super::Json::Bool(_) => JsonType::Bool,
+                super::Json::Null => JsonType::Null,
+            }),
+        }
+    }
+
+    /// The document as JSON text (a parsed or printed value printed compactly).
+    fn to_text(self) -> String {
+        match self {
+            Self::Text(text) => text.to_owned(),
+            Self::Value(value) => value.to_string(),
+            Self::Printed(json) => json.to_string(),
         }
     }
 }

@@ -18,14 +18,13 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use serde_json::{Value, json};
 use txfx_membership::{ProtocolVersion, TxEffectMembershipWitness};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex};
 
 use super::header::read_block_number;
 use super::wire::{Integer, JsonInput, JsonType, Malformation, Quoted, Raw};
-use super::{JsonError, SiblingPathError, hex_field};
+use super::{Json, JsonError, Object, SiblingPathError, hex_field};
 
 /// The most siblings a serialized path may declare (`MAX_SIBLING_PATH_LENGTH` in foundation).
 pub const MAX_SIBLING_PATH_LENGTH: usize = 128;
@@ -68,22 +67,15 @@ fn sibling_path_from_bytes(bytes: &[u8]) -> Result<Vec<Fr>, JsonError> {
 }
 
 /// The witness as the node API's JSON.
-pub fn witness_to_json(witness: &TxEffectMembershipWitness) -> Value {
-    let mut out = json!({
-        "blockNumber": witness.block_number.get(),
-        "root": fr_to_hex(&witness.root),
-    });
-    if let (Some(hash), Value::Object(map)) = (&witness.categories_hash, &mut out) {
-        map.insert("categoriesHash".to_owned(), json!(fr_to_hex(hash)));
+pub fn witness_to_json(witness: &TxEffectMembershipWitness) -> Json {
+    let mut out =
+        Object::new().with("blockNumber", witness.block_number.get()).with("root", fr_to_hex(&witness.root));
+    if let Some(hash) = &witness.categories_hash {
+        out.insert("categoriesHash", fr_to_hex(hash));
     }
-    if let Value::Object(map) = &mut out {
-        map.insert("leafIndex".to_owned(), json!(witness.leaf_index.to_string()));
-        map.insert(
-            "siblingPath".to_owned(),
-            json!(STANDARD.encode(sibling_path_to_bytes(&witness.sibling_path))),
-        );
-    }
-    out
+    out.insert("leafIndex", witness.leaf_index.to_string());
+    out.insert("siblingPath", STANDARD.encode(sibling_path_to_bytes(&witness.sibling_path)));
+    Json::from(out)
 }
 
 /// A leaf index: a decimal string (TypeScript prints the bigint so) or a JSON number.

@@ -16,9 +16,8 @@
 //!   `Backend`, `txfx_poseidon::ErrorClass`) decides whether `js/api.js` rethrows a `TypeError`, a
 //!   `RangeError` or an `Error`, or turns a refuted verification into its verdict object.
 
-use serde_json::json;
 use txfx_documents::classify::{Classify, ErrorClass};
-use txfx_documents::json::{stored_block_to_json, witness_to_json};
+use txfx_documents::json::{Json, Object, stored_block_to_json, witness_to_json};
 use txfx_documents::ops::{
     self, ArchiveSubject, Context, Expected, Subject, TxSelector, blob_encode, block_leaves, block_witnesses,
     checkpoint_decode, commitment_json, effect_commitment, header_hash, verify_archive, verify_tx_chain,
@@ -37,7 +36,12 @@ pub struct Thrown(String);
 
 impl Thrown {
     fn new(class: ErrorClass, kind: &str, message: &str) -> Self {
-        Self(json!({ "class": class_name(class), "kind": kind, "message": message }).to_string())
+        Self(
+            Json::from(
+                Object::new().with("class", class_name(class)).with("kind", kind).with("message", message),
+            )
+            .to_string(),
+        )
     }
 
     /// A failure of the binding's own machinery (a pool it hands work to, say), class `Backend`:
@@ -79,8 +83,14 @@ impl Thrown {
     fn document(error: &DocumentError, message: String) -> Self {
         match error.link() {
             Some(link) => Self(
-                json!({ "class": "Refuted", "kind": error.kind(), "message": message, "link": link })
-                    .to_string(),
+                Json::from(
+                    Object::new()
+                        .with("class", "Refuted")
+                        .with("kind", error.kind())
+                        .with("message", message)
+                        .with("link", link),
+                )
+                .to_string(),
             ),
             None => Self::new(error.class(), &error.kind(), &message),
         }
@@ -643,8 +653,12 @@ impl std::str::FromStr for NetworkName {
     }
 }
 
-fn request_json(request: &txfx_walk::Request) -> serde_json::Value {
-    json!({ "target": match request.target { txfx_walk::Target::Node => "node", txfx_walk::Target::L1 => "l1" }, "body": request.body })
+fn request_json(request: &txfx_walk::Request) -> Json {
+    let target = match request.target {
+        txfx_walk::Target::Node => "node",
+        txfx_walk::Target::L1 => "l1",
+    };
+    Json::from(Object::new().with("target", target).with("body", request.body.as_str()))
 }
 
 /// Starts a node walk: `{"walk": id, "request": {"target": "node" | "l1", "body"}}` as JSON text.
@@ -664,7 +678,7 @@ pub fn node_walk_start(params: &str) -> Result<String> {
     }
     let id = walks.next;
     walks.next = walks.next.wrapping_add(1).max(1);
-    let out = json!({ "walk": id, "request": request_json(&request) }).to_string();
+    let out = Json::from(Object::new().with("walk", id).with("request", request_json(&request))).to_string();
     walks.live.insert(id, (walk, request));
     Ok(out)
 }
@@ -683,23 +697,37 @@ pub fn node_walk_step(hasher: &dyn HashBackend, id: u32, status: u32, body: &str
     let status = u16::try_from(status).unwrap_or(u16::MAX);
     match walk.step(hasher, &request, status, body) {
         Ok(txfx_walk::Step::Send(next)) => {
-            let out = json!({ "request": request_json(&next) }).to_string();
+            let out = Json::from(Object::new().with("request", request_json(&next))).to_string();
             walks().live.insert(id, (walk, next));
             Ok(out)
         }
-        Ok(txfx_walk::Step::Done(verdict)) => Ok(json!({ "verdict": verdict.to_json() }).to_string()),
+        Ok(txfx_walk::Step::Done(verdict)) => {
+            Ok(Json::from(Object::new().with("verdict", verdict.to_json())).to_string())
+        }
         Err(txfx_walk::WalkError::Answer { method, source }) => {
             // The document's own error, its message naming the method whose answer it is.
             Err(Thrown::document(&source, format!("{method}: {source}")))
         }
         // An HTTP status other than 200: the endpoint gave no usable answer, as a failed fetch.
         Err(error @ txfx_walk::WalkError::Http { .. }) => Err(Thrown(
-            json!({ "class": "Transport", "kind": "Transport", "message": error.to_string() }).to_string(),
+            Json::from(
+                Object::new()
+                    .with("class", "Transport")
+                    .with("kind", "Transport")
+                    .with("message", error.to_string()),
+            )
+            .to_string(),
         )),
         Err(error) => Err(match error.link() {
             Some(link) => Thrown(
-                json!({ "class": "Refuted", "kind": "Walk", "message": error.to_string(), "link": link })
-                    .to_string(),
+                Json::from(
+                    Object::new()
+                        .with("class", "Refuted")
+                        .with("kind", "Walk")
+                        .with("message", error.to_string())
+                        .with("link", link),
+                )
+                .to_string(),
             ),
             None => Thrown::new(ErrorClass::Malformed, "Walk", &error.to_string()),
         }),
@@ -934,13 +962,15 @@ pub fn call(hasher: &dyn HashBackend, index: usize, args: &[Arg<'_>]) -> Result<
 /// [`EXPORTS`] as JSON, `[{"name", "params": ["text", "u32?", ...]}]`, in order: what an
 /// engine's JavaScript side builds its functions from.
 pub fn exports_json() -> String {
-    let exports: Vec<serde_json::Value> = EXPORTS
+    EXPORTS
         .iter()
         .map(|export| {
-            json!({ "name": export.name, "params": export.params.iter().map(|p| p.name()).collect::<Vec<_>>() })
+            Object::new()
+                .with("name", export.name)
+                .with("params", export.params.iter().map(|p| p.name()).collect::<Json>())
         })
-        .collect();
-    serde_json::Value::Array(exports).to_string()
+        .collect::<Json>()
+        .to_string()
 }
 
 #[cfg(test)]
