@@ -4,12 +4,51 @@
 // TypeScript. Every call is synchronous and crosses into txfx once, for a whole tree, witness or
 // verification. The API itself is api.js; this file picks the engine.
 //
-// Engine selection, as the Rust crates publish it: the native addon (txfx.node) where it loads,
-// else the WASM build (single-threaded, compiled synchronously from dist/txfx.wasm).
+// Engine selection, as the Rust crates publish it: the native addon where it loads, else the
+// WASM build (single-threaded, compiled synchronously from dist/txfx.wasm), with a warning that
+// says why. The addon is a build beside this file (txfx.node: the repository's own) or this
+// platform's package (txfx-linux-x64-gnu, ...), which npm installs as an optional dependency.
 // TXFX_BACKEND=native or wasm forces one and fails loudly, at import, if it cannot load.
 
 const { createApi } = require('./api.js');
 const { createWasmEngine } = require('./wasm.js');
+
+// This platform's addon package, by napi-rs's names: txfx-<platform>-<arch>[-<libc>].
+function platformPackage() {
+  const { platform, arch } = process;
+  if (platform !== 'linux') return `txfx-${platform}-${arch}`;
+  // glibc's version is in the process report's header; musl has none.
+  let glibc;
+  try {
+    glibc = process.report.getReport().header.glibcVersionRuntime;
+  } catch {
+    glibc = undefined;
+  }
+  return `txfx-linux-${arch}-${glibc ? 'gnu' : 'musl'}`;
+}
+
+function loadAddon() {
+  const failures = [];
+  const local = require('node:path').join(__dirname, 'txfx.node');
+  if (require('node:fs').existsSync(local)) {
+    try {
+      return require(local);
+    } catch (error) {
+      failures.push(`${local}: ${error.message}`);
+    }
+  }
+  const name = platformPackage();
+  try {
+    return require(name);
+  } catch (error) {
+    failures.push(
+      error.code === 'MODULE_NOT_FOUND' && String(error.message).includes(`'${name}'`)
+        ? `no addon package for this platform (${name} is not installed)`
+        : `${name}: ${error.message}`,
+    );
+  }
+  throw new Error(failures.join('; '));
+}
 
 function loadEngine() {
   const wanted = (typeof process !== 'undefined' && process.env && process.env.TXFX_BACKEND) || 'auto';
@@ -19,19 +58,29 @@ function loadEngine() {
   let nativeFailure;
   if (wanted !== 'wasm') {
     try {
-      return { engine: require('./txfx.node'), backend: 'native' };
+      return { engine: loadAddon(), backend: 'native' };
     } catch (error) {
-      nativeFailure = `the native addon (txfx.node) did not load: ${error.message}`;
+      nativeFailure = `the native addon did not load: ${error.message}`;
       if (wanted === 'native') throw new Error(`TXFX_BACKEND=native: ${nativeFailure}`);
     }
   }
+  let loaded;
   try {
     const bytes = require('node:fs').readFileSync(require('node:path').join(__dirname, 'dist', 'txfx.wasm'));
-    return { engine: createWasmEngine(new WebAssembly.Module(bytes)), backend: 'wasm' };
+    loaded = { engine: createWasmEngine(new WebAssembly.Module(bytes)), backend: 'wasm' };
   } catch (error) {
     const why = `the WASM engine (dist/txfx.wasm) did not load: ${error.message}`;
     throw new Error(wanted === 'wasm' ? `TXFX_BACKEND=wasm: ${why}` : `txfx: ${nativeFailure}; ${why}`);
   }
+  if (wanted === 'auto') {
+    // Once per process (the module is loaded once): the fallback is slower, and should be seen.
+    process.emitWarning(
+      `txfx is using its WASM engine, several times slower than the native addon: ${nativeFailure}. ` +
+        'Set TXFX_BACKEND=wasm to choose it and silence this warning.',
+      { code: 'TXFX_WASM_FALLBACK' },
+    );
+  }
+  return loaded;
 }
 
 const { engine, backend } = loadEngine();
