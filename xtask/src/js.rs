@@ -266,8 +266,9 @@ fn test() -> Result<(), String> {
     // (the published packages are `js platforms`' builds, which take minutes more).
     check_addon_check(&js)?;
     let host = stage_platform(&js, HOST_PLATFORM, &js.join("txfx.node"))?;
-    let tarballs = vec![pack(&js, &scratch, false)?, pack(&host, &scratch, true)?];
-    let listed = Command::new("tar").arg("tzf").arg(&tarballs[0]).output().map_err(|e| e.to_string())?;
+    let tarballs = [pack(&js, &scratch, false)?, pack(&host, &scratch, true)?];
+    let [main, _] = &tarballs;
+    let listed = Command::new("tar").arg("tzf").arg(main).output().map_err(|e| e.to_string())?;
     let listed = String::from_utf8_lossy(&listed.stdout);
     if listed.lines().any(|file| file.ends_with(".node")) || !listed.contains("package/LICENSE-MIT") {
         return Err(format!("the main package must hold no addon and both licences:\n{listed}"));
@@ -276,7 +277,7 @@ fn test() -> Result<(), String> {
     installed_checks(&project, &tarballs, &[OsString::from("node")])?;
     // Without the platform package, `auto` falls back to WASM and says why, once.
     let bare = scratch.join("bare");
-    install(&bare, &tarballs[..1])?;
+    install(&bare, std::slice::from_ref(main))?;
     let out = Command::new("node")
         .arg("cjs.cjs")
         .env_remove("TXFX_BACKEND")
@@ -379,9 +380,10 @@ fn pack(dir: &Path, into: &Path, dev: bool) -> Result<PathBuf, String> {
     }
     let report: serde_json::Value =
         serde_json::from_slice(&out.stdout).map_err(|e| format!("npm pack --json: {e}"))?;
-    let name = report[0]["filename"].as_str().ok_or("npm pack --json: no filename")?;
-    let size = report[0]["size"].as_u64().unwrap_or(0);
-    let unpacked = report[0]["unpackedSize"].as_u64().unwrap_or(0);
+    let packed = report.get(0).ok_or("npm pack --json: an empty report")?;
+    let name = packed.get("filename").and_then(|name| name.as_str()).ok_or("npm pack --json: no filename")?;
+    let size = packed.get("size").and_then(serde_json::Value::as_u64).unwrap_or(0);
+    let unpacked = packed.get("unpackedSize").and_then(serde_json::Value::as_u64).unwrap_or(0);
     println!("js: packed {name}: {size} bytes ({unpacked} unpacked)");
     Ok(into.join(name))
 }
