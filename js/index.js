@@ -4,8 +4,10 @@
 // TypeScript. Every call is synchronous and crosses into txfx once, for a whole tree, witness or
 // verification. The API itself is api.js; this file picks the engine.
 //
-// Engine selection, as the Rust crates publish it: the native addon (txfx.node) where it loads,
-// else the WASM build (single-threaded, compiled synchronously from dist/txfx.wasm).
+// Engine selection, as the Rust crates publish it: the native addon where it loads, else the
+// WASM build (single-threaded, compiled synchronously from dist/txfx.wasm), with a warning that
+// says why. The addon is a build beside this file (txfx.node: the repository's own) or this
+// platform's package (txfx-linux-x64-gnu, ...), which npm installs as an optional dependency.
 // TXFX_BACKEND=native or wasm forces one and fails loudly, at import, if it cannot load.
 
 const { createApi } = require('./api.js');
@@ -20,6 +22,43 @@ function loadError(message) {
   return error;
 }
 
+// This platform's addon package, by napi-rs's names: txfx-<platform>-<arch>[-<libc>].
+function platformPackage() {
+  const { platform, arch } = process;
+  if (platform !== 'linux') return `txfx-${platform}-${arch}`;
+  // glibc's version is in the process report's header; musl has none.
+  let glibc;
+  try {
+    glibc = process.report.getReport().header.glibcVersionRuntime;
+  } catch {
+    glibc = undefined;
+  }
+  return `txfx-linux-${arch}-${glibc ? 'gnu' : 'musl'}`;
+}
+
+function loadAddon() {
+  const failures = [];
+  const local = require('node:path').join(__dirname, 'txfx.node');
+  if (require('node:fs').existsSync(local)) {
+    try {
+      return require(local);
+    } catch (error) {
+      failures.push(`${local}: ${error.message}`);
+    }
+  }
+  const name = platformPackage();
+  try {
+    return require(name);
+  } catch (error) {
+    failures.push(
+      error.code === 'MODULE_NOT_FOUND' && String(error.message).includes(`'${name}'`)
+        ? `not installed for this platform (${process.platform}-${process.arch}): no txfx.node in the package and ${name} is not installed`
+        : `${name}: ${error.message}`,
+    );
+  }
+  throw new Error(failures.join('; '));
+}
+
 function loadEngine() {
   const wanted = (typeof process !== 'undefined' && process.env && process.env.TXFX_BACKEND) || 'auto';
   if (wanted !== 'auto' && wanted !== 'native' && wanted !== 'wasm') {
@@ -28,11 +67,11 @@ function loadEngine() {
   let nativeFailure;
   if (wanted !== 'wasm') {
     try {
-      return { engine: require('./txfx.node'), backend: 'native' };
+      return { engine: loadAddon(), backend: 'native' };
     } catch (error) {
-      nativeFailure = error.code === 'MODULE_NOT_FOUND'
-        ? `the native addon (txfx.node) is not in this package for this platform (${process.platform}-${process.arch})`
-        : `the native addon (txfx.node) did not load: ${error.message}`;
+      nativeFailure = error.message.startsWith('not installed')
+        ? `the native addon is ${error.message}`
+        : `the native addon did not load: ${error.message}`;
       if (wanted === 'native') throw loadError(`TXFX_BACKEND=native: ${nativeFailure}`);
     }
   }
@@ -44,10 +83,15 @@ function loadEngine() {
     const why = `the WASM engine (dist/txfx.wasm) did not load: ${error.message}`;
     throw loadError(wanted === 'wasm' ? `TXFX_BACKEND=wasm: ${why}` : `txfx: ${nativeFailure}; ${why}`);
   }
-  // Asked for no engine and given the slower one: said once, with why, so that a missing or broken
-  // addon is not mistaken for the package's speed. TXFX_BACKEND=wasm asks for it and hears nothing.
+  // Asked for no engine and given the slower one: said once (the module is loaded once), with
+  // why, so that a missing or broken addon is not mistaken for the package's speed.
+  // TXFX_BACKEND=wasm asks for it and hears nothing.
   if (nativeFailure !== undefined) {
-    process.emitWarning(`txfx: running on the WASM engine: ${nativeFailure}. Set TXFX_BACKEND=wasm to choose it and silence this warning.`, { type: 'TxfxWarning', code: 'TXFX_WASM_FALLBACK' });
+    process.emitWarning(
+      `txfx: running on the WASM engine, several times slower than the native addon: ${nativeFailure}. ` +
+        'Set TXFX_BACKEND=wasm to choose it and silence this warning.',
+      { type: 'TxfxWarning', code: 'TXFX_WASM_FALLBACK' },
+    );
   }
   return loaded;
 }

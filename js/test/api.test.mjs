@@ -173,7 +173,7 @@ function load(dir, backend) {
 test('the Node entry warns once, saying why, when it falls back to the WASM engine', () => {
   const expected = txfx.poseidon2Hash(['0x1', '0x2']);
   for (const [what, addon, why] of [
-    ['no addon', undefined, /not in this package for this platform \(\w+-\w+\)/],
+    ['no addon', undefined, /not installed for this platform \(\w+-\w+\): no txfx\.node in the package and txfx-\w+-\w+(-\w+)? is not installed/],
     ['a broken addon', 'not a shared library', /did not load: .+/],
   ]) {
     const dir = packageWithout(addon);

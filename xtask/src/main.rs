@@ -32,9 +32,9 @@ mod ts;
 
 /// The engines whose whole suite must have run for `cargo xtask test` to pass (others, such as
 /// `native-always-parallel` or `selected`, are counted when they ran).
-const ENGINES: [&str; 3] = ["sequential", "native", "wasm"];
+const ENGINES: [&str; 4] = ["sequential", "native", "native-portable", "wasm"];
 
-const USAGE: &str = "usage: cargo xtask <test | lint | ci | package | consumer | backfill | js <build [--release] | test> | ts-fixtures | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer | --js]>";
+const USAGE: &str = "usage: cargo xtask <test | lint | ci | package | consumer | backfill | js <build [--release] | test | platforms> | ts-fixtures | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer | --js]>";
 
 /// The published library crates, in dependency order.
 const LIBRARY_CRATES: [&str; 7] = [

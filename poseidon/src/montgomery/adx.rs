@@ -23,8 +23,8 @@ pub(crate) struct Adx {
 }
 
 impl Adx {
-    /// The token, if this CPU has BMI2 and ADX (checked once by the standard library, then
-    /// cached; without `std`, only when the build targets both features).
+    /// The token, if this CPU has BMI2 and ADX (checked once at run time, then cached; without
+    /// `std`, only when the build targets both features) and `TXFX_ARITHMETIC` is not `portable`.
     #[inline(always)]
     pub(crate) fn detect() -> Option<Self> {
         available().then_some(Self { _checked: () })
@@ -60,12 +60,18 @@ struct Constants([u64; 5]);
 
 static CONSTANTS: Constants = Constants([P[0], P[1], P[2], P[3], INV]);
 
-/// Whether this CPU has BMI2 and ADX (checked once by the standard library, then cached).
+/// Whether this CPU has BMI2 and ADX and the process did not ask for the portable product
+/// (checked once, then cached).
 #[inline(always)]
 fn available() -> bool {
     #[cfg(feature = "std")]
     {
-        std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx")
+        static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *AVAILABLE.get_or_init(|| {
+            !crate::permutation::portable_forced()
+                && std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("adx")
+        })
     }
     #[cfg(not(feature = "std"))]
     {
