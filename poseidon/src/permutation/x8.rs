@@ -341,8 +341,8 @@ fn square<V: Lanes8>(a: &Element<V>) -> Element<V> {
         }
     }
     // Columns 1 to 8 hold the off-diagonal products (at most 4 halves each); double them.
-    for k in 1..9 {
-        c[k] = c[k].add(c[k]);
+    for column in c.iter_mut().take(9).skip(1) {
+        *column = column.add(*column);
     }
     for i in 0..5 {
         c[2 * i] = c[2 * i].madd52lo(a[i], a[i]);
@@ -869,10 +869,16 @@ mod tests {
 
     #[test]
     fn the_bounds_leave_headroom() {
-        // The widest value the permutation forms is some 74p, below R ≈ 84p.
-        assert!(BOUNDS.widest < 80 * UNIT, "{BOUNDS:?}");
-        assert!(BOUNDS.partial < 4 * UNIT, "{BOUNDS:?}");
-        assert!(BOUNDS.out < 2 * UNIT, "{BOUNDS:?}");
+        // The widest value the permutation forms is about 73p (the first partial round's sum),
+        // below R ≈ 84.5p; the lanes settle near 3p in the partial rounds.
+        const { assert!(BOUNDS.widest < 80 * UNIT && BOUNDS.partial < 4 * UNIT && BOUNDS.out < 2 * UNIT) };
+        let in_p = |x: u128| x as f64 / UNIT as f64;
+        std::eprintln!(
+            "x8 bounds, in p: widest {:.2}, after the partial rounds {:.2}, at the exit {:.3}",
+            in_p(BOUNDS.widest),
+            in_p(BOUNDS.partial),
+            in_p(BOUNDS.out)
+        );
     }
 
     #[test]
