@@ -260,6 +260,8 @@ type Lanes<V> = [Element<V>; WIDTH];
 
 /// Upper bound on a limb a product or square leaves (unnormalized, non-negative).
 const LIMB_PRODUCT: u64 = 21 << LIMB_BITS;
+// 10 half-products from the columns, 10 from the reduction, and the carry.
+const _: () = assert!(20 * MASK + (1 << 12) < LIMB_PRODUCT);
 // The external matrix's largest row sum is 16, plus a round constant's limb: below 2^62, so every
 // sum of limbs the kernel forms is below 2^63 and its arithmetic shift is its carry.
 const LIMB_EXTERNAL: u64 = 16 * LIMB_PRODUCT + MASK;
@@ -374,7 +376,8 @@ fn reduce_sum<V: Lanes8>(s: &Element<V>) -> Element<V> {
     [s0.sub(w0), s1.sub(w1), s2.sub(w2), s3.sub(w3), s4.sub(w4)]
 }
 
-/// `x^5` for a normalized `x`: unnormalized, below `x·(x²/R+p)²/R/R + …` (see [`BOUNDS`]).
+/// `x^5` for a normalized `x` in three products (`x²`, `x⁴`, `x·x⁴`), unnormalized: below
+/// [`sbox_bound`] of `x`'s bound.
 #[inline(always)]
 fn sbox<V: Lanes8>(x: &Element<V>) -> Element<V> {
     let x2 = normalize(&square(x));
