@@ -10,7 +10,7 @@ mod share;
 use std::sync::Arc;
 
 use share::share;
-use txfx_poseidon::permutation::permute_many;
+use txfx_poseidon::permutation::{batch_arithmetic, permute_many};
 use txfx_poseidon::pool::GlobalPool;
 use txfx_poseidon::{BackendError, Fr, HashBackend, HashJob, Offload, Offloaded, State};
 
@@ -24,7 +24,8 @@ pub const DEFAULT_PARALLEL_THRESHOLD: usize = 2;
 
 /// Chunks per thread when permuting a level: equal-cost states, claimed a chunk at a time, so the
 /// caller waits at most one chunk for the last helper. Small levels go one state per chunk (a
-/// claim costs far less than a permutation).
+/// claim costs far less than a permutation), or one pass of the batch kernel where the CPU runs
+/// eight states per pass (`txfx_poseidon::permutation::batch_arithmetic`).
 const CHUNKS_PER_THREAD: usize = 16;
 
 /// The most states in one chunk, which bounds that wait on large levels.
@@ -173,7 +174,10 @@ impl HashBackend for NativeBackend {
     fn permute_batch(&self, states: &mut [State]) -> Result<(), BackendError> {
         if self.parallel(states.len()) {
             let chunks = CHUNKS_PER_THREAD * rayon::current_num_threads();
-            let size = states.len().div_ceil(chunks).clamp(1, MAX_CHUNK);
+            // A multiple of the batch kernel's width (8 states per pass with AVX-512 IFMA, else
+            // 1), so that every chunk but the last runs whole passes.
+            let width = batch_arithmetic().width();
+            let size = states.len().div_ceil(chunks).clamp(1, MAX_CHUNK).next_multiple_of(width);
             let owned: Vec<Vec<State>> = states.chunks(size).map(<[State]>::to_vec).collect();
             let permuted = self.share(owned, |chunk| permute_chunk(chunk));
             for (chunk, done) in states.chunks_mut(size).zip(permuted) {

@@ -2,8 +2,9 @@
 //! txfx's permutation, Noir's `bn254_blackbox_solver` 1.0
 //! `poseidon2_permutation` (what a Rust user would otherwise pick), one ark-ff `Fr`
 //! multiplication (the unit of cost: a permutation is 488 of them), the permutation on varied
-//! inputs (each output the next input), 64 varied states permuted by `permute_many` on one
-//! thread (per-permutation throughput of a batch), a tree node's pair hash, and `poseidon2_hash`
+//! inputs (each output the next input), 8 varied states permuted by `permute_x8` (the AVX-512
+//! IFMA kernel's one pass where the CPU has it) and 64 by `permute_many` on one thread
+//! (per-permutation throughput of a batch), a tree node's pair hash, and `poseidon2_hash`
 //! of 3 and of 3023 fields (a tree node's preimage size and a contract-class log).
 
 // Benchmark code: a backend that cannot start ends the benchmark.
@@ -48,6 +49,18 @@ fn permutation(c: &mut Criterion) {
     let noir: Vec<FieldElement> = state.iter().map(|x| FieldElement::from_repr(*x)).collect();
     group.bench_function("bn254_blackbox_solver", |b| {
         b.iter(|| bn254_blackbox_solver::poseidon2_permutation(black_box(&noir)))
+    });
+    group.finish();
+
+    // Eight varied states in one call: the AVX-512 IFMA kernel's one pass where the CPU has it
+    // (`batch_arithmetic()`), else eight scalar permutations. Per-permutation time, against
+    // `txfx` above (the scalar permutation).
+    let mut group = c.benchmark_group("permutation");
+    group.throughput(Throughput::Elements(8));
+    let mut eight: [[Fr; 4]; 8] = std::array::from_fn(|i| state.map(|x| x + Fr::from(i as u64)));
+    eprintln!("permutation: batch path on this CPU: {}", txfx_poseidon::permutation::batch_arithmetic());
+    group.bench_function("batch_x8", |b| {
+        b.iter(|| txfx_poseidon::permutation::permute_x8(black_box(&mut eight)))
     });
     group.finish();
 

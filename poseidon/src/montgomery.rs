@@ -30,6 +30,8 @@ use ark_ff::{BigInt, MontConfig};
 mod adx;
 #[cfg(all(target_arch = "x86_64", feature = "asm"))]
 pub(crate) use adx::Adx;
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
+pub(crate) mod ifma;
 
 /// The products the permutation is generic over: [`Portable`] everywhere, `Adx` on x86-64 CPUs
 /// with BMI2 and ADX. Both give bit-identical results; the permutation picks one per call. A

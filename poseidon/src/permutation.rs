@@ -27,6 +27,10 @@ use ark_bn254::Fr;
 use crate::constants::{INTERNAL_DIAGONAL_MINUS_ONE, ROUND_CONSTANTS};
 use crate::montgomery::{Coarse, Portable, Product, add, add_unreduced, double_coarse, from_fr, to_fr};
 
+// The batch kernel's algorithm: compiled where the IFMA kernel can run, and for its portable model's tests.
+#[cfg(any(test, all(target_arch = "x86_64", feature = "asm")))]
+pub(crate) mod x8;
+
 /// Width of the permutation state.
 pub const WIDTH: usize = 4;
 /// Number of full rounds (half at the start, half at the end).
@@ -197,8 +201,9 @@ impl core::fmt::Display for Arithmetic {
 
 /// The environment variable that makes a process use the portable product on any CPU: set it to
 /// `portable` (read once, at the first permutation; any other value, or none, leaves the choice
-/// to the CPU check). For testing and for ruling out the assembly when chasing a problem: the
-/// results are the same either way, only slower.
+/// to the CPU check). It turns off both the ADX product and the AVX-512 IFMA batch kernel
+/// ([`batch_arithmetic`]). For testing and for ruling out the assembly and the intrinsics when
+/// chasing a problem: the results are the same either way, only slower.
 pub const ARITHMETIC_ENV: &str = "TXFX_ARITHMETIC";
 
 /// Whether [`ARITHMETIC_ENV`] asks for the portable product.
@@ -234,11 +239,85 @@ pub fn permute(state: &mut State) {
 
 /// Permutes every state of `states` in place.
 ///
-/// One state at a time. Interleaving several states round by round was measured slower with this
-/// arithmetic (BENCHMARKS.md, design: one-state-at-a-time): one state's rounds already fill the
-/// out-of-order window, and more live state spills registers.
+/// Eight at a time on CPUs with AVX-512 IFMA (see [`batch_arithmetic`]): the states of a group of
+/// eight each take one 64-bit lane of the AVX-512 registers, so one pass through the rounds
+/// permutes all eight. The remainder (fewer than eight), and every state on other CPUs, goes one
+/// at a time through [`permute`]. Results are identical either way.
+///
+/// ```
+/// use txfx_poseidon::{Fr, permutation::{permute, permute_many}};
+/// let mut states: Vec<[Fr; 4]> = (0..19u64).map(|i| [i, i + 1, i + 2, i + 3].map(Fr::from)).collect();
+/// let mut one_by_one = states.clone();
+/// one_by_one.iter_mut().for_each(permute);
+/// permute_many(&mut states);
+/// assert_eq!(states, one_by_one);
+/// ```
 pub fn permute_many(states: &mut [State]) {
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
+    if let Some(ifma) = crate::montgomery::ifma::Ifma::detect() {
+        let (groups, rest) = states.as_chunks_mut::<BATCH_WIDTH>();
+        groups.iter_mut().for_each(|group| ifma.permute_x8(group));
+        rest.iter_mut().for_each(permute);
+        return;
+    }
+    // One state at a time: interleaving several states round by round was measured slower with
+    // the scalar arithmetic (BENCHMARKS.md, design: one-state-at-a-time): one state's rounds
+    // already fill the out-of-order window, and more live state spills registers.
     states.iter_mut().for_each(permute);
+}
+
+/// Permutes eight states in place: in one pass on CPUs with AVX-512 IFMA, otherwise one at a
+/// time. [`permute_many`] for any number of states.
+pub fn permute_x8(states: &mut [State; BATCH_WIDTH]) {
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
+    if let Some(ifma) = crate::montgomery::ifma::Ifma::detect() {
+        return ifma.permute_x8(states);
+    }
+    states.iter_mut().for_each(permute);
+}
+
+/// States per pass of the batch kernel.
+pub const BATCH_WIDTH: usize = 8;
+
+/// How [`permute_many`] permutes a batch on this CPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BatchArithmetic {
+    /// One state at a time, with the product [`arithmetic`] names.
+    OneAtATime,
+    /// Eight states per pass, one per 64-bit lane, with AVX-512 IFMA's 52-bit multiply-adds
+    /// (x86-64 CPUs with AVX-512F and AVX-512 IFMA, feature `asm`).
+    Ifma,
+}
+
+impl BatchArithmetic {
+    /// States permuted per pass: what a caller splitting a batch should keep its chunks a
+    /// multiple of.
+    pub fn width(self) -> usize {
+        match self {
+            Self::OneAtATime => 1,
+            Self::Ifma => BATCH_WIDTH,
+        }
+    }
+}
+
+impl core::fmt::Display for BatchArithmetic {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Self::OneAtATime => "one state at a time",
+            Self::Ifma => "ifma (8 states per pass, AVX-512 IFMA)",
+        })
+    }
+}
+
+/// The batch path [`permute_many`] takes in this process (checked at run time, once): eight
+/// states per pass where the CPU has AVX-512 IFMA, unless [`ARITHMETIC_ENV`] says `portable`.
+pub fn batch_arithmetic() -> BatchArithmetic {
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
+    if crate::montgomery::ifma::Ifma::detect().is_some() {
+        return BatchArithmetic::Ifma;
+    }
+    BatchArithmetic::OneAtATime
 }
 
 #[cfg(test)]
@@ -347,11 +426,39 @@ mod tests {
 
     #[test]
     fn batch_and_single_permutations_agree() {
-        let mut states: Vec<State> =
-            (0..11u64).map(|i| [Fr::from(i), Fr::from(i + 7), -Fr::from(3 * i), Fr::from(i << 40)]).collect();
-        let mut expected = states.clone();
-        expected.iter_mut().for_each(permute);
-        permute_many(&mut states);
-        assert_eq!(states, expected);
+        // Every remainder after groups of eight, and several groups.
+        for n in (0..=17u64).chain([64, 67]) {
+            let mut states: Vec<State> =
+                (0..n).map(|i| [Fr::from(i), Fr::from(i + 7), -Fr::from(3 * i), Fr::from(i << 40)]).collect();
+            let mut expected = states.clone();
+            expected.iter_mut().for_each(reference_permute);
+            permute_many(&mut states);
+            assert_eq!(states, expected, "{n} states");
+        }
+        let mut eight: [State; BATCH_WIDTH] =
+            core::array::from_fn(|i| [Fr::from(i as u64), -Fr::ONE, Fr::ZERO, Fr::ONE]);
+        let mut expected = eight;
+        expected.iter_mut().for_each(reference_permute);
+        permute_x8(&mut eight);
+        assert_eq!(eight, expected);
+    }
+
+    /// The batch path this process reports is the one the CPU check allows.
+    #[test]
+    fn the_batch_arithmetic_follows_the_cpu() {
+        let batch = batch_arithmetic();
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
+        {
+            let ifma = std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512ifma");
+            if portable_forced() || !ifma {
+                assert_eq!(batch, BatchArithmetic::OneAtATime);
+            } else {
+                assert_eq!(batch, BatchArithmetic::Ifma);
+            }
+        }
+        #[cfg(not(all(target_arch = "x86_64", feature = "asm")))]
+        assert_eq!(batch, BatchArithmetic::OneAtATime);
+        assert_eq!(batch.width() == BATCH_WIDTH, batch == BatchArithmetic::Ifma);
     }
 }

@@ -142,7 +142,21 @@ pub fn main(engines: Vec<Engine>) -> ExitCode {
         }
         other => other.to_string(),
     };
-    let arithmetic = format!("suite: permutation arithmetic on this CPU: {arithmetic}\n");
+    let batch = match txfx_poseidon::permutation::batch_arithmetic() {
+        txfx_poseidon::permutation::BatchArithmetic::Ifma => "ifma (8 states per pass)".to_owned(),
+        other
+            if std::env::var_os(txfx_poseidon::permutation::ARITHMETIC_ENV)
+                .is_some_and(|v| v == "portable") =>
+        {
+            format!("{other}, as {}=portable asks", txfx_poseidon::permutation::ARITHMETIC_ENV)
+        }
+        other => format!(
+            "{other}: this CPU (or build) has no AVX-512 IFMA, so the batch kernel was NOT tested here"
+        ),
+    };
+    let arithmetic = format!(
+        "suite: permutation arithmetic on this CPU: {arithmetic}\nsuite: batch permutation: {batch}\n"
+    );
     print!("{arithmetic}");
     if whole {
         write_report("arithmetic", &arithmetic);

@@ -1,5 +1,5 @@
-//! The Montgomery product on x86-64 with BMI2 and ADX: the only `unsafe` code in txfx's
-//! libraries, confined to this module.
+//! The Montgomery product on x86-64 with BMI2 and ADX: with the AVX-512 IFMA intrinsics of
+//! `ifma.rs`, the only `unsafe` code in txfx's libraries, confined to this module.
 //!
 //! [`mul`] computes exactly what the portable `mul_64` computes (the same CIOS steps, the same
 //! reduction factors, the same no-carry bounds), so its result is bit-identical, which the tests
