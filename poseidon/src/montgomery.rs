@@ -574,6 +574,7 @@ mod tests {
     #[test]
     fn the_assembly_product_is_the_portable_product() {
         let Some(adx) = Adx::detect() else {
+            #[cfg(feature = "std")]
             if crate::permutation::portable_forced() {
                 std::eprintln!("SKIPPED: TXFX_ARITHMETIC=portable: the assembly product is switched off");
                 return;
