@@ -22,40 +22,68 @@ function loadError(message) {
   return error;
 }
 
-// This platform's addon package, by napi-rs's names: txfx-<platform>-<arch>[-<libc>].
-function platformPackage() {
-  const { platform, arch } = process;
-  if (platform !== 'linux') return `txfx-${platform}-${arch}`;
-  // glibc's version is in the process report's header; musl has none.
-  let glibc;
+// Whether this Linux runs on musl (true), glibc (false), or cannot tell (undefined). As napi-rs's
+// loaders do: the `ldd` script names its libc, which is cheap; else the process report's header,
+// which carries glibc's version and no musl one (its network part, which can take seconds, is
+// left out while it is made).
+function isMusl() {
   try {
-    glibc = process.report.getReport().header.glibcVersionRuntime;
+    const ldd = require('node:fs').readFileSync('/usr/bin/ldd', 'utf8');
+    if (ldd.includes('musl')) return true;
+    if (ldd.includes('GNU C Library') || ldd.includes('glibc')) return false;
   } catch {
-    glibc = undefined;
+    // No readable ldd: ask the report.
   }
-  return `txfx-linux-${arch}-${glibc ? 'gnu' : 'musl'}`;
+  try {
+    const report = process.report;
+    const excluded = report.excludeNetwork;
+    report.excludeNetwork = true;
+    try {
+      return !report.getReport().header.glibcVersionRuntime;
+    } finally {
+      report.excludeNetwork = excluded;
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+// This platform's addon packages, by napi-rs's names (txfx-<platform>-<arch>[-<libc>]): both
+// libcs' when the libc cannot be told.
+function platformPackages() {
+  const { platform, arch } = process;
+  if (platform !== 'linux') return [`txfx-${platform}-${arch}`];
+  const musl = isMusl();
+  if (musl === undefined) return [`txfx-linux-${arch}-gnu`, `txfx-linux-${arch}-musl`];
+  return [`txfx-linux-${arch}-${musl ? 'musl' : 'gnu'}`];
 }
 
 function loadAddon() {
   const failures = [];
   const local = require('node:path').join(__dirname, 'txfx.node');
-  if (require('node:fs').existsSync(local)) {
+  const hasLocal = require('node:fs').existsSync(local);
+  if (hasLocal) {
     try {
       return require(local);
     } catch (error) {
       failures.push(`${local}: ${error.message}`);
     }
   }
-  const name = platformPackage();
-  try {
-    return require(name);
-  } catch (error) {
-    failures.push(
-      error.code === 'MODULE_NOT_FOUND' && String(error.message).includes(`'${name}'`)
-        ? `not installed for this platform (${process.platform}-${process.arch}): no txfx.node in the package and ${name} is not installed`
-        : `${name}: ${error.message}`,
+  const missing = [];
+  for (const name of platformPackages()) {
+    try {
+      return require(name);
+    } catch (error) {
+      if (error.code === 'MODULE_NOT_FOUND' && String(error.message).includes(`'${name}'`)) missing.push(name);
+      else failures.push(`${name}: ${error.message}`);
+    }
+  }
+  if (failures.length === 0) {
+    throw new Error(
+      `not installed for this platform (${process.platform}-${process.arch}): no txfx.node in the package and ${missing.join(' nor ')} is not installed`,
     );
   }
+  if (missing.length > 0) failures.push(`${missing.join(' nor ')} is not installed`);
   throw new Error(failures.join('; '));
 }
 

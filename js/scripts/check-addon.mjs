@@ -3,7 +3,7 @@
 // `cargo xtask js platforms`. The published addon is the `addon` profile's build (stripped, LTO):
 // a dev build carries debug info and symbols (12 MB and more, against about 2 MB stripped).
 // TXFX_PACK_DEV=1 lets the repository's own tests pack a dev build; never for a published package.
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 // The names of an ELF file's sections (64-bit little-endian: every Linux addon we build).
@@ -38,7 +38,9 @@ export function addonProblems(path) {
 }
 
 const [file] = process.argv.slice(2);
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// Run as a script (not imported): compared through the real path, as import.meta.url resolves
+// symbolic links and process.argv[1] does not.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   if (!file) {
     console.error('usage: node check-addon.mjs <file.node>');
     process.exit(2);

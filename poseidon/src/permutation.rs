@@ -200,16 +200,19 @@ impl core::fmt::Display for Arithmetic {
 }
 
 /// The environment variable that makes a process use the portable product on any CPU: set it to
-/// `portable` (read once, at the first permutation; any other value, or none, leaves the choice
+/// `portable` (read once per process, at the first CPU check; any other value, or none, leaves the choice
 /// to the CPU check). It turns off both the ADX product and the AVX-512 IFMA batch kernel
 /// ([`batch_arithmetic`]). For testing and for ruling out the assembly and the intrinsics when
 /// chasing a problem: the results are the same either way, only slower.
 pub const ARITHMETIC_ENV: &str = "TXFX_ARITHMETIC";
 
-/// Whether [`ARITHMETIC_ENV`] asks for the portable product.
+/// Whether [`ARITHMETIC_ENV`] asks for the portable product: read once per process, the first
+/// time any CPU check asks, and shared by every check (the ADX product's and the IFMA kernel's),
+/// so they cannot disagree.
 #[cfg(all(feature = "std", target_arch = "x86_64", feature = "asm"))]
 pub(crate) fn portable_forced() -> bool {
-    std::env::var_os(ARITHMETIC_ENV).is_some_and(|value| value == "portable")
+    static FORCED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FORCED.get_or_init(|| std::env::var_os(ARITHMETIC_ENV).is_some_and(|value| value == "portable"))
 }
 
 /// The product [`permute`] uses in this process (checked at run time, once): the assembly one

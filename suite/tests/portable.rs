@@ -7,7 +7,7 @@
 use std::process::{Command, ExitCode};
 
 use txfx_backend_native::NativeBackend;
-use txfx_poseidon::permutation::{ARITHMETIC_ENV, Arithmetic, arithmetic};
+use txfx_poseidon::permutation::{ARITHMETIC_ENV, Arithmetic, BatchArithmetic, arithmetic, batch_arithmetic};
 use txfx_suite::Engine;
 
 fn main() -> ExitCode {
@@ -16,6 +16,11 @@ fn main() -> ExitCode {
         let chosen = arithmetic();
         if chosen != Arithmetic::Portable {
             eprintln!("{ARITHMETIC_ENV}=portable, yet the permutation runs on {chosen}");
+            return ExitCode::FAILURE;
+        }
+        let batches = batch_arithmetic();
+        if batches != BatchArithmetic::OneAtATime {
+            eprintln!("{ARITHMETIC_ENV}=portable, yet batches run on {batches:?}");
             return ExitCode::FAILURE;
         }
         let native = NativeBackend::new();

