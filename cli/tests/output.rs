@@ -42,17 +42,39 @@ fn stderr(output: &Output) -> String {
 }
 
 /// The JSON a `--json` command printed, after checking it succeeded and said nothing on stderr.
-fn json(args: &[&str]) -> Value {
+/// A `--json` answer: the value, and its top-level keys in the order printed (a `Value` without
+/// serde_json's `preserve_order`, which no crate here turns on, keeps its keys sorted).
+struct Answer {
+    value: Value,
+    keys: Vec<String>,
+}
+
+impl std::ops::Deref for Answer {
+    type Target = Value;
+    fn deref(&self) -> &Value {
+        &self.value
+    }
+}
+
+fn json(args: &[&str]) -> Answer {
     let output = txfx(args);
     assert!(output.status.success(), "{args:?}: {output:?}");
     assert!(output.stderr.is_empty(), "{args:?}: {}", stderr(&output));
-    serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("{args:?} prints JSON ({e}): {output:?}"))
+    let value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{args:?} prints JSON ({e}): {output:?}"));
+    // Pretty-printed: each top-level key opens a line indented by two spaces.
+    let keys = stdout(&output)
+        .lines()
+        .filter_map(|line| line.strip_prefix("  \""))
+        .filter_map(|rest| rest.split_once("\": "))
+        .map(|(key, _)| serde_json::from_str::<String>(&format!("\"{key}\"")).expect("a JSON key"))
+        .collect();
+    Answer { value, keys }
 }
 
-/// The keys of a JSON object, in order.
-fn keys(value: &Value) -> Vec<&str> {
-    value.as_object().expect("a JSON object").keys().map(String::as_str).collect()
+/// The keys of a JSON answer, in the order printed.
+fn keys(answer: &Answer) -> Vec<&str> {
+    answer.keys.iter().map(String::as_str).collect()
 }
 
 fn expect_str(pointer: &str) -> String {
@@ -202,7 +224,7 @@ fn json_answers_hold_what_the_bare_answers_print() {
     let line = txfx_with(&["block", "root", "--jsonl", "-"], Some(&body));
     assert_eq!(
         serde_json::from_slice::<Value>(&line.stdout).expect("a JSON line"),
-        answer,
+        *answer,
         "--json is a --jsonl line"
     );
 
