@@ -1,5 +1,5 @@
 // txfx for browsers (and any JavaScript runtime without the Node addon): the WASM build,
-// single-threaded, no SharedArrayBuffer, no cross-origin isolation. The API is api.js's, the
+// single-threaded, no SharedArrayBuffer, no cross-origin isolation. The API is api.mjs's, the
 // same as in Node; this file loads the module.
 //
 // Call `await init()` once before the first call: it fetches and compiles dist/txfx.wasm,
@@ -10,8 +10,8 @@
 // module this size (Chromium 156 allows it), so prefer `init` there. Before either finishes,
 // every call throws; init twice is harmless.
 
-import { createApi } from './api.js';
-import { createWasmEngine } from './wasm.js';
+import { createApi } from './api.mjs';
+import { createWasmEngine } from './wasm.mjs';
 
 let engineReady;
 let pending;

@@ -2,7 +2,8 @@
 // txfx for JavaScript in Node: Aztec's per-block tx-effects commitment (AZIP-26), its membership
 // witnesses and their verification up to an archive root from L1, bit-exact with Aztec's
 // TypeScript. Every call is synchronous and crosses into txfx once, for a whole tree, witness or
-// verification. The API itself is api.js; this file picks the engine.
+// verification. The API itself is api.js (generated from
+// api.mjs by scripts/cjs.mjs); this file picks the engine.
 //
 // Engine selection, as the Rust crates publish it: the native addon where it loads, else the
 // WASM build (single-threaded, compiled synchronously from dist/txfx.wasm), with a warning that

@@ -1,4 +1,3 @@
-'use strict';
 // The WASM engine over a compiled module (dist/txfx.wasm, from the Rust crate txfx-js-wasm):
 // one function per entry of the export table the module itself declares, each encoding its
 // arguments into the module's memory, calling its one dispatcher and decoding the result. The
@@ -8,12 +7,12 @@
 //
 // The ABI is described in js/wasm/src/lib.rs.
 
-const ENGINE_INTERNALS = Symbol('txfx wasm engine internals');
+export const ENGINE_INTERNALS = Symbol('txfx wasm engine internals');
 
 const KIND = { absent: 0, text: 1, number: 2, texts: 3 };
 const STATUS = { text: 0, texts: 1, thrown: 2 };
 
-function createWasmEngine(module) {
+export function createWasmEngine(module) {
   if (!(module instanceof WebAssembly.Module)) throw new TypeError('createWasmEngine: expected a compiled WebAssembly.Module');
   const encoder = new TextEncoder();
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -124,5 +123,3 @@ function createWasmEngine(module) {
   };
   return engine;
 }
-
-module.exports = { createWasmEngine, ENGINE_INTERNALS };

@@ -64,11 +64,13 @@ fn build(release: bool) -> Result<(), String> {
     for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
         std::fs::copy(root().join(licence), js.join(licence)).map_err(|e| format!("{licence}: {e}"))?;
     }
+    // The CommonJS api.js and wasm.js that index.js requires, generated from the ES modules.
+    node(&js, &["scripts/cjs.mjs"])?;
     build_wasm()
 }
 
 /// The WASM engine: `js/wasm` for wasm32-unknown-unknown, copied to `js/dist/txfx.wasm`. The
-/// module imports nothing and declares its own exports (`js/wasm.js` builds the engine from
+/// module imports nothing and declares its own exports (`js/wasm.mjs` builds the engine from
 /// them), so no generated glue goes with it.
 fn build_wasm() -> Result<(), String> {
     run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
