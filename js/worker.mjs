@@ -94,8 +94,17 @@ function start(options) {
     throw failure('txfx/worker: this runtime has no Worker; txfx/worker is for browsers (in Node, import txfx: its …Async forms run on the addon\'s pool)', 'Load');
   }
   if (options.workerUrl !== undefined) return { spawned: new Worker(options.workerUrl, { type: 'module' }), url: String(options.workerUrl) };
-  // The form Vite and webpack 5 recognise and bundle as a worker of its own.
-  return { spawned: new Worker(new URL('./worker-thread.mjs', import.meta.url), { type: 'module' }), url: "txfx's worker-thread.mjs" };
+  try {
+    // The form Vite and webpack 5 recognise and bundle as a worker of its own.
+    return { spawned: new Worker(new URL('./worker-thread.mjs', import.meta.url), { type: 'module' }), url: "txfx's worker-thread.mjs" };
+  } catch (error) {
+    if (!error || error.name !== 'SecurityError') throw error;
+    // Loaded from another origin (a CDN): a worker's script must be same-origin, but a module
+    // worker from a blob may import the script from there (the CDN serves it with CORS).
+    const url = String(import.meta.url).replace(/[^/]*$/, 'worker-thread.mjs');
+    const blob = new Blob([`import ${JSON.stringify(url)};\n`], { type: 'text/javascript' });
+    return { spawned: new Worker(URL.createObjectURL(blob), { type: 'module' }), url };
+  }
 }
 
 export function init(input, options) {
