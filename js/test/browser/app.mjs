@@ -152,14 +152,18 @@ async function main() {
     });
     for (const { name, run } of workerCases(worker, read, assert)) await record(name, run);
     // A log-heavy block: on the page's thread (the main entry's …Async form, computed there) and
-    // in the worker. The page's ticker must keep running while the worker hashes.
-    const heavy = await (await fetch('/testdata/blocks/log-heavy-64.json')).text();
-    await record('worker: a log-heavy block hashes to the main thread\'s root while the page keeps ticking', async () => {
+    // in the worker. The page's ticker must keep running while the worker hashes: a count, not a
+    // timing threshold; the times are printed, not judged.
+    // log-heavy-3 in the tests (0.6 s of hashing, many ticks); run.mjs --heavy log-heavy-64.json
+    // for the README's figures.
+    const heavyName = new URLSearchParams(location.search).get('heavy') ?? 'log-heavy-3.json';
+    const heavy = await (await fetch(`/testdata/blocks/${heavyName}`)).text();
+    await record(`worker: ${heavyName} hashes to the main thread's root while the page keeps ticking`, async () => {
       const onPage = await ticking(() => txfx.txEffectsTreeRootAsync(heavy));
       const inWorker = await ticking(() => worker.txEffectsTreeRootAsync(heavy));
       assert.equal(inWorker.value, onPage.value);
       assert.ok(inWorker.ticks > 0, 'the page did not tick while the worker hashed');
-      measures.logHeavy64 = {
+      measures[heavyName] = {
         mainThread: { longestGapMs: onPage.longestGapMs, callMs: onPage.callMs, ticks: onPage.ticks },
         worker: { longestGapMs: inWorker.longestGapMs, callMs: inWorker.callMs, ticks: inWorker.ticks },
       };

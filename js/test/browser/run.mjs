@@ -2,10 +2,14 @@
 // bundled by esbuild against the packed package installed in `--project`, served from localhost
 // with testdata/, and loaded twice (init(url), then initSync(bytes)). Prints each case; exits 1
 // on any failure, or if a page ran no case. With --test-chain, the page also proves a tx from the
-// test chain's stub node and anvil over fetch (both serve CORS), as a wallet's page would.
+// test chain's stub node and anvil over fetch (both serve CORS), as a wallet's page would. The
+// init(url) page also runs txfx/worker's cases (its thread bundled as an entry of its own) and
+// prints how long the page's thread went without a tick while a log-heavy block was hashed on it
+// and in the worker.
 //
 // node run.mjs --tools DIR (esbuild, playwright-core) --project DIR (txfx installed)
 //              --testdata DIR [--chromium PATH] [--test-chain BINARY (txfx-test-chain)]
+//              [--heavy log-heavy-64.json (the block txfx/worker is measured on; log-heavy-3.json)]
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
@@ -65,7 +69,8 @@ try {
     const page = await browser.newPage();
     const problems = [];
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    await page.goto(`${origin}/index.html?init=${mode}${chainUrls ? `&chain=${encodeURIComponent(chainUrls)}` : ''}`);
+    const heavy = args.heavy ? `&heavy=${encodeURIComponent(args.heavy)}` : '';
+    await page.goto(`${origin}/index.html?init=${mode}${heavy}${chainUrls ? `&chain=${encodeURIComponent(chainUrls)}` : ''}`);
     await page.waitForFunction(() => window.__txfx !== undefined, null, { timeout: 300_000 });
     const report = await page.evaluate(() => window.__txfx);
     if (report.error) problems.push(report.error);
