@@ -41,6 +41,8 @@ function argumentError(message) {
 // Posts a message to the worker; settles with its answer.
 function ask(message, transfer) {
   return new Promise((resolve, reject) => {
+    // terminate() while init was reading its input: nothing to post to.
+    if (worker === undefined) throw failure('txfx/worker: the worker was terminated', 'Terminated');
     const id = nextId;
     nextId += 1;
     waiting.set(id, { resolve, reject });
