@@ -24,7 +24,8 @@ const TOOLS_PACKAGE_JSON: &str = r#"{"private": true, "dependencies": {"typescri
 
 /// The bundlers the browser entry is checked under besides esbuild (installed under
 /// `target/js-bundlers/`; `js/test/browser/bundlers.mjs`).
-const BUNDLERS_PACKAGE_JSON: &str = r#"{"private": true, "dependencies": {"vite": "8.3.4", "webpack": "5.113.0"}}"#;
+const BUNDLERS_PACKAGE_JSON: &str =
+    r#"{"private": true, "dependencies": {"vite": "8.3.4", "webpack": "5.113.0"}}"#;
 
 /// The shared library cargo writes for the addon, on this platform.
 fn addon_library(profile: &str) -> PathBuf {
