@@ -1,5 +1,5 @@
 // txfx for browsers (and any JavaScript runtime without the Node addon): the WASM build,
-// single-threaded, no SharedArrayBuffer, no cross-origin isolation. The API is api.js's, the
+// single-threaded, no SharedArrayBuffer, no cross-origin isolation. The API is api.mjs's, the
 // same as in Node; this file loads the module.
 //
 // Call `await init()` once before the first call: it fetches and compiles dist/txfx.wasm,
@@ -10,8 +10,8 @@
 // module this size (Chromium 156 allows it), so prefer `init` there. Before either finishes,
 // every call throws; init twice is harmless.
 
-import { createApi } from './api.js';
-import { createWasmEngine } from './wasm.js';
+import { createApi } from './api.mjs';
+import { compileWasm, createWasmEngine } from './wasm.mjs';
 
 let engineReady;
 let pending;
@@ -31,27 +31,11 @@ function engine() {
 
 export const backend = 'wasm';
 
-// The compiled module, from what `init` was given: a URL (or its string), a Request, a Response,
-// the module's bytes, or a WebAssembly.Module.
-async function compile(input) {
-  if (input instanceof WebAssembly.Module) return input;
-  if (input instanceof ArrayBuffer || ArrayBuffer.isView(input)) return WebAssembly.compile(input);
-  const response = input instanceof Response ? input : await fetch(input);
-  if (!response.ok) {
-    throw new Error(`fetching ${response.url || input} gave HTTP ${response.status}; serve dist/txfx.wasm (the export txfx/txfx.wasm) and pass its URL: init(url)`);
-  }
-  // Streaming compilation needs the application/wasm type; any server's bytes compile otherwise.
-  if (typeof WebAssembly.compileStreaming === 'function' && response.headers.get('content-type') === 'application/wasm') {
-    return WebAssembly.compileStreaming(response);
-  }
-  return WebAssembly.compile(await response.arrayBuffer());
-}
-
 export function init(input) {
   if (engineReady !== undefined) return Promise.resolve();
   if (pending === undefined) {
     const source = input ?? new URL('./dist/txfx.wasm', import.meta.url);
-    pending = compile(source).then(
+    pending = compileWasm(source, globalThis.location && globalThis.location.href).then(
       (module) => {
         engineReady = createWasmEngine(module);
       },

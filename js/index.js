@@ -2,7 +2,8 @@
 // txfx for JavaScript in Node: Aztec's per-block tx-effects commitment (AZIP-26), its membership
 // witnesses and their verification up to an archive root from L1, bit-exact with Aztec's
 // TypeScript. Every call is synchronous and crosses into txfx once, for a whole tree, witness or
-// verification. The API itself is api.js; this file picks the engine.
+// verification. The API itself is api.js (generated from
+// api.mjs by scripts/cjs.mjs); this file picks the engine.
 //
 // Engine selection, as the Rust crates publish it: the native addon where it loads, else the
 // WASM build (single-threaded, compiled synchronously from dist/txfx.wasm), with a warning that
@@ -87,6 +88,18 @@ function loadAddon() {
   throw new Error(failures.join('; '));
 }
 
+// Said when this code no longer sits in txfx's package (a bundler copied it into a bundle), which
+// is why neither the addon nor dist/txfx.wasm is found beside it: the fix, not just the symptom.
+function bundled() {
+  try {
+    const manifest = require('node:path').join(__dirname, 'package.json');
+    if (JSON.parse(require('node:fs').readFileSync(manifest, 'utf8')).name === 'txfx') return '';
+  } catch {
+    // No package.json of txfx's beside this code.
+  }
+  return `. txfx's Node entry runs from ${__dirname}, not from its package: it was bundled. Mark txfx external in your bundler (esbuild --external:txfx, webpack externals: { txfx: 'commonjs txfx' }, Vite ssr.external: ['txfx']) so that Node loads it from node_modules, where its addon and dist/txfx.wasm are`;
+}
+
 function loadEngine() {
   const wanted = (typeof process !== 'undefined' && process.env && process.env.TXFX_BACKEND) || 'auto';
   if (wanted !== 'auto' && wanted !== 'native' && wanted !== 'wasm') {
@@ -108,7 +121,7 @@ function loadEngine() {
     const bytes = require('node:fs').readFileSync(require('node:path').join(__dirname, 'dist', 'txfx.wasm'));
     loaded = { engine: createWasmEngine(new WebAssembly.Module(bytes)), backend: 'wasm' };
   } catch (error) {
-    const why = `the WASM engine (dist/txfx.wasm) did not load: ${error.message}`;
+    const why = `the WASM engine (dist/txfx.wasm) did not load: ${error.message}${bundled()}`;
     throw loadError(wanted === 'wasm' ? `TXFX_BACKEND=wasm: ${why}` : `txfx: ${nativeFailure}; ${why}`);
   }
   // Asked for no engine and given the slower one: said once (the module is loaded once), with

@@ -358,3 +358,62 @@ export function vectorCases(txfx, read, assert) {
 
   return cases;
 }
+
+// The same vectors through txfx/worker (a browser's module worker): each `…Async` form settles
+// with what testdata/ holds, and its refusals cross the thread with their class and kind.
+// `rejects(promise, validator)` is node:assert's, awaited.
+export function workerCases(worker, read, assert) {
+  const json = (name) => JSON.parse(read(name));
+  const fixtures = json('aztec-fixtures.json');
+  const cases = [];
+  const case_ = (name, run) => cases.push({ name, run });
+  const rejects = async (promise, validate, message) => {
+    let error;
+    try {
+      await promise;
+    } catch (caught) {
+      error = caught;
+    }
+    assert.ok(error !== undefined, `${message}: did not reject`);
+    assert.ok(validate(error), `${message}: rejected with ${error} (kind ${error && error.kind}, class ${error && error.txfxClass})`);
+  };
+  const typed = (Kind, kind) => (error) => error instanceof Kind && (kind === undefined || error.kind === kind) && typeof error.txfxClass === 'string';
+
+  case_('worker: the upstream three-tx block, its leaves and witness', async () => {
+    const three = fixtures.three_tx_block;
+    const body = read('blocks/three-fixtures.json');
+    assert.equal(await worker.txEffectsTreeRootAsync(body), three.root);
+    assert.equal(await worker.txEffectsTreeRootAsync(JSON.parse(body)), three.root, 'a parsed object reads alike');
+    const stored = await worker.txEffectLeavesAsync(body, 3);
+    assert.equal(stored.txEffectsTreeRoot, three.root);
+    assert.deepEqual(stored.txs.map((tx) => tx.leaf), three.leaves);
+    const witness = await worker.txEffectMembershipWitnessAsync(body, { index: 1 }, 3);
+    const transcribed = json('chain/tx-witness-3-1.json');
+    for (const key of Object.keys(transcribed)) assert.deepEqual(witness[key], transcribed[key], key);
+    assert.deepEqual(worker.decodeSiblingPath(witness.siblingPath).length > 0, true);
+  });
+
+  case_('worker: TypeScript 4.1.2 effects, their leaves and commitments', async () => {
+    const effects = json('typescript/effects.json').effects;
+    assert.ok(effects.length > 0);
+    for (const e of effects) {
+      const leaf = await worker.txEffectLeafAsync(e.json, PRE);
+      assert.equal(leaf.txHash, JSON.parse(e.json).txHash, e.name);
+      const commitment = await worker.txEffectCommitmentAsync(e.json, PRE);
+      assert.equal(commitment.leaf, leaf.leaf, e.name);
+    }
+  });
+
+  case_('worker: refusals cross the thread with their class and kind', async () => {
+    const body = read('blocks/three-fixtures.json');
+    const stored = await worker.txEffectLeavesAsync(body, 3);
+    await rejects(worker.txEffectsTreeRootAsync('{'), typed(TypeError), 'malformed JSON (the engine\'s)');
+    await rejects(worker.txEffectsTreeRootAsync(42), typed(TypeError, 'Argument'), 'a number for a body (the calling thread\'s)');
+    await rejects(worker.txEffectMembershipWitnessAsync(body, { index: 3 }, 3), typed(RangeError), 'an index past the block (the engine\'s)');
+    await rejects(worker.txEffectMembershipWitnessAsync(body, { txHash: stored.txs[1].txHash }, 3), typed(TypeError, 'TxLookup/Repeated'), 'a hash two txs share');
+    await rejects(worker.txEffectLeavesAsync(body, 2 ** 32), typed(RangeError, 'Argument'), 'a block number out of range');
+    assert.throws(() => worker.decodeSiblingPath('!'), typed(TypeError, 'NotBase64'));
+  });
+
+  return cases;
+}

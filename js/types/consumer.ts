@@ -3,6 +3,10 @@
 // user writes.
 import * as txfx from 'txfx';
 import type { Refutation, TxEffectMembershipWitness, Verdict } from 'txfx';
+// The module's URL as a bundler's file loader gives it (txfx.wasm.d.ts: no TS2307).
+import wasmUrl from 'txfx/txfx.wasm';
+import * as worker from 'txfx/worker';
+import type { WorkerInitOptions } from 'txfx/worker';
 
 const body: string = '[]';
 const root: string = txfx.txEffectsTreeRoot(body);
@@ -46,9 +50,25 @@ async function offLoop(): Promise<string> {
   return txfx.txEffectsTreeRootFromLeaves([served.root, 1n, new Uint8Array(32)]);
 }
 
+// The worker entry: the same inputs, promises back, its own loader.
+async function inWorker(): Promise<string> {
+  const options: WorkerInitOptions = { workerUrl: new URL('/txfx-worker.js', 'http://localhost') };
+  await worker.init(wasmUrl, options);
+  const running: 'wasm' | undefined = worker.backend();
+  const leaves: txfx.StoredBlock = await worker.txEffectLeavesAsync(body, 3);
+  const witness: TxEffectMembershipWitness = await worker.txEffectMembershipWitnessAsync(body, { txHash: new Fr(1n) }, 3);
+  const elements: string[] = worker.decodeSiblingPath(witness.siblingPath);
+  worker.terminate();
+  return `${running} ${leaves.txEffectsTreeRoot} ${elements.length} ${await worker.default.txEffectsTreeRootAsync(JSON.parse(body))}`;
+}
+const url: string = wasmUrl;
+// @ts-expect-error workerUrl is a URL or its string
+worker.init(undefined, { workerUrl: 1 });
+// @ts-expect-error the worker entry has no synchronous hash
+worker.txEffectsTreeRoot(body);
 // @ts-expect-error a bigint tx could be an index or a hash: the types refuse it, as the API does
 txfx.txEffectMembershipWitness(body, 1n, 3);
 // @ts-expect-error a string separator
 txfx.poseidon2HashWithSeparator([1n], '7');
 
-export const used = [root, fromBigint, fromHeld, byHash, leafIndex, path, kindOf, describe(verdict), offLoop, txfx.backend];
+export const used = [root, fromBigint, fromHeld, byHash, leafIndex, path, kindOf, describe(verdict), offLoop, txfx.backend, inWorker, url];

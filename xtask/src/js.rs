@@ -8,8 +8,10 @@
 //! bad-input catalogue, the async forms), then packs the package, installs the tarball into an
 //! empty project without the network and loads it there with `import` and with `require` on
 //! each engine, as a user would, type-checks a TypeScript consumer against it with
-//! `tsc --strict`, and runs the vector cases in Debian's Chromium from an app bundled by esbuild
-//! (`js/test/browser/run.mjs`).
+//! `tsc --strict`, runs the vector cases in Debian's Chromium from an app bundled by esbuild
+//! (`js/test/browser/run.mjs`, the main entry and `txfx/worker`), and loads the package in
+//! Chromium as apps do: Vite (build and dev server), webpack, esbuild, an import map and a CDN's
+//! URL layout, and checks the Node entry bundled (`js/test/browser/bundlers.mjs`).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -19,6 +21,11 @@ use crate::{cargo, npm_install, root, run, target_dir};
 
 /// The tools the package's checks need from npm (installed under `target/js-tools/`).
 const TOOLS_PACKAGE_JSON: &str = r#"{"private": true, "dependencies": {"typescript": "5.6.3", "esbuild": "0.28.2", "playwright-core": "1.64.1", "binaryen": "132.0.0"}}"#;
+
+/// The bundlers the browser entry is checked under besides esbuild (installed under
+/// `target/js-bundlers/`; `js/test/browser/bundlers.mjs`).
+const BUNDLERS_PACKAGE_JSON: &str =
+    r#"{"private": true, "dependencies": {"vite": "8.3.4", "webpack": "5.113.0"}}"#;
 
 /// The shared library cargo writes for the addon, on this platform.
 fn addon_library(profile: &str) -> PathBuf {
@@ -64,11 +71,13 @@ fn build(release: bool) -> Result<(), String> {
     for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
         std::fs::copy(root().join(licence), js.join(licence)).map_err(|e| format!("{licence}: {e}"))?;
     }
+    // The CommonJS api.js and wasm.js that index.js requires, generated from the ES modules.
+    node(&js, &["scripts/cjs.mjs"])?;
     build_wasm()
 }
 
 /// The WASM engine: `js/wasm` for wasm32-unknown-unknown, copied to `js/dist/txfx.wasm`. The
-/// module imports nothing and declares its own exports (`js/wasm.js` builds the engine from
+/// module imports nothing and declares its own exports (`js/wasm.mjs` builds the engine from
 /// them), so no generated glue goes with it.
 fn build_wasm() -> Result<(), String> {
     run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
@@ -352,8 +361,23 @@ fn test() -> Result<(), String> {
         .arg("--test-chain")
         .arg(&test_chain)
         .env("TXFX_ANVIL", &anvil))?;
+    // The browser entry and txfx/worker as apps load them (Vite build and dev server, webpack,
+    // esbuild, an import map, a CDN's layout), in Chromium; and the Node entry bundled.
+    let bundlers = target_dir().join("js-bundlers");
+    npm_install(&bundlers, BUNDLERS_PACKAGE_JSON, "webpack")?;
+    run(Command::new("node")
+        .arg(js.join("test").join("browser").join("bundlers.mjs"))
+        .arg("--tools")
+        .arg(&tools)
+        .arg("--bundlers")
+        .arg(&bundlers)
+        .arg("--project")
+        .arg(&project)
+        .arg("--testdata")
+        .arg(root().join("testdata"))
+        .args(["--chromium", &chromium]))?;
     println!(
-        "js: node --test passed on both engines, and the WASM build in Chromium; the packed package installs offline, loads by import and require, and type-checks with tsc --strict"
+        "js: node --test passed on both engines, and the WASM build in Chromium (vectors, txfx/worker, Vite, webpack, esbuild, an import map, a CDN layout); the packed package installs offline, loads by import and require, and type-checks with tsc --strict"
     );
     Ok(())
 }

@@ -3,9 +3,38 @@
 // same vector cases Node runs (../vectors.mjs) and leaving its results on `window.__txfx` for
 // run.mjs. `?init=sync` loads the module with initSync(bytes), anything else with init(url).
 import * as txfx from 'txfx';
+import * as worker from 'txfx/worker';
 import wasmUrl from 'txfx/txfx.wasm';
 
-import { FILES, vectorCases } from './vectors.mjs';
+import { FILES, vectorCases, workerCases } from './vectors.mjs';
+
+// esbuild does not bundle `new Worker(new URL(...))`: run.mjs bundles txfx/worker-thread as an
+// entry of its own, beside this one, and the page passes its URL.
+const workerUrl = new URL('./txfx-worker.js', import.meta.url);
+
+// A setTimeout ticker on the page's thread while `run` settles: how often it ran, and the longest
+// gap between two of its turns (the end of the call counts as one).
+async function ticking(run) {
+  let ticks = 0;
+  let last = performance.now();
+  let longest = 0;
+  let on = true;
+  const tick = () => {
+    if (!on) return;
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    ticks += 1;
+    setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+  const started = performance.now();
+  const value = await run();
+  const ended = performance.now();
+  on = false;
+  longest = Math.max(longest, ended - last);
+  return { value, ticks, longestGapMs: Math.round(longest), callMs: Math.round(ended - started) };
+}
 
 // node:assert/strict's methods that the cases use.
 function fail(message, detail) {
@@ -76,6 +105,19 @@ async function main() {
     const bytes = new Uint8Array(await (await fetch(wasmUrl)).arrayBuffer());
     await record('initSync(bytes) on the main thread', () => txfx.initSync(bytes));
   } else {
+    // A module not found says how to pass its URL, and leaves init free to try again.
+    await record('init(url) of a missing module rejects with kind Load, naming init(url)', async () => {
+      let error;
+      await txfx.init('/no-such/txfx.wasm').catch((caught) => {
+        error = caught;
+      });
+      assert.ok(error instanceof Error && error.kind === 'Load', `rejected with ${error}`);
+      assert.match(error.message, /HTTP 404.*init\(url\)/);
+      await txfx.init('/index.html').catch((caught) => {
+        error = caught;
+      });
+      assert.match(error.message, /not a WebAssembly module.*init\(url\)/);
+    });
     // Two concurrent inits share one load.
     await record('init(url), twice at once', () => Promise.all([txfx.init(wasmUrl), txfx.init(wasmUrl)]));
   }
@@ -94,6 +136,69 @@ async function main() {
     });
     assert.ok(rejected instanceof TypeError, 'a malformed body rejects with a TypeError');
   });
+  const measures = {};
+  if (mode === 'async') {
+    await record('worker: before init, a call rejects with kind NotInitialised', async () => {
+      assert.equal(worker.backend(), undefined);
+      let error;
+      await worker.txEffectsTreeRootAsync('[]').catch((caught) => {
+        error = caught;
+      });
+      assert.ok(error instanceof Error && error.kind === 'NotInitialised', `rejected with ${error}`);
+    });
+    await record('worker: init(url, {workerUrl}), twice at once', async () => {
+      await Promise.all([worker.init(wasmUrl, { workerUrl }), worker.init(wasmUrl, { workerUrl })]);
+      assert.equal(worker.backend(), 'wasm');
+    });
+    for (const { name, run } of workerCases(worker, read, assert)) await record(name, run);
+    // A log-heavy block: on the page's thread (the main entry's …Async form, computed there) and
+    // in the worker. The page's ticker must keep running while the worker hashes: a count, not a
+    // timing threshold; the times are printed, not judged.
+    // log-heavy-3 in the tests (0.6 s of hashing, many ticks); run.mjs --heavy log-heavy-64.json
+    // for the README's figures.
+    const heavyName = new URLSearchParams(location.search).get('heavy') ?? 'log-heavy-3.json';
+    const heavy = await (await fetch(`/testdata/blocks/${heavyName}`)).text();
+    await record(`worker: ${heavyName} hashes to the main thread's root while the page keeps ticking`, async () => {
+      const onPage = await ticking(() => txfx.txEffectsTreeRootAsync(heavy));
+      const inWorker = await ticking(() => worker.txEffectsTreeRootAsync(heavy));
+      assert.equal(inWorker.value, onPage.value);
+      assert.ok(inWorker.ticks > 0, 'the page did not tick while the worker hashed');
+      measures[heavyName] = {
+        mainThread: { longestGapMs: onPage.longestGapMs, callMs: onPage.callMs, ticks: onPage.ticks },
+        worker: { longestGapMs: inWorker.longestGapMs, callMs: inWorker.callMs, ticks: inWorker.ticks },
+      };
+    });
+    await record('worker: terminate rejects the call in flight and later calls with kind Terminated; init starts again', async () => {
+      const inFlight = worker.txEffectsTreeRootAsync(heavy);
+      worker.terminate();
+      const kinds = [];
+      await inFlight.catch((error) => kinds.push(error instanceof Error && error.kind));
+      await worker.txEffectsTreeRootAsync('[]').catch((error) => kinds.push(error instanceof Error && error.kind));
+      assert.deepEqual(kinds, ['Terminated', 'Terminated']);
+      assert.equal(worker.backend(), undefined);
+      await worker.init(wasmUrl, { workerUrl });
+      assert.equal(await worker.txEffectsTreeRootAsync(read('blocks/three-fixtures.json')), JSON.parse(read('aztec-fixtures.json')).three_tx_block.root);
+      worker.terminate();
+    });
+    await record('worker: a missing module or worker script rejects init with kind Load, naming the fix', async () => {
+      const failure = async (...args) => {
+        let error;
+        await worker.init(...args).catch((caught) => {
+          error = caught;
+        });
+        assert.ok(error instanceof Error && error.kind === 'Load', `init rejected with ${error}`);
+        return error.message;
+      };
+      assert.match(await failure('/no-such/txfx.wasm', { workerUrl }), /HTTP 404.*init\(url\)/);
+      assert.match(await failure(wasmUrl, { workerUrl: '/no-such/worker.js' }), /workerUrl/);
+      let typeError;
+      await worker.init(wasmUrl, { workerUrI: workerUrl }).catch((caught) => {
+        typeError = caught;
+      });
+      assert.ok(typeError instanceof TypeError && typeError.kind === 'Argument', `a misspelt option: ${typeError}`);
+      assert.equal(worker.backend(), undefined);
+    });
+  }
   const chain = new URLSearchParams(location.search).get('chain');
   if (chain) {
     // A wallet's page checking a node: the test chain's stub node and anvil, over fetch.
@@ -106,7 +211,7 @@ async function main() {
       assert.deepEqual([pending.valid, pending.link], [false, 'l1'], JSON.stringify(pending));
     });
   }
-  return { mode, userAgent: navigator.userAgent, results };
+  return { mode, userAgent: navigator.userAgent, results, measures };
 }
 
 main().then(

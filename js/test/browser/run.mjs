@@ -2,10 +2,14 @@
 // bundled by esbuild against the packed package installed in `--project`, served from localhost
 // with testdata/, and loaded twice (init(url), then initSync(bytes)). Prints each case; exits 1
 // on any failure, or if a page ran no case. With --test-chain, the page also proves a tx from the
-// test chain's stub node and anvil over fetch (both serve CORS), as a wallet's page would.
+// test chain's stub node and anvil over fetch (both serve CORS), as a wallet's page would. The
+// init(url) page also runs txfx/worker's cases (its thread bundled as an entry of its own) and
+// prints how long the page's thread went without a tick while a log-heavy block was hashed on it
+// and in the worker.
 //
 // node run.mjs --tools DIR (esbuild, playwright-core) --project DIR (txfx installed)
 //              --testdata DIR [--chromium PATH] [--test-chain BINARY (txfx-test-chain)]
+//              [--heavy log-heavy-64.json (the block txfx/worker is measured on; log-heavy-3.json)]
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
@@ -28,7 +32,8 @@ await copyFile(path.join(here, 'app.mjs'), path.join(project, 'app.mjs'));
 await copyFile(path.join(here, '..', 'vectors.mjs'), path.join(project, 'vectors.mjs'));
 const built = await esbuild.build({
   absWorkingDir: project,
-  entryPoints: ['app.mjs'],
+  // The worker's thread as an entry of its own (esbuild does not follow `new Worker(new URL())`).
+  entryPoints: ['app.mjs', { in: 'txfx/worker-thread', out: 'txfx-worker' }],
   bundle: true,
   format: 'esm',
   platform: 'browser',
@@ -64,7 +69,8 @@ try {
     const page = await browser.newPage();
     const problems = [];
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    await page.goto(`${origin}/index.html?init=${mode}${chainUrls ? `&chain=${encodeURIComponent(chainUrls)}` : ''}`);
+    const heavy = args.heavy ? `&heavy=${encodeURIComponent(args.heavy)}` : '';
+    await page.goto(`${origin}/index.html?init=${mode}${heavy}${chainUrls ? `&chain=${encodeURIComponent(chainUrls)}` : ''}`);
     await page.waitForFunction(() => window.__txfx !== undefined, null, { timeout: 300_000 });
     const report = await page.evaluate(() => window.__txfx);
     if (report.error) problems.push(report.error);
@@ -73,6 +79,7 @@ try {
       if (!ok) failed += 1;
     }
     if (report.results.length === 0) problems.push('the page ran no case');
+    if (report.measures && Object.keys(report.measures).length > 0) console.log(`measured [chromium, init ${mode}]: ${JSON.stringify(report.measures)}`);
     for (const problem of problems) console.log(`FAILED [chromium, init ${mode}] ${problem}`);
     failed += problems.length;
     console.log(`chromium (${browser.version()}), init ${mode}: ${report.results.filter((r) => r.ok).length} of ${report.results.length} cases passed`);

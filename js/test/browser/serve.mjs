@@ -4,19 +4,20 @@ import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json' };
 
 // Serves `files(pathname)`: an absolute path, or null (403, outside what may be served) on
-// 127.0.0.1; resolves to `{ origin, close }`.
-export async function serve(files) {
+// 127.0.0.1, with `headers` on every answer (a CDN's CORS header, say); resolves to
+// `{ origin, close }`.
+export async function serve(files, headers = {}) {
   const server = createServer(async (request, response) => {
     const file = files(new URL(request.url, 'http://localhost').pathname);
-    if (file === null) return response.writeHead(403).end();
+    if (file === null) return response.writeHead(403, headers).end();
     try {
       const body = await readFile(file);
-      response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'text/plain' }).end(body);
+      response.writeHead(200, { ...headers, 'content-type': TYPES[path.extname(file)] ?? 'text/plain' }).end(body);
     } catch {
-      response.writeHead(404).end();
+      response.writeHead(404, headers).end();
     }
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,4 +1,3 @@
-'use strict';
 // The txfx API over an engine (the Node addon or the WASM build, which export the same functions
 // of the Rust crate txfx-js-edge): every conversion of values in, every translation of errors
 // out. Each entry (index.js for Node, browser.mjs for browsers) builds it once with its engine.
@@ -6,7 +5,7 @@
 // `engine()` returns the loaded engine, or throws if it is not ready (the browser build before
 // `init`): a call never runs on a half-initialised module.
 
-function createApi(engine) {
+export function createApi(engine) {
   const FIELD_MODULUS = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001n;
 
   // ---- values in ----
@@ -727,5 +726,3 @@ function createApi(engine) {
     txEffectMembershipWitnessAsync: exportedAsync(txEffectMembershipWitnessAsync),
   };
 }
-
-module.exports = { createApi };

@@ -1,4 +1,3 @@
-'use strict';
 // The WASM engine over a compiled module (dist/txfx.wasm, from the Rust crate txfx-js-wasm):
 // one function per entry of the export table the module itself declares, each encoding its
 // arguments into the module's memory, calling its one dispatcher and decoding the result. The
@@ -8,12 +7,12 @@
 //
 // The ABI is described in js/wasm/src/lib.rs.
 
-const ENGINE_INTERNALS = Symbol('txfx wasm engine internals');
+export const ENGINE_INTERNALS = Symbol('txfx wasm engine internals');
 
 const KIND = { absent: 0, text: 1, number: 2, texts: 3 };
 const STATUS = { text: 0, texts: 1, thrown: 2 };
 
-function createWasmEngine(module) {
+export function createWasmEngine(module) {
   if (!(module instanceof WebAssembly.Module)) throw new TypeError('createWasmEngine: expected a compiled WebAssembly.Module');
   const encoder = new TextEncoder();
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -125,4 +124,54 @@ function createWasmEngine(module) {
   return engine;
 }
 
-module.exports = { createWasmEngine, ENGINE_INTERNALS };
+// ---- loading: the compiled module from what a browser entry's `init` was given ----
+
+const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
+
+// How to give `init` the module, said by every loading failure that means "not found here".
+const HOW_TO_SERVE =
+  "serve txfx's dist/txfx.wasm (the package export txfx/txfx.wasm) and pass its URL: init(url); with esbuild, `import wasmUrl from 'txfx/txfx.wasm'` (--loader:.wasm=file), elsewhere copy the file beside your app and init('/txfx.wasm')";
+
+function notWasm(bytes, where) {
+  const head = new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, Math.min(bytes.byteLength, 16));
+  if (WASM_MAGIC.every((byte, i) => head[i] === byte)) return undefined;
+  const text = Array.from(head, (byte) => (byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : '.')).join('');
+  return new Error(`${where} is not a WebAssembly module (it starts ${JSON.stringify(text)}, not "\\0asm"; a server answering every path with its index page does this): ${HOW_TO_SERVE}`);
+}
+
+// A WebAssembly.Module from a URL (or its string, resolved against `base`), a Request, a
+// Response, the module's bytes, or a WebAssembly.Module; an Error naming the fix when what is
+// found is not the module (an HTTP error, an HTML page).
+export async function compileWasm(input, base) {
+  if (input instanceof WebAssembly.Module) return input;
+  if (input instanceof ArrayBuffer || ArrayBuffer.isView(input)) {
+    const wrong = notWasm(input, 'the bytes given');
+    if (wrong) throw wrong;
+    return WebAssembly.compile(input);
+  }
+  let response;
+  if (typeof Response !== 'undefined' && input instanceof Response) {
+    response = input;
+  } else {
+    const url = typeof Request !== 'undefined' && input instanceof Request ? input : new URL(String(input), base);
+    try {
+      response = await fetch(url);
+    } catch (error) {
+      throw new Error(`fetching ${url.url ?? url} failed (${error && error.message ? error.message : error}): ${HOW_TO_SERVE}`);
+    }
+  }
+  const where = `${response.url || 'the response'}`;
+  if (!response.ok) throw new Error(`fetching ${where} gave HTTP ${response.status}: ${HOW_TO_SERVE}`);
+  // Streaming compilation needs the application/wasm type; any server's bytes compile otherwise.
+  if (typeof WebAssembly.compileStreaming === 'function' && response.headers.get('content-type') === 'application/wasm') {
+    try {
+      return await WebAssembly.compileStreaming(response);
+    } catch (error) {
+      throw new Error(`${where} (application/wasm) did not compile (${error && error.message ? error.message : error}): ${HOW_TO_SERVE}`);
+    }
+  }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const wrong = notWasm(bytes, `${where} (${response.headers.get('content-type') || 'no content-type'})`);
+  if (wrong) throw wrong;
+  return WebAssembly.compile(bytes);
+}

@@ -1,0 +1,44 @@
+// The module worker behind txfx/worker (worker.mjs starts it): the WASM engine on its own thread.
+// It takes two messages, each answered once with the same `id`:
+//   {id, type: 'init', source}  source: the module's URL (absolute), bytes or a WebAssembly.Module
+//                                -> {id} when the engine is ready, {id, error} if it did not load
+//   {id, type: 'call', name, args}  an engine operation (worker.mjs converts the caller's values
+//                                first) -> {id, value} or {id, error}
+// `error` is the engine's error text (JSON: {class, kind, message, link?}), which worker.mjs's
+// API translates into a TypeError, RangeError or Error with `kind` and `txfxClass`, as the
+// main-thread entry does.
+import { compileWasm, createWasmEngine } from './wasm.mjs';
+
+let engine;
+
+function errorText(error, kind) {
+  const message = error && error.message !== undefined ? String(error.message) : String(error);
+  try {
+    const info = JSON.parse(message);
+    if (info !== null && typeof info === 'object' && typeof info.class === 'string') return message;
+  } catch {
+    // Not the engine's: said as a backend failure of this kind.
+  }
+  return JSON.stringify({ class: 'Backend', kind, message });
+}
+
+self.addEventListener('message', async ({ data }) => {
+  const { id, type } = data;
+  if (type === 'init') {
+    try {
+      engine = createWasmEngine(await compileWasm(data.source, self.location.href));
+      self.postMessage({ id });
+    } catch (error) {
+      self.postMessage({ id, error: errorText(error, 'Load') });
+    }
+    return;
+  }
+  try {
+    if (engine === undefined) throw new Error('the worker has no engine yet');
+    const operation = engine[data.name];
+    if (typeof operation !== 'function') throw new Error(`no engine operation ${data.name}`);
+    self.postMessage({ id, value: operation(...data.args) });
+  } catch (error) {
+    self.postMessage({ id, error: errorText(error, 'Worker') });
+  }
+});

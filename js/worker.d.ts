@@ -1,0 +1,86 @@
+// txfx/worker: the WASM engine in a module worker (browsers), so that no hash runs on the page's
+// thread. The values go in as the main entry takes them, converted on the calling thread; the
+// work and its errors come back as promises.
+import type {
+  DocumentInput,
+  Hex,
+  ReadOptions,
+  StoredBlock,
+  TxEffectCommitment,
+  TxEffectMembershipWitness,
+  TxSelector,
+} from './index.js';
+
+export type { TxfxError } from './index.js';
+
+/** Where `init` finds the worker's script. */
+export interface WorkerInitOptions {
+  /**
+   * The URL of txfx's `worker-thread.mjs` (the export `txfx/worker-thread`), for a bundler that
+   * does not bundle `new Worker(new URL('./worker-thread.mjs', import.meta.url))` (esbuild: bundle
+   * `txfx/worker-thread` as an entry of its own and pass its output's URL). Vite and webpack 5
+   * need none.
+   */
+  workerUrl?: string | URL;
+}
+
+/**
+ * Starts the module worker and loads the WASM engine in it, from `input` (the module's URL, a
+ * Request, a Response, its bytes or a compiled module; by default the package's `dist/txfx.wasm`,
+ * named so that bundlers copy it). Once is enough: a second call returns the first one's promise.
+ * @throws {TypeError} (a rejection) options that are not `{workerUrl?}` (kind `Argument`).
+ * @throws {Error} (a rejection) of kind `Load`: no Worker in this runtime, a worker script that
+ *   does not start, or a module that is not found or not WebAssembly (the message says how to pass
+ *   `init(url)` or `workerUrl`).
+ */
+export declare function init(
+  input?: string | URL | Request | Response | BufferSource | WebAssembly.Module,
+  options?: WorkerInitOptions,
+): Promise<void>;
+/**
+ * Stops the worker. Calls in flight reject with an `Error` of kind `Terminated`, as does every
+ * call until `init` is called again.
+ */
+export declare function terminate(): void;
+/** `'wasm'` while a worker is ready (after `init` resolved, before `terminate`); else undefined. */
+export declare function backend(): 'wasm' | undefined;
+/**
+ * The elements of a witness's `siblingPath`, lowest level first (as the main entry's): pure
+ * JavaScript on the calling thread, usable before `init`.
+ * @throws {TypeError} not standard padded base64 (kind `NotBase64`) or a wrong length prefix
+ *   (kinds `SiblingPath/…`).
+ * @throws {RangeError} an element >= p (kind `Field/NotCanonical`).
+ */
+export declare function decodeSiblingPath(siblingPath: string): Hex[];
+/**
+ * `txEffectCommitment`, computed in the worker. Rejects as the synchronous form throws
+ * (`TypeError`, `RangeError`, with `kind`), or with kind `NotInitialised` before `init`,
+ * `Terminated` after `terminate`.
+ */
+export declare function txEffectCommitmentAsync(effect: DocumentInput, options?: ReadOptions): Promise<TxEffectCommitment>;
+/** `txEffectLeaf`, computed in the worker; rejects as `txEffectCommitmentAsync` does. */
+export declare function txEffectLeafAsync(effect: DocumentInput, options?: ReadOptions): Promise<{ txHash: Hex; categoriesHash: Hex; leaf: Hex }>;
+/** `txEffectsTreeRoot`, computed in the worker; rejects as `txEffectCommitmentAsync` does. */
+export declare function txEffectsTreeRootAsync(body: DocumentInput, options?: ReadOptions): Promise<Hex>;
+/** `txEffectLeaves`, computed in the worker; rejects as `txEffectCommitmentAsync` does. */
+export declare function txEffectLeavesAsync(body: DocumentInput, blockNumber?: number, options?: ReadOptions): Promise<StoredBlock>;
+/** `txEffectMembershipWitness`, computed in the worker; rejects as `txEffectCommitmentAsync` does. */
+export declare function txEffectMembershipWitnessAsync(
+  body: DocumentInput,
+  tx: TxSelector,
+  blockNumber?: number,
+  options?: ReadOptions,
+): Promise<TxEffectMembershipWitness>;
+
+declare const worker: {
+  init: typeof init;
+  terminate: typeof terminate;
+  backend: typeof backend;
+  decodeSiblingPath: typeof decodeSiblingPath;
+  txEffectCommitmentAsync: typeof txEffectCommitmentAsync;
+  txEffectLeafAsync: typeof txEffectLeafAsync;
+  txEffectsTreeRootAsync: typeof txEffectsTreeRootAsync;
+  txEffectLeavesAsync: typeof txEffectLeavesAsync;
+  txEffectMembershipWitnessAsync: typeof txEffectMembershipWitnessAsync;
+};
+export default worker;
