@@ -108,6 +108,7 @@ export function createApi(engine) {
   // toJSON method) is refused, so that txfx reads what the caller holds and nothing else.
   function documentText(value, what) {
     if (typeof value === 'string') return value;
+    if (value instanceof Uint8Array) return documentBytes(value);
     if (value instanceof String) throw typeError(`${what}: a String object; pass the string itself (${what}.valueOf())`);
     if (value === null || typeof value !== 'object') {
       throw typeError(`${what}: expected JSON text or a parsed JSON document, got ${describe(value)}`);
@@ -140,6 +141,46 @@ export function createApi(engine) {
     }
     if (typeof text !== 'string') throw typeError(`${what}: JSON.stringify gives no text for it`);
     return text;
+  }
+
+  // A document given as bytes (a Uint8Array or a Buffer of UTF-8 JSON) goes to the engine as
+  // bytes, undecoded: the engine reads them as UTF-8 and refuses bytes that are not (kind NotUtf8,
+  // naming the offset). A view over a SharedArrayBuffer is copied first, so that no other thread
+  // can change the bytes while txfx reads them.
+  function documentBytes(bytes) {
+    return typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer ? new Uint8Array(bytes) : bytes;
+  }
+
+  // Bytes as UTF-8 text, for a document that travels inside a verification's named arguments:
+  // refused as the engines refuse bytes that are not UTF-8 (kind NotUtf8, the offset of the first
+  // byte that does not begin or continue a sequence; a sequence cut short counts from its start).
+  function utf8Text(bytes, what) {
+    try {
+      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      let at = 0;
+      while (at < bytes.length) {
+        const lead = bytes[at];
+        if (lead < 0x80) { at += 1; continue; }
+        const length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+        const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
+        const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
+        let ok = length > 0 && bytes[at + 1] >= low && bytes[at + 1] <= high;
+        for (let k = 2; ok && k < length; k += 1) ok = bytes[at + k] >= 0x80 && bytes[at + k] <= 0xbf;
+        if (!ok) break;
+        at += length;
+      }
+      const byte = at < bytes.length ? ` (0x${bytes[at].toString(16).padStart(2, '0')})` : '';
+      throw typeError(`${what}: not UTF-8: the byte at offset ${at}${byte} does not begin or continue a UTF-8 sequence`, 'NotUtf8');
+    }
+  }
+
+  // A verification's named arguments as one JSON object: a document given as bytes goes as its
+  // text (read from the holder: a Buffer's toJSON has already replaced `value`).
+  function namedCall(args) {
+    return JSON.stringify(args, function bytesAsText(key, value) {
+      return this[key] instanceof Uint8Array ? utf8Text(this[key], key) : value;
+    });
   }
 
   function blockNumber(value, what) {
@@ -360,7 +401,7 @@ export function createApi(engine) {
     const [kind, value, categoriesHash] = subject(subjectGiven);
     // The engines take a verification's arguments by name, one JSON object (JSON.stringify drops
     // the keys left undefined): strings in a row could be passed in the wrong order and still read.
-    return verdict(engine().verifyTxEffectMembershipWitness, JSON.stringify({
+    return verdict(engine().verifyTxEffectMembershipWitness, namedCall({
       witness: documentText(witness, 'witness'),
       subjectKind: kind,
       subjectValue: value,
@@ -376,7 +417,7 @@ export function createApi(engine) {
     onlyKeys(chain, ['archiveRoot', 'archiveWitness', 'header', 'witness', 'subject', 'expected', 'protocol'], 'verifyTx');
     const [kind, value, categoriesHash] = subject(chain.subject);
     // By name, as verifyTxEffectMembershipWitness passes its arguments.
-    return verdict(engine().verifyTx, JSON.stringify({
+    return verdict(engine().verifyTx, namedCall({
       archiveRoot: field(chain.archiveRoot, 'archiveRoot'),
       archiveWitness: documentText(chain.archiveWitness, 'archiveWitness'),
       header: documentText(chain.header, 'header'),
@@ -393,7 +434,7 @@ export function createApi(engine) {
     if (!isPlainObject(archive)) throw typeError('verifyArchive: expected {archiveRoot, archiveWitness, header | blockHash, expected?, protocol?}');
     onlyKeys(archive, ['archiveRoot', 'archiveWitness', 'header', 'blockHash', 'expected', 'protocol'], 'verifyArchive');
     // By name, as verifyTxEffectMembershipWitness passes its arguments.
-    return verdict(engine().verifyArchive, JSON.stringify({
+    return verdict(engine().verifyArchive, namedCall({
       archiveRoot: field(archive.archiveRoot, 'archiveRoot'),
       archiveWitness: documentText(archive.archiveWitness, 'archiveWitness'),
       header: archive.header === undefined ? undefined : documentText(archive.header, 'header'),
@@ -413,7 +454,7 @@ export function createApi(engine) {
   }
 
   function decodeCheckpoint(blobFields, options) {
-    const text = typeof blobFields === 'string' ? blobFields : JSON.stringify(fields(blobFields, 'fields'));
+    const text = typeof blobFields === 'string' || blobFields instanceof Uint8Array ? documentText(blobFields, 'fields') : JSON.stringify(fields(blobFields, 'fields'));
     return JSON.parse(call(engine().decodeCheckpoint, text, readOptions(options, 'decodeCheckpoint')));
   }
 
@@ -495,6 +536,8 @@ export function createApi(engine) {
     const running = engine();
     try {
       if (typeof running[`${name}Async`] === 'function') return await running[`${name}Async`](...args);
+      // The caller may reuse its buffer once the call returns: bytes are copied before the wait.
+      args = args.map((arg) => (arg instanceof Uint8Array ? new Uint8Array(arg) : arg));
       await null;
       return running[name](...args);
     } catch (error) {

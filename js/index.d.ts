@@ -1,6 +1,6 @@
 // Types of the txfx npm package (see README.md). Field elements go in as every form a TypeScript
-// caller holds (FieldInput) and come out as 0x-hex strings. Documents go in as JSON text or as
-// parsed objects, in every shape the txfx CLI reads. Every error txfx throws is a TxfxError: a
+// caller holds (FieldInput) and come out as 0x-hex strings. Documents go in as JSON text, its
+// UTF-8 bytes, or parsed objects, in every shape the txfx CLI reads. Every error txfx throws is a TxfxError: a
 // TypeError for malformed input (a wrong type, a bad digit, a document of the wrong shape), a
 // RangeError for a value out of range, an Error otherwise; each carries `kind`.
 
@@ -25,8 +25,13 @@ export interface ToBuffer {
  * else a `TypeError`.
  */
 export type FieldInput = string | bigint | number | Uint8Array | ToBigInt | ToBuffer;
-/** A document: JSON text, or the parsed value. */
-export type DocumentInput = string | object;
+/**
+ * A document: JSON text, its bytes (UTF-8 JSON in a `Uint8Array` or a `Buffer`, passed to the
+ * engine undecoded; bytes that are not UTF-8 are a `TypeError` of kind `NotUtf8` naming the offset
+ * of the first bad byte), or the parsed value. An `…Async` call copies the bytes before it returns:
+ * the buffer may be reused at once.
+ */
+export type DocumentInput = string | Uint8Array | object;
 /** 0x-hex, 64 digits. */
 export type Hex = string;
 /**
@@ -50,8 +55,9 @@ export interface TxfxError extends Error {
   /**
    * txfx's error kind: the error's variant path, as the CLI and the bad-input catalogue name it
    * (`NotCanonical`, `Malformed/WrongType`, `SiblingPath/Length`, `TxLookup/Repeated`); `Argument`
-   * for an argument of the wrong type or range that the JavaScript side refuses, `Transport`,
-   * `Load`, `NotInitialised`.
+   * for an argument of the wrong type or range that the JavaScript side refuses, `NotUtf8` for a
+   * document's bytes that are not UTF-8, `Transport`, `Load`, `NotInitialised`; for an `…Async`
+   * call, `Panic` (a bug in txfx, caught) and `WorkerGone` (its background pool could not run it).
    */
   kind: string;
   /** `Malformed` (a TypeError), `OutOfRange` (a RangeError), `Refuted`, `Backend`, `Transport`. */
@@ -407,13 +413,13 @@ export declare function verifyArchive(archive: {
  */
 export declare function blockHeaderHash(header: DocumentInput, options?: Protocol | ReadOptions): Hex;
 /**
- * A checkpoint's blob fields (an array, or its JSON text) decoded into its blocks, each with its
+ * A checkpoint's blob fields (an array, or its JSON text or bytes) decoded into its blocks, each with its
  * `txEffectsTreeRoot`, as `txfx checkpoint decode` prints it: `@aztec/blob-lib`'s
  * `decodeCheckpointBlobData`.
  * @throws {TypeError} fields that are not a checkpoint.
  * @throws {RangeError} a field out of range.
  */
-export declare function decodeCheckpoint(fields: readonly FieldInput[] | string, options?: ReadOptions): { blocks: object[]; [key: string]: unknown };
+export declare function decodeCheckpoint(fields: readonly FieldInput[] | string | Uint8Array, options?: ReadOptions): { blocks: object[]; [key: string]: unknown };
 /**
  * The blob fields of an effect (stdlib's `TxEffect.toBlobFields()`) or of a body (every effect's,
  * back to back).
@@ -422,8 +428,9 @@ export declare function decodeCheckpoint(fields: readonly FieldInput[] | string,
  */
 export declare function encodeBlobFields(effectOrBody: DocumentInput, options?: ReadOptions): Hex[];
 
-// Off the event loop (Node): the same results, computed on txfx's background pool. Bad input
-// rejects with the same TypeError or RangeError the synchronous form throws.
+// Off the event loop (Node): the same results, computed on txfx's background pool, which settles
+// the promise; no thread of libuv's pool (fs, DNS, zlib) waits for it. Bad input rejects with the
+// same TypeError or RangeError the synchronous form throws.
 
 /** `txEffectCommitment` off the event loop (Node's addon); rejects as it throws. */
 export declare function txEffectCommitmentAsync(effect: DocumentInput, options?: ReadOptions): Promise<TxEffectCommitment>;

@@ -9,7 +9,7 @@
 
 export const ENGINE_INTERNALS = Symbol('txfx wasm engine internals');
 
-const KIND = { absent: 0, text: 1, number: 2, texts: 3 };
+const KIND = { absent: 0, text: 1, number: 2, texts: 3, bytes: 4 };
 const STATUS = { text: 0, texts: 1, thrown: 2 };
 
 export function createWasmEngine(module) {
@@ -47,6 +47,15 @@ export function createWasmEngine(module) {
     return [pointer, written];
   }
 
+  // A document's bytes in the module's memory, copied as they are: the module reads them as UTF-8.
+  function writeBytes(value, buffers) {
+    const capacity = Math.max(value.length, 1);
+    const pointer = wasm.txfx_alloc(capacity);
+    bytes(pointer, value.length).set(value);
+    buffers.push([pointer, capacity]);
+    return [pointer, value.length];
+  }
+
   function invoke(index, params, args) {
     const buffers = [];
     const instance = wasm;
@@ -56,6 +65,8 @@ export function createWasmEngine(module) {
         const value = args[i];
         if ((value === undefined || value === null) && param.endsWith('?')) {
           words.push(KIND.absent, 0, 0);
+        } else if (value instanceof Uint8Array && param.startsWith('text') && param !== 'texts') {
+          words.push(KIND.bytes, ...writeBytes(value, buffers));
         } else if (param.startsWith('text') && param !== 'texts') {
           words.push(KIND.text, ...writeText(String(value), buffers));
         } else if (param === 'texts') {

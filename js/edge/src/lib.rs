@@ -7,8 +7,10 @@
 //! The edge protocol, shared with `js/api.js` (which is all a user sees):
 //! - field elements arrive as `0x`-hex strings (the JavaScript side converts `bigint`s and
 //!   32-byte arrays), and leave as `0x`-hex strings;
-//! - documents arrive as JSON text (the JavaScript side serializes parsed objects) and objects
-//!   leave as JSON text, parsed on the JavaScript side;
+//! - documents arrive as JSON text (the JavaScript side serializes parsed objects) or as the
+//!   caller's bytes of UTF-8 JSON ([`Arg::Bytes`], read by [`utf8`]: bytes that are not UTF-8 are
+//!   refused with kind `NotUtf8`, naming the offset of the first bad byte), and objects leave as
+//!   JSON text, parsed on the JavaScript side;
 //! - the verifications (`verifyTx`, `verifyTxEffectMembershipWitness`, `verifyArchive`) take
 //!   their arguments by name, as one JSON object of strings, never as strings in a row;
 //! - a failure is a [`Thrown`], whose message is a JSON object `{"class", "kind", "message"}`
@@ -103,6 +105,75 @@ pub type Result<T> = std::result::Result<T, Thrown>;
 /// A document the caller gave as text, within the documents' size limit.
 fn doc<'a>(name: &'a str, text: &'a str) -> Result<Doc<'a>> {
     Ok(document(name, text)?)
+}
+
+/// A document the caller gave as bytes, as text: the bytes themselves when they are UTF-8 (no
+/// copy), else a `Malformed` failure of kind `NotUtf8` naming the offset of the first byte that
+/// does not begin or continue a UTF-8 sequence (a sequence cut short at the end counts from its
+/// first byte), as `std::str::from_utf8`'s `valid_up_to` gives it.
+///
+/// # Errors
+/// Bytes that are not UTF-8.
+pub fn utf8<'a>(what: &str, bytes: &'a [u8]) -> Result<&'a str> {
+    std::str::from_utf8(bytes).map_err(|error| {
+        let at = error.valid_up_to();
+        let byte = bytes.get(at).map_or_else(String::new, |byte| format!(" (0x{byte:02x})"));
+        Thrown::new(
+            ErrorClass::Malformed,
+            "NotUtf8",
+            &format!(
+                "{what}: not UTF-8: the byte at offset {at}{byte} does not begin or continue a UTF-8 sequence"
+            ),
+        )
+    })
+}
+
+/// `work`'s result, or, should it panic, a `Backend` failure of kind `Panic` with the panic's
+/// message: what an engine running work on a thread of its own reports, where a panic must
+/// neither cross into JavaScript nor end the process (rayon aborts on a panic it catches).
+///
+/// # Errors
+/// `work`'s own, or `Panic`.
+pub fn caught<T>(work: impl FnOnce() -> Result<T>) -> Result<T> {
+    // The work's state is dropped with it: nothing it touched is read after a panic.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|payload| {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|text| (*text).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_owned());
+        Err(Thrown::backend("Panic", &format!("txfx panicked: {message}")))
+    })
+}
+
+/// The one settling of a promise an engine hands to another thread: [`Settle::with`] settles it
+/// with a result; dropped unsettled (a pool that drops the task without running it), it settles
+/// with a `Backend` failure of kind `WorkerGone`, so that no promise is left pending for ever.
+pub struct Settle<F: FnOnce(Result<String>)>(Option<F>);
+
+impl<F: FnOnce(Result<String>)> Settle<F> {
+    /// Settles through `settle`, once.
+    pub fn new(settle: F) -> Self {
+        Self(Some(settle))
+    }
+
+    /// Settles with `result`.
+    pub fn with(mut self, result: Result<String>) {
+        if let Some(settle) = self.0.take() {
+            settle(result);
+        }
+    }
+}
+
+impl<F: FnOnce(Result<String>)> Drop for Settle<F> {
+    fn drop(&mut self) {
+        if let Some(settle) = self.0.take() {
+            settle(Err(Thrown::backend(
+                "WorkerGone",
+                "txfx's background pool dropped an async call without running it",
+            )));
+        }
+    }
 }
 
 fn field(what: &str, text: &str) -> Result<Fr> {
@@ -748,6 +819,8 @@ pub enum Arg<'a> {
     Absent,
     /// A string: a field element, a name, or a document's JSON text.
     Text(&'a str),
+    /// A document's bytes (UTF-8 JSON), as the caller gave them: read by [`utf8`].
+    Bytes(&'a [u8]),
     /// A list of strings (field elements).
     Texts(Vec<&'a str>),
     /// An unsigned 32-bit number (a block number, a separator).
@@ -815,6 +888,15 @@ impl<'a> Args<'a, '_> {
         }
     }
 
+    /// A document: its text, or its bytes read as UTF-8 (`what` names it in a refusal).
+    fn document(&self, index: usize, what: &str) -> Result<&'a str> {
+        match self.0.get(index) {
+            Some(Arg::Text(text)) => Ok(text),
+            Some(Arg::Bytes(bytes)) => utf8(what, bytes),
+            _ => Err(Self::missing(index)),
+        }
+    }
+
     fn optional_text(&self, index: usize) -> Result<Option<&'a str>> {
         match self.0.get(index) {
             Some(Arg::Text(text)) => Ok(Some(text)),
@@ -869,17 +951,19 @@ pub const EXPORTS: &[Export] = &[
     Export {
         name: "txEffectCommitment",
         params: &[Text, OptionalText],
-        run: |h, a| text(tx_effect_commitment(h, a.text(0)?, a.optional_text(1)?)),
+        run: |h, a| text(tx_effect_commitment(h, a.document(0, "effect")?, a.optional_text(1)?)),
     },
     Export {
         name: "txEffectsTreeRoot",
         params: &[Text, OptionalText],
-        run: |h, a| text(tx_effects_tree_root(h, a.text(0)?, a.optional_text(1)?)),
+        run: |h, a| text(tx_effects_tree_root(h, a.document(0, "body")?, a.optional_text(1)?)),
     },
     Export {
         name: "txEffectLeaves",
         params: &[Text, OptionalNumber, OptionalText],
-        run: |h, a| text(tx_effect_leaves(h, a.text(0)?, a.optional_number(1)?, a.optional_text(2)?)),
+        run: |h, a| {
+            text(tx_effect_leaves(h, a.document(0, "body")?, a.optional_number(1)?, a.optional_text(2)?))
+        },
     },
     Export {
         name: "txEffectMembershipWitness",
@@ -887,7 +971,7 @@ pub const EXPORTS: &[Export] = &[
         run: |h, a| {
             text(tx_effect_membership_witness(
                 h,
-                a.text(0)?,
+                a.document(0, "body")?,
                 a.text(1)?,
                 a.optional_number(2)?,
                 a.optional_text(3)?,
@@ -897,13 +981,18 @@ pub const EXPORTS: &[Export] = &[
     Export {
         name: "txEffectsTreeRootFromLeaves",
         params: &[Text],
-        run: |h, a| text(tx_effects_tree_root_from_leaves(h, a.text(0)?)),
+        run: |h, a| text(tx_effects_tree_root_from_leaves(h, a.document(0, "leaves")?)),
     },
     Export {
         name: "txEffectMembershipWitnessFromLeaves",
         params: &[Text, Text, OptionalNumber],
         run: |h, a| {
-            text(tx_effect_membership_witness_from_leaves(h, a.text(0)?, a.text(1)?, a.optional_number(2)?))
+            text(tx_effect_membership_witness_from_leaves(
+                h,
+                a.document(0, "leaves")?,
+                a.text(1)?,
+                a.optional_number(2)?,
+            ))
         },
     },
     Export {
@@ -916,12 +1005,12 @@ pub const EXPORTS: &[Export] = &[
     Export {
         name: "blockHeaderHash",
         params: &[Text, OptionalText],
-        run: |h, a| text(block_header_hash(h, a.text(0)?, a.optional_text(1)?)),
+        run: |h, a| text(block_header_hash(h, a.document(0, "header")?, a.optional_text(1)?)),
     },
     Export {
         name: "decodeCheckpoint",
         params: &[Text, OptionalText],
-        run: |h, a| text(decode_checkpoint(h, a.text(0)?, a.optional_text(1)?)),
+        run: |h, a| text(decode_checkpoint(h, a.document(0, "fields")?, a.optional_text(1)?)),
     },
     Export { name: "nodeWalkStart", params: &[Text], run: |_, a| text(node_walk_start(a.text(0)?)) },
     Export {
@@ -937,7 +1026,9 @@ pub const EXPORTS: &[Export] = &[
     Export {
         name: "encodeBlobFields",
         params: &[Text, OptionalText],
-        run: |h, a| encode_blob_fields(h, a.text(0)?, a.optional_text(1)?).map(Returned::Texts),
+        run: |h, a| {
+            encode_blob_fields(h, a.document(0, "effectOrBody")?, a.optional_text(1)?).map(Returned::Texts)
+        },
     },
 ];
 
@@ -1025,5 +1116,79 @@ mod tests {
         assert!(missing.message().contains("archiveWitness: required"), "{missing}");
         let number = verify_tx_named(&Sequential, r#"{"archiveRoot": 1}"#).expect_err("a number");
         assert_eq!(kind(number), argument);
+    }
+
+    fn class_and_kind(error: &Thrown) -> (String, String) {
+        let value: serde_json::Value = serde_json::from_str(error.message()).expect("JSON message");
+        (value["class"].as_str().unwrap_or("").to_owned(), value["kind"].as_str().unwrap_or("").to_owned())
+    }
+
+    /// Bytes that are not UTF-8 are refused as `NotUtf8`, naming the first bad byte's offset as
+    /// `valid_up_to` counts it (a cut-short sequence from its first byte); UTF-8 passes unchanged.
+    #[test]
+    fn bytes_that_are_not_utf8_name_their_offset() {
+        assert_eq!(utf8("body", "{\"é\": 1}".as_bytes()), Ok("{\"é\": 1}"));
+        for (bytes, offset) in [
+            (&b"{\"a\": \xff}"[..], 6),
+            (&b"[\"\xe2\x82\"]"[..], 2),
+            (&b"\xc0\x80"[..], 0),
+            (&b"[1, 2]\xed\xa0\x80"[..], 6),
+            (&b"abc\xf0\x9f\x98"[..], 3),
+        ] {
+            let error = utf8("body", bytes).expect_err("not UTF-8");
+            assert_eq!(class_and_kind(&error), ("Malformed".to_owned(), "NotUtf8".to_owned()));
+            assert!(
+                error.message().contains(&format!("body: not UTF-8: the byte at offset {offset} ")),
+                "{error}"
+            );
+        }
+    }
+
+    /// A document given as bytes reads as its text; bytes where a name or a field is expected are
+    /// an argument of the wrong kind.
+    #[test]
+    fn documents_may_be_bytes_and_nothing_else_may() {
+        let index = |name: &str| EXPORTS.iter().position(|export| export.name == name).expect("export");
+        let body = include_str!("../../../testdata/blocks/three-fixtures.json");
+        let from_text = call(&Sequential, index("txEffectsTreeRoot"), &[Arg::Text(body), Arg::Absent]);
+        let from_bytes =
+            call(&Sequential, index("txEffectsTreeRoot"), &[Arg::Bytes(body.as_bytes()), Arg::Absent]);
+        assert!(matches!(from_text, Ok(Returned::Text(_))), "{from_text:?}");
+        assert_eq!(from_text, from_bytes);
+        let bad = call(&Sequential, index("txEffectsTreeRoot"), &[Arg::Bytes(b"[\xff]"), Arg::Absent])
+            .expect_err("not UTF-8");
+        assert_eq!(class_and_kind(&bad).1, "NotUtf8");
+        assert!(bad.message().contains("body: not UTF-8: the byte at offset 1"), "{bad}");
+        let protocol = call(&Sequential, index("txEffectsTreeRoot"), &[Arg::Text(body), Arg::Bytes(b"v6")])
+            .expect_err("a protocol as bytes");
+        assert_eq!(class_and_kind(&protocol).1, "Arguments");
+    }
+
+    /// A panic in the work is a `Backend` failure of kind `Panic` with its message, never an
+    /// unwind past the engine.
+    #[test]
+    fn a_panic_is_a_failure_of_kind_panic() {
+        let error = caught::<String>(|| panic!("the work broke")).expect_err("a panic");
+        assert_eq!(class_and_kind(&error), ("Backend".to_owned(), "Panic".to_owned()));
+        assert!(error.message().contains("the work broke"), "{error}");
+        let formatted = caught::<String>(|| panic!("{} broke", "the work")).expect_err("a panic");
+        assert!(formatted.message().contains("the work broke"), "{formatted}");
+        assert_eq!(caught(|| Ok(3)), Ok(3));
+    }
+
+    /// A promise is settled once: with its result, or, dropped unsettled, as `WorkerGone`.
+    #[test]
+    fn a_dropped_settlement_is_worker_gone() {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let settle = {
+            let sender = sender.clone();
+            Settle::new(move |result| sender.send(result).expect("send"))
+        };
+        settle.with(Ok("0x01".to_owned()));
+        assert_eq!(receiver.try_recv(), Ok(Ok("0x01".to_owned())));
+        assert!(receiver.try_recv().is_err(), "settled twice");
+        drop(Settle::new(move |result| sender.send(result).expect("send")));
+        let gone = receiver.try_recv().expect("settled on drop").expect_err("WorkerGone");
+        assert_eq!(class_and_kind(&gone), ("Backend".to_owned(), "WorkerGone".to_owned()));
     }
 }

@@ -2,14 +2,20 @@
 //! (the edge the WASM build shares; its docs give the protocol `js/api.js` speaks), called with
 //! the native backend, its error thrown as an `Error` carrying the edge's JSON message.
 //!
+//! A document arrives as a string or as the caller's bytes (a `Uint8Array` or a `Buffer` of UTF-8
+//! JSON, [`Document`]): the synchronous exports read the bytes where they are, without a copy.
+//!
 //! Hashing runs on the calling thread and, for a whole tree's levels, on rayon's global pool
-//! (started on first use, one thread per core). The `…Async` exports run the same work on txfx's
-//! background pool (`txfx_poseidon::pool`: one thread per core, started by the first async call,
-//! at a lower priority on Linux so that the event loop, waking, preempts it at once rather than
-//! wait out a time slice) and settle a promise; a thread of libuv's pool (Node's own,
-//! `UV_THREADPOOL_SIZE`) waits for each, asleep.
+//! (started on first use, one thread per core). The `…Async` exports return a promise at once and
+//! run the same work on txfx's background pool (`txfx_poseidon::pool`: one thread per core,
+//! started by the first async call, at a lower priority on Linux so that the event loop, waking,
+//! preempts it at once rather than wait out a time slice), which settles the promise
+//! (`Env::create_deferred`) when the work is done. No thread of libuv's pool (Node's own, for
+//! fs, DNS and zlib: `UV_THREADPOOL_SIZE`) waits for it. What the work reads is copied on the
+//! calling thread before the export returns, so that the caller may reuse its buffer at once.
 
-use napi::{Error, Result, Status};
+use napi::bindgen_prelude::{Either, Object, Uint8Array};
+use napi::{Env, Error, Result, Status};
 use napi_derive::napi;
 use txfx_backend_native::NativeBackend;
 use txfx_backend_native::txfx_poseidon::Offload;
@@ -22,6 +28,46 @@ fn thrown(error: Thrown) -> Error {
 
 fn hasher() -> NativeBackend {
     NativeBackend::new()
+}
+
+/// Runs an edge call on the calling thread, its failure (a panic too: kind `Panic`) thrown.
+fn run<T>(work: impl FnOnce() -> edge::Result<T>) -> Result<T> {
+    edge::caught(work).map_err(thrown)
+}
+
+/// A document as the caller gives it: JSON text, or its bytes (UTF-8 JSON in a `Uint8Array` or a
+/// `Buffer`, read where they are).
+pub type Document = Either<String, Uint8Array>;
+
+/// A document's text: the string, or the bytes read as UTF-8 (kind `NotUtf8` if they are not).
+fn text<'a>(what: &str, document: &'a Document) -> edge::Result<&'a str> {
+    match document {
+        Either::A(text) => Ok(text),
+        Either::B(bytes) => edge::utf8(what, bytes),
+    }
+}
+
+/// A document copied for a background thread, on the calling thread: the caller may change its
+/// buffer as soon as the export returns.
+enum Owned {
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+impl Owned {
+    fn copy(document: Document) -> Self {
+        match document {
+            Either::A(text) => Self::Text(text),
+            Either::B(bytes) => Self::Bytes(bytes.to_vec()),
+        }
+    }
+
+    fn text(&self, what: &str) -> edge::Result<&str> {
+        match self {
+            Self::Text(text) => Ok(text),
+            Self::Bytes(bytes) => edge::utf8(what, bytes),
+        }
+    }
 }
 
 /// The Poseidon2 permutation of a 4-element state.
@@ -44,47 +90,49 @@ pub fn poseidon2_hash_with_separator(inputs: Vec<String>, separator: u32) -> Res
 
 /// An effect's commitment, as JSON text.
 #[napi(js_name = "txEffectCommitment")]
-pub fn tx_effect_commitment(effect: String, protocol: Option<String>) -> Result<String> {
-    edge::tx_effect_commitment(&hasher(), &effect, protocol.as_deref()).map_err(thrown)
+pub fn tx_effect_commitment(effect: Document, protocol: Option<String>) -> Result<String> {
+    run(|| edge::tx_effect_commitment(&hasher(), text("effect", &effect)?, protocol.as_deref()))
 }
 
 /// A body's `txEffectsTreeRoot` (a body, an `L2Block`, or an array of effects).
 #[napi(js_name = "txEffectsTreeRoot")]
-pub fn tx_effects_tree_root(body: String, protocol: Option<String>) -> Result<String> {
-    edge::tx_effects_tree_root(&hasher(), &body, protocol.as_deref()).map_err(thrown)
+pub fn tx_effects_tree_root(body: Document, protocol: Option<String>) -> Result<String> {
+    run(|| edge::tx_effects_tree_root(&hasher(), text("body", &body)?, protocol.as_deref()))
 }
 
 /// The stored form of a body (`txfx block leaves`), as JSON text.
 #[napi(js_name = "txEffectLeaves")]
-pub fn tx_effect_leaves(body: String, block: Option<u32>, protocol: Option<String>) -> Result<String> {
-    edge::tx_effect_leaves(&hasher(), &body, block, protocol.as_deref()).map_err(thrown)
+pub fn tx_effect_leaves(body: Document, block: Option<u32>, protocol: Option<String>) -> Result<String> {
+    run(|| edge::tx_effect_leaves(&hasher(), text("body", &body)?, block, protocol.as_deref()))
 }
 
 /// The membership witness of one tx (an index in decimal, or a `0x`-hex tx hash), as JSON text.
 #[napi(js_name = "txEffectMembershipWitness")]
 pub fn tx_effect_membership_witness(
-    body: String,
+    body: Document,
     tx: String,
     block: Option<u32>,
     protocol: Option<String>,
 ) -> Result<String> {
-    edge::tx_effect_membership_witness(&hasher(), &body, &tx, block, protocol.as_deref()).map_err(thrown)
+    run(|| {
+        edge::tx_effect_membership_witness(&hasher(), text("body", &body)?, &tx, block, protocol.as_deref())
+    })
 }
 
 /// The root over stored or bare leaves.
 #[napi(js_name = "txEffectsTreeRootFromLeaves")]
-pub fn tx_effects_tree_root_from_leaves(leaves: String) -> Result<String> {
-    edge::tx_effects_tree_root_from_leaves(&hasher(), &leaves).map_err(thrown)
+pub fn tx_effects_tree_root_from_leaves(leaves: Document) -> Result<String> {
+    run(|| edge::tx_effects_tree_root_from_leaves(&hasher(), text("leaves", &leaves)?))
 }
 
 /// The membership witness of one tx, served from stored or bare leaves, as JSON text.
 #[napi(js_name = "txEffectMembershipWitnessFromLeaves")]
 pub fn tx_effect_membership_witness_from_leaves(
-    leaves: String,
+    leaves: Document,
     tx: String,
     block: Option<u32>,
 ) -> Result<String> {
-    edge::tx_effect_membership_witness_from_leaves(&hasher(), &leaves, &tx, block).map_err(thrown)
+    run(|| edge::tx_effect_membership_witness_from_leaves(&hasher(), text("leaves", &leaves)?, &tx, block))
 }
 
 /// Verifies a tx-effects witness against a root the caller trusts; the verdict as JSON text. Its
@@ -111,20 +159,20 @@ pub fn verify_archive(call: String) -> Result<String> {
 
 /// The block hash of a header (or an `L2Block`, its body checked against its header).
 #[napi(js_name = "blockHeaderHash")]
-pub fn block_header_hash(header: String, layout: Option<String>) -> Result<String> {
-    edge::block_header_hash(&hasher(), &header, layout.as_deref()).map_err(thrown)
+pub fn block_header_hash(header: Document, layout: Option<String>) -> Result<String> {
+    run(|| edge::block_header_hash(&hasher(), text("header", &header)?, layout.as_deref()))
 }
 
 /// A checkpoint's blob fields decoded into its blocks, as JSON text.
 #[napi(js_name = "decodeCheckpoint")]
-pub fn decode_checkpoint(fields: String, protocol: Option<String>) -> Result<String> {
-    edge::decode_checkpoint(&hasher(), &fields, protocol.as_deref()).map_err(thrown)
+pub fn decode_checkpoint(fields: Document, protocol: Option<String>) -> Result<String> {
+    run(|| edge::decode_checkpoint(&hasher(), text("fields", &fields)?, protocol.as_deref()))
 }
 
 /// The blob fields of an effect or a body.
 #[napi(js_name = "encodeBlobFields")]
-pub fn encode_blob_fields(effect_or_body: String, protocol: Option<String>) -> Result<Vec<String>> {
-    edge::encode_blob_fields(&hasher(), &effect_or_body, protocol.as_deref()).map_err(thrown)
+pub fn encode_blob_fields(effect_or_body: Document, protocol: Option<String>) -> Result<Vec<String>> {
+    run(|| edge::encode_blob_fields(&hasher(), text("effectOrBody", &effect_or_body)?, protocol.as_deref()))
 }
 
 /// Starts a node walk (see `txfx_js_edge::node_walk_start`).
@@ -145,77 +193,82 @@ pub fn node_walk_drop(walk: u32) -> String {
     edge::node_walk_drop(walk)
 }
 
-/// Work off the event loop: `compute` (on a thread of libuv's pool) hands it to the background
-/// pool, once, and the promise settles with its text or its error (the edge protocol's JSON
-/// message).
-pub struct OffLoop {
-    work: Option<Box<dyn FnOnce() -> Result<String> + Send>>,
-}
+/// The promise of an `…Async` export (of a string).
+type Pending<'env> = Object<'env>;
 
-impl napi::Task for OffLoop {
-    type Output = String;
-    type JsValue = String;
+/// How a promise is settled from the background pool: the result, converted on the event loop.
+type Resolver = Box<dyn FnOnce(Env) -> Result<String> + Send>;
 
-    fn compute(&mut self) -> Result<String> {
-        let work = self.work.take().ok_or_else(|| {
-            thrown(Thrown::backend(
-                "TaskRanTwice",
-                "an async task was computed twice (a napi-rs invariant broke)",
-            ))
-        })?;
+/// Runs `work` on txfx's background pool and returns its promise at once, settled from the pool
+/// when the work is done: with its text, or rejected with its error (the edge protocol's JSON
+/// message); a panic in it rejects as kind `Panic`, a pool that cannot run it as `WorkerGone`.
+/// Nothing waits for it, on libuv's pool or anywhere else.
+fn off_loop<'env>(
+    env: &'env Env,
+    work: impl FnOnce() -> edge::Result<String> + Send + 'static,
+) -> Result<Pending<'env>> {
+    let (deferred, promise) = env.create_deferred::<String, Resolver>()?;
+    let settle = edge::Settle::new(move |result: edge::Result<String>| match result {
+        Ok(text) => deferred.resolve(Box::new(move |_| Ok(text))),
+        Err(error) => deferred.reject(thrown(error)),
+    });
+    match BackgroundPool::global() {
         // The work, and the batches it splits into, run on the background pool (the pool the
-        // task runs in is the one its batches use); this libuv thread sleeps until it is done.
-        let pool = BackgroundPool::global().map_err(|error| {
-            thrown(Thrown::backend("WorkerGone", &format!("txfx's background pool: {error}")))
-        })?;
-        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
-        pool.spawn(Box::new(move || {
-            let _ = sender.send(work());
-        }));
-        receiver.recv().map_err(|_| {
-            thrown(Thrown::backend(
-                "WorkerGone",
-                "txfx's background pool dropped an async task without a result",
-            ))
-        })?
+        // task runs in is the one its batches use); a task the pool drops unrun settles as
+        // WorkerGone when `settle` is dropped with it.
+        Ok(pool) => pool.spawn(Box::new(move || settle.with(edge::caught(work)))),
+        Err(error) => {
+            settle.with(Err(Thrown::backend("WorkerGone", &format!("txfx's background pool: {error}"))))
+        }
     }
-
-    fn resolve(&mut self, _env: napi::Env, output: String) -> Result<String> {
-        Ok(output)
-    }
-}
-
-type Pending = napi::bindgen_prelude::AsyncTask<OffLoop>;
-
-fn off_loop(work: impl FnOnce() -> Result<String> + Send + 'static) -> Pending {
-    napi::bindgen_prelude::AsyncTask::new(OffLoop { work: Some(Box::new(work)) })
+    Ok(promise)
 }
 
 /// [`tx_effect_commitment`] off the event loop.
 #[napi(js_name = "txEffectCommitmentAsync", ts_return_type = "Promise<string>")]
-pub fn tx_effect_commitment_async(effect: String, protocol: Option<String>) -> Pending {
-    off_loop(move || tx_effect_commitment(effect, protocol))
+pub fn tx_effect_commitment_async<'env>(
+    env: &'env Env,
+    effect: Document,
+    protocol: Option<String>,
+) -> Result<Pending<'env>> {
+    let effect = Owned::copy(effect);
+    off_loop(env, move || edge::tx_effect_commitment(&hasher(), effect.text("effect")?, protocol.as_deref()))
 }
 
 /// [`tx_effects_tree_root`] off the event loop.
 #[napi(js_name = "txEffectsTreeRootAsync", ts_return_type = "Promise<string>")]
-pub fn tx_effects_tree_root_async(body: String, protocol: Option<String>) -> Pending {
-    off_loop(move || tx_effects_tree_root(body, protocol))
+pub fn tx_effects_tree_root_async<'env>(
+    env: &'env Env,
+    body: Document,
+    protocol: Option<String>,
+) -> Result<Pending<'env>> {
+    let body = Owned::copy(body);
+    off_loop(env, move || edge::tx_effects_tree_root(&hasher(), body.text("body")?, protocol.as_deref()))
 }
 
 /// [`tx_effect_leaves`] off the event loop.
 #[napi(js_name = "txEffectLeavesAsync", ts_return_type = "Promise<string>")]
-pub fn tx_effect_leaves_async(body: String, block: Option<u32>, protocol: Option<String>) -> Pending {
-    off_loop(move || tx_effect_leaves(body, block, protocol))
+pub fn tx_effect_leaves_async<'env>(
+    env: &'env Env,
+    body: Document,
+    block: Option<u32>,
+    protocol: Option<String>,
+) -> Result<Pending<'env>> {
+    let body = Owned::copy(body);
+    off_loop(env, move || edge::tx_effect_leaves(&hasher(), body.text("body")?, block, protocol.as_deref()))
 }
 
 /// [`tx_effect_membership_witness`] off the event loop.
 #[napi(js_name = "txEffectMembershipWitnessAsync", ts_return_type = "Promise<string>")]
-pub fn tx_effect_membership_witness_async(
-    body: String,
+pub fn tx_effect_membership_witness_async<'env>(
+    env: &'env Env,
+    body: Document,
     tx: String,
     block: Option<u32>,
     protocol: Option<String>,
-) -> Pending {
-    off_loop(move || tx_effect_membership_witness(body, tx, block, protocol))
+) -> Result<Pending<'env>> {
+    let body = Owned::copy(body);
+    off_loop(env, move || {
+        edge::tx_effect_membership_witness(&hasher(), body.text("body")?, &tx, block, protocol.as_deref())
+    })
 }

@@ -11,8 +11,10 @@
 //! - `txfx_call(export, words, count) -> status`: runs export `export` of the table with the
 //!   arguments described by `count` words at `words`, three a piece: `[0, 0, 0]` an absent
 //!   argument, `[1, ptr, len]` a string, `[2, value, 0]` a number, `[3, ptr, n]` a list of `n`
-//!   strings whose `[ptr, len]` pairs are at `ptr`. The status is 0 for a string result, 1 for a
-//!   list (as JSON text), 2 for a failure (the edge's JSON message);
+//!   strings whose `[ptr, len]` pairs are at `ptr`, `[4, ptr, len]` a document's bytes as the
+//!   caller gave them (UTF-8 JSON, read and refused, `NotUtf8`, by the edge: the JavaScript side
+//!   decodes nothing). The status is 0 for a string result, 1 for a list (as JSON text), 2 for a
+//!   failure (the edge's JSON message);
 //! - `txfx_output_ptr()` and `txfx_output_len()`: the last call's result or failure, as UTF-8,
 //!   valid until the next call;
 //! - `txfx_exports() -> len`: the export table as JSON (`txfx_js_edge::exports_json`), in the
@@ -105,6 +107,10 @@ unsafe fn arguments<'a>(words: *const u32, count: usize) -> Result<Vec<Arg<'a>>,
             // SAFETY: the caller's buffer, with its length.
             [1, pointer, len] => Ok(Arg::Text(unsafe { text(pointer as usize, len as usize)? })),
             [2, value, _] => Ok(Arg::Number(value)),
+            // SAFETY: the caller's buffer, with its length.
+            [4, pointer, len] => Ok(Arg::Bytes(unsafe {
+                std::slice::from_raw_parts(pointer as usize as *const u8, len as usize)
+            })),
             [3, pointer, n] => {
                 // SAFETY: n pairs of words the caller wrote.
                 let pairs =
