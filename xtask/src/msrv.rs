@@ -30,14 +30,20 @@ fn rust_versions() -> Result<Vec<(&'static str, String)>, String> {
     }
     let metadata: serde_json::Value =
         serde_json::from_slice(&output.stdout).map_err(|e| format!("cargo metadata: {e}"))?;
-    let packages = metadata["packages"].as_array().ok_or("cargo metadata: no packages")?;
+    let packages = metadata
+        .get("packages")
+        .and_then(serde_json::Value::as_array)
+        .ok_or("cargo metadata: no packages")?;
     LIBRARY_CRATES
         .iter()
         .map(|&name| {
-            let package =
-                packages.iter().find(|p| p["name"] == name).ok_or(format!("{name}: not in the workspace"))?;
-            let version = package["rust_version"]
-                .as_str()
+            let package = packages
+                .iter()
+                .find(|p| p.get("name").and_then(serde_json::Value::as_str) == Some(name))
+                .ok_or(format!("{name}: not in the workspace"))?;
+            let version = package
+                .get("rust_version")
+                .and_then(serde_json::Value::as_str)
                 .ok_or(format!("{name}: no rust-version (a published crate must state one)"))?;
             Ok((name, version.to_owned()))
         })
