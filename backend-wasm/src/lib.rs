@@ -1,5 +1,8 @@
 #![doc = include_str!("../README.md")]
 
+/// txfx-poseidon, re-exported: the backend traits this backend implements, `Fr`, the field codec.
+pub use txfx_poseidon;
+
 use std::sync::{Arc, Mutex, OnceLock};
 
 use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes};

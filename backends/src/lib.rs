@@ -1,5 +1,9 @@
 #![doc = include_str!("../README.md")]
 
+/// txfx-poseidon, re-exported: the backend traits the selected backend implements, `Fr`, the field
+/// codec.
+pub use txfx_poseidon;
+
 use async_trait::async_trait;
 pub use txfx_backend_native::{AsyncNativeBackend, NativeBackend};
 #[cfg(feature = "wasm")]

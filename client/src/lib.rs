@@ -1,5 +1,9 @@
 #![doc = include_str!("../README.md")]
 
+/// txfx-walk, re-exported (and through it txfx-documents and the crates below): the walk's
+/// parameters, its verdict, `Fr` and the backend traits.
+pub use txfx_walk;
+
 use std::time::{Duration, Instant};
 
 use txfx_documents::txfx_membership::txfx_poseidon::HashBackend;

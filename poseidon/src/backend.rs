@@ -407,7 +407,7 @@ mod offload {
             T: Send + 'static,
             F: FnOnce(&B) -> Result<T, BackendError> + Send + 'static,
         {
-            let (sender, receiver) = futures::channel::oneshot::channel();
+            let (sender, receiver) = futures_channel::oneshot::channel();
             let worker = self.batches.clone();
             self.offload.spawn(Box::new(move || {
                 // The receiver may have been dropped by a cancelled caller; nothing is left to tell.

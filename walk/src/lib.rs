@@ -1,5 +1,9 @@
 #![doc = include_str!("../README.md")]
 
+/// txfx-documents, re-exported (and through it the crates below): the documents the walk reads,
+/// the verdict it gives, `Fr` and the backend traits.
+pub use txfx_documents;
+
 pub mod l1;
 
 use txfx_documents::json::rpc::{RpcAnswer, RpcRequest, batch_answers, batch_request_json};

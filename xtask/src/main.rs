@@ -3,7 +3,8 @@
 //! ```text
 //! cargo xtask test              the default members' tests + doctests, then one line per backend suite
 //! cargo xtask lint              rustfmt --check, clippy -D warnings, rustdoc -D warnings
-//! cargo xtask ci                lint, wasm-guest --check, bench --quick, package, consumer, backfill, js test, test: all of CI
+//! cargo xtask ci                lint, msrv, wasm-guest --check, bench --quick, package, consumer, backfill, js test, test: all of CI
+//! cargo xtask msrv              check every library crate with the Rust its rust-version names (installed by rustup)
 //! cargo xtask package           cargo package every library crate together, building each
 //! cargo xtask consumer          build and run examples/consumer (a crate outside the workspace)
 //! cargo xtask backfill          the README's GNU parallel line, run as written (needs `parallel`)
@@ -26,6 +27,7 @@ use std::process::{Command, ExitCode};
 mod backfill;
 mod guest;
 mod js;
+mod msrv;
 mod peer;
 mod tidy;
 mod ts;
@@ -34,14 +36,16 @@ mod ts;
 /// `native-always-parallel` or `selected`, are counted when they ran).
 const ENGINES: [&str; 4] = ["sequential", "native", "native-portable", "wasm"];
 
-const USAGE: &str = "usage: cargo xtask <test | lint | ci | package | consumer | backfill | js <build [--release] | test | platforms> | ts-fixtures | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer | --js]>";
+const USAGE: &str = "usage: cargo xtask <test | lint | ci | msrv | package | consumer | backfill | js <build [--release] | test | platforms> | ts-fixtures | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer | --js]>";
 
 /// The published library crates, in dependency order.
-const LIBRARY_CRATES: [&str; 7] = [
+const LIBRARY_CRATES: [&str; 9] = [
     "txfx-poseidon",
     "txfx-tx-effects",
     "txfx-membership",
     "txfx-documents",
+    "txfx-walk",
+    "txfx-client",
     "txfx-backend-native",
     "txfx-backend-wasm",
     "txfx-backends",
@@ -71,6 +75,7 @@ fn main() -> ExitCode {
         "test" => flags(command, rest, &[]).and_then(|_| test()),
         "lint" => flags(command, rest, &[]).and_then(|_| lint()),
         "ci" => flags(command, rest, &[]).and_then(|_| ci()),
+        "msrv" => flags(command, rest, &[]).and_then(|_| msrv::run_msrv()),
         "package" => flags(command, rest, &[]).and_then(|_| package()),
         "consumer" => flags(command, rest, &[]).and_then(|_| consumer()),
         "backfill" => flags(command, rest, &[]).and_then(|_| backfill::run_backfill()),
@@ -110,6 +115,8 @@ fn main() -> ExitCode {
 /// What CI runs, in order: this function is the one definition of CI (`.ci/run` calls it).
 fn ci() -> Result<(), String> {
     lint()?;
+    // Each published crate with the oldest Rust it claims, right after the newest's lint.
+    msrv::run_msrv()?;
     guest::run_guest(true)?;
     l1_check()?;
     // The benchmarks' smoke run: every workload once, so the bench code cannot rot.

@@ -1,5 +1,6 @@
 //! Tidy checks that run as ordinary tests: dependency edges between our crates, unused
-//! dependencies, file headers, and test attributes the house style forbids.
+//! dependencies, README examples that need only their own crate, file headers, and test
+//! attributes the house style forbids.
 
 #[cfg(test)]
 mod tests {
@@ -264,6 +265,100 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The Rust code blocks of a Markdown text, as rustdoc reads them: a fence with no language,
+    /// `rust`, or only rustdoc's attributes (`no_run`, `should_panic`, ...). Each block is its
+    /// fence's info string and its text.
+    fn rust_blocks(markdown: &str) -> Vec<(String, String)> {
+        let mut blocks = Vec::new();
+        let mut open: Option<(String, String)> = None;
+        for line in markdown.lines() {
+            let trimmed = line.trim_start();
+            match open.take() {
+                Some((info, text)) if trimmed.starts_with("```") => blocks.push((info, text)),
+                Some((info, mut text)) => {
+                    text.push_str(line);
+                    text.push('\n');
+                    open = Some((info, text));
+                }
+                None => {
+                    if let Some(info) = trimmed.strip_prefix("```") {
+                        open = Some((info.trim().to_owned(), String::new()));
+                    }
+                }
+            }
+        }
+        assert!(open.is_none(), "an unclosed code fence");
+        let attributes =
+            ["rust", "no_run", "should_panic", "compile_fail", "ignore", "edition2021", "edition2024"];
+        blocks
+            .into_iter()
+            .filter(|(info, _)| {
+                info.split(',').map(str::trim).all(|word| word.is_empty() || attributes.contains(&word))
+            })
+            .collect()
+    }
+
+    /// The crates a Rust example names at the root of a path: `txfx_*` anywhere (not after `::`)
+    /// and the first segment of every `use`.
+    fn roots(code: &str) -> Vec<String> {
+        let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let mut roots = Vec::new();
+        for (at, _) in code.match_indices("txfx_") {
+            let before = code.get(..at).unwrap_or_default();
+            if before.ends_with("::") || before.ends_with(is_ident) {
+                continue;
+            }
+            let rest = code.get(at..).unwrap_or_default();
+            roots.push(rest.split(|c: char| !is_ident(c)).next().unwrap_or_default().to_owned());
+        }
+        for line in code.lines() {
+            let line = line.trim_start().trim_start_matches('#').trim_start();
+            if let Some(path) = line.strip_prefix("use ").or_else(|| line.strip_prefix("pub use ")) {
+                roots.push(path.split(|c: char| !is_ident(c)).next().unwrap_or_default().to_owned());
+            }
+        }
+        roots
+    }
+
+    /// Every library crate's README is its crate documentation, so each of its examples is a
+    /// doctest of that crate; and an example names no other crate at the root of a path (it
+    /// reaches the crates below through the re-exports: `txfx_walk::txfx_documents::...`), so
+    /// that it compiles as written in a project that depends on that crate alone. A doctest
+    /// would not tell: it sees the crate's dependencies and dev-dependencies too.
+    #[test]
+    fn readme_examples_are_doctests_that_need_only_their_crate() {
+        let metadata = metadata();
+        let packages = metadata["packages"].as_array().expect("packages");
+        let mut examples = 0;
+        for name in crate::LIBRARY_CRATES {
+            let package = packages.iter().find(|p| p["name"] == name).expect("a library crate");
+            let manifest = std::path::Path::new(package["manifest_path"].as_str().expect("manifest path"));
+            let dir = manifest.parent().expect("crate folder");
+            let lib = std::fs::read_to_string(dir.join("src/lib.rs")).expect("lib.rs");
+            assert!(
+                lib.starts_with("#![doc = include_str!(\"../README.md\")]"),
+                "{name}'s lib.rs does not include its README as the crate docs: its examples would not be doctests"
+            );
+            let readme = std::fs::read_to_string(dir.join("README.md")).expect("README");
+            let own = name.replace('-', "_");
+            for (info, code) in rust_blocks(&readme) {
+                assert!(
+                    !info.contains("ignore"),
+                    "{name}'s README has an ignored example: it would not compile"
+                );
+                for root in roots(&code) {
+                    assert!(
+                        [own.as_str(), "std", "core", "alloc"].contains(&root.as_str()),
+                        "{name}'s README example names `{root}`: reach it through {own}'s re-exports, so \
+                         that the example compiles with {name} as the only dependency"
+                    );
+                }
+                examples += 1;
+            }
+        }
+        assert!(examples >= 8, "found only {examples} README examples");
     }
 
     #[test]
