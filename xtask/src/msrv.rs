@@ -3,11 +3,13 @@
 //! Each library crate's `rust-version` is the oldest stable Rust that builds it, found by
 //! building: the crates below the node walk need 1.91
 //! (txfx-poseidon's `carrying_add`, `borrowing_sub` and `carrying_mul`), and txfx-backend-wasm
-//! what wasmtime claims. For each library crate this reads `rust_version` from `cargo metadata`,
-//! installs that toolchain with rustup (minimal profile) when it is missing, and checks the crate
-//! with it: `cargo check --locked -p CRATE`, the library with its default features, as a
-//! dependent builds it (a dev-dependency or a test may need newer Rust; a user never builds
-//! them). The builds go to `target/msrv`, apart from the workspace's own.
+//! what wasmtime claims. This reads each library crate's `rust_version` from `cargo metadata`,
+//! and for each toolchain they name, installs it with rustup (minimal profile) when it is missing
+//! and checks every crate that names it in one run: `cargo check --locked -p A -p B …`, the
+//! libraries with their default features, as a dependent builds them (a dev-dependency or a test
+//! may need newer Rust; a user never builds them). The builds go to `target/msrv`, apart from the
+//! workspace's own. A toolchain equal to the Rust running this xtask is not checked again: CI's
+//! lint (clippy) and tests compile those crates with it already.
 
 use std::process::Command;
 
@@ -60,27 +62,59 @@ fn installed(toolchain: &str) -> Result<bool, String> {
     Ok(list.lines().any(|line| line.starts_with(&format!("{toolchain}-"))))
 }
 
+/// The version of the Rust that runs this xtask (and so CI's lint and tests): `1.95.0`.
+fn current_rust() -> Result<String, String> {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
+    let output =
+        Command::new(&rustc).arg("--version").output().map_err(|e| format!("{rustc} --version: {e}"))?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.split_whitespace()
+        .nth(1)
+        .map(str::to_owned)
+        .ok_or(format!("{rustc} --version: unexpected answer {text:?}"))
+}
+
 pub fn run_msrv() -> Result<(), String> {
     let crates = rust_versions()?;
+    let current = current_rust()?;
     let target = target_dir().join("msrv");
-    for (name, version) in &crates {
-        let toolchain = toolchain(version);
-        if !installed(&toolchain)? {
-            run(Command::new("rustup").args(["toolchain", "install", &toolchain, "--profile", "minimal"]))?;
+    // One check per toolchain, of every crate that names it: the shared dependency graph is
+    // compiled once per toolchain, not once per crate. A crate whose floor is the Rust running
+    // this xtask is not checked again: lint's clippy and the tests compile it with that Rust.
+    let mut toolchains: Vec<String> = crates.iter().map(|(_, version)| toolchain(version)).collect();
+    toolchains.sort();
+    toolchains.dedup();
+    for toolchain in &toolchains {
+        let names: Vec<&str> = crates
+            .iter()
+            .filter(|(_, version)| &self::toolchain(version) == toolchain)
+            .map(|(name, _)| *name)
+            .collect();
+        if *toolchain == current {
+            println!(
+                "msrv: {} need Rust {toolchain}, the Rust lint and the tests build them with: not checked again",
+                names.join(", ")
+            );
+            continue;
+        }
+        if !installed(toolchain)? {
+            run(Command::new("rustup").args(["toolchain", "install", toolchain, "--profile", "minimal"]))?;
+        }
+        let mut command = Command::new("rustup");
+        command.args(["run", toolchain, "cargo", "check", "--locked"]);
+        for name in &names {
+            command.args(["-p", name]);
         }
         // `rustup run` rather than the `cargo +X` proxy syntax: the cargo on PATH need not be
         // rustup's. The variables the outer cargo set for this xtask would point the inner one at
         // the current toolchain's programs.
-        run(Command::new("rustup")
-            .args(["run", &toolchain, "cargo", "check", "--locked", "-p", name])
+        run(command
             .env("CARGO_TARGET_DIR", &target)
             .env_remove("CARGO")
             .env_remove("RUSTC")
             .env_remove("RUSTDOC")
             .env_remove("RUSTUP_TOOLCHAIN"))?;
-    }
-    for (name, version) in &crates {
-        println!("msrv: {name} builds with Rust {}", toolchain(version));
+        println!("msrv: {} build with Rust {toolchain}", names.join(", "));
     }
     Ok(())
 }
