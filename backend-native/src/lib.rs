@@ -9,9 +9,10 @@ mod share;
 
 use std::sync::Arc;
 
-use share::share;
+use share::{share, share_claims};
 use txfx_poseidon::permutation::{batch_arithmetic, permute_many};
 use txfx_poseidon::pool::GlobalPool;
+use txfx_poseidon::sponge::{hash_claimed_jobs, hash_jobs, lockstep_available, longest_first};
 use txfx_poseidon::{BackendError, Fr, HashBackend, HashJob, Offload, Offloaded, State};
 
 /// A job for a helper.
@@ -30,6 +31,44 @@ const CHUNKS_PER_THREAD: usize = 16;
 
 /// The most states in one chunk, which bounds that wait on large levels.
 const MAX_CHUNK: usize = 64;
+
+/// Permutations below which a batch of sponges is not worth running in lockstep: one pass of the
+/// batch kernel (eight states) costs about 1.4 scalar permutations here (16.1 µs against 11.3 µs,
+/// CHANGELOG), so two jobs of one permutation each already gain; four leaves a margin for CPUs
+/// where the pass costs more (AVX-512 clocking down) and costs nothing that matters (at most
+/// three permutations, tens of microseconds, one at a time).
+pub const LOCKSTEP_MIN_PERMUTATIONS: usize = 4;
+
+/// Whether a batch of sponge jobs runs in lockstep (eight jobs per pass of the batch kernel,
+/// [`txfx_poseidon::sponge::hash_claimed_jobs`]), given that the CPU has the kernel. The rule:
+///
+/// - at least two jobs, and at least [`LOCKSTEP_MIN_PERMUTATIONS`] permutations in all;
+/// - shared between `threads` threads (two or more), the total at least `2 · threads` times the
+///   longest job. A job is a chain of permutations, and in a lane it advances one permutation
+///   per pass (about 1.4 scalar permutations' time), so lockstep lengthens the longest job's
+///   path while it saves on the total. One job at a time, `threads` threads take at least
+///   `total / threads` scalar permutations' time; lockstep at most about `1.4 · longest` (the
+///   longest job in a lane throughout) or `1.4 · total / (8 · threads)` (full lanes). With the
+///   total at `2 · threads · longest` or more, the first is at least `2 · longest`, above both.
+///   Below it (one tx's contract-class log beside small categories, two threads) the batch is
+///   bound by its longest job, which one at a time runs at full scalar speed.
+///
+/// On one thread lockstep never loses: each pass permutes at least two states (otherwise the last
+/// job finishes on the scalar permutation) in less time than two scalar permutations.
+pub fn lockstep_pays(jobs: usize, permutations: usize, longest: usize, threads: usize) -> bool {
+    jobs >= 2
+        && permutations >= LOCKSTEP_MIN_PERMUTATIONS
+        && (threads <= 1 || permutations >= longest.saturating_mul(2 * threads))
+}
+
+/// How `hash_batch` hashes independent sponges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sponges {
+    /// In lockstep where the CPU has the batch kernel and [`lockstep_pays`]: the default.
+    Lockstep,
+    /// One job at a time per thread ([`NativeBackend::with_sponges_one_at_a_time`]).
+    OneAtATime,
+}
 
 /// Where a batch's helper jobs run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +90,7 @@ enum Helpers {
 pub struct NativeBackend {
     threshold: usize,
     helpers: Helpers,
+    sponges: Sponges,
 }
 
 impl Default for NativeBackend {
@@ -62,7 +102,7 @@ impl Default for NativeBackend {
 impl NativeBackend {
     /// The backend with the default threshold, its helpers on the current rayon pool.
     pub fn new() -> Self {
-        Self { threshold: DEFAULT_PARALLEL_THRESHOLD, helpers: Helpers::Rayon }
+        Self { threshold: DEFAULT_PARALLEL_THRESHOLD, helpers: Helpers::Rayon, sponges: Sponges::Lockstep }
     }
 
     /// A backend that goes parallel from `threshold` permutations per batch (0 and 1 mean always;
@@ -83,6 +123,22 @@ impl NativeBackend {
     /// an application that owns its machine (a prover, a node's hashing stage) may ask.
     pub fn with_pinned_helpers(self) -> Self {
         Self { helpers: Helpers::Pinned, ..self }
+    }
+
+    /// Turns off lockstep sponges: each thread hashes a batch's jobs one at a time, as before
+    /// lockstep existed. For comparison (the `sponges` benchmark) and for ruling lockstep out when
+    /// chasing a problem; the results are the same either way.
+    pub fn with_sponges_one_at_a_time(self) -> Self {
+        Self { sponges: Sponges::OneAtATime, ..self }
+    }
+
+    /// Whether [`HashBackend::hash_batch`] runs sponges in lockstep where it pays
+    /// ([`lockstep_pays`]): lockstep is on for this backend (not
+    /// [`NativeBackend::with_sponges_one_at_a_time`]) and this process has the batch kernel
+    /// ([`txfx_poseidon::sponge::lockstep_available`]: AVX-512 IFMA, and `TXFX_ARITHMETIC` is not
+    /// `portable`).
+    pub fn sponges_in_lockstep(&self) -> bool {
+        self.sponges == Sponges::Lockstep && lockstep_available()
     }
 
     /// The threshold in permutations.
@@ -143,6 +199,17 @@ impl NativeBackend {
         }
     }
 
+    /// The results of `items` in order, each worker (this thread and this backend's helpers)
+    /// claiming as many at a time as `work` likes (see `share::share_claims`).
+    fn share_claims<I, O, W>(self, items: Vec<I>, work: W) -> Vec<O>
+    where
+        I: Send + Sync + 'static,
+        O: Send + 'static,
+        W: Fn(&[I], share::Claim<'_>, share::Finish<'_, O>) + Send + Sync + 'static,
+    {
+        share_claims(items, work, Self::helper_count(), |jobs| self.spawn_helpers(jobs))
+    }
+
     /// `items.iter().map(work)` in order, shared with this backend's helpers.
     fn share<I, O, F>(self, items: Vec<I>, work: F) -> Vec<O>
     where
@@ -191,30 +258,39 @@ impl HashBackend for NativeBackend {
 
     fn hash_batch(&self, jobs: &[HashJob]) -> Result<Vec<Fr>, BackendError> {
         let permutations: usize = jobs.iter().map(HashJob::permutations).sum();
-        if self.parallel(permutations) && jobs.len() > 1 {
-            // Jobs differ wildly in cost (a contract-class log is 1008 permutations, a node 1):
-            // they are claimed one at a time, longest first, so that no thread is left with a
-            // long job at the end while the others idle. Copying the preimages costs nanoseconds
-            // per field, hashing them microseconds.
-            let mut order: Vec<usize> = (0..jobs.len()).collect();
-            order.sort_by_key(|&index| std::cmp::Reverse(jobs.get(index).map_or(0, HashJob::permutations)));
-            let longest_first = order.iter().filter_map(|&index| jobs.get(index).cloned()).collect();
-            let hashed = self.share(longest_first, HashJob::run);
-            let mut out: Vec<Option<Fr>> = vec![None; jobs.len()];
-            for (index, value) in order.into_iter().zip(hashed) {
-                if let Some(slot) = out.get_mut(index) {
-                    *slot = Some(value);
-                }
-            }
-            // `order` is a permutation of the indices and `share` returns one result per item.
-            #[allow(
-                clippy::expect_used,
-                reason = "an internal invariant: a hole must fail loudly, never be zero"
-            )]
-            Ok(out.into_iter().map(|value| value.expect("invariant: every job has a result")).collect())
-        } else {
-            Ok(jobs.iter().map(HashJob::run).collect())
+        let longest = jobs.iter().map(HashJob::permutations).max().unwrap_or(0);
+        let parallel = self.parallel(permutations) && jobs.len() > 1;
+        let threads = if parallel { Self::helper_count() + 1 } else { 1 };
+        let lockstep =
+            self.sponges_in_lockstep() && lockstep_pays(jobs.len(), permutations, longest, threads);
+        if !parallel {
+            return Ok(if lockstep { hash_jobs(jobs) } else { jobs.iter().map(HashJob::run).collect() });
         }
+        // Jobs differ wildly in cost (a contract-class log is 1008 permutations, a node 1):
+        // they are claimed one at a time, longest first, so that no thread is left with a long
+        // job at the end while the others idle; in lockstep each thread keeps eight in flight
+        // and refills a lane from the same queue as it frees. Copying the preimages costs
+        // nanoseconds per field, hashing them microseconds.
+        let order = longest_first(jobs);
+        let longest_first: Vec<HashJob> =
+            order.iter().filter_map(|&index| jobs.get(index).cloned()).collect();
+        let hashed = if lockstep {
+            self.share_claims(longest_first, |jobs, claim, finish| hash_claimed_jobs(jobs, claim, finish))
+        } else {
+            self.share(longest_first, HashJob::run)
+        };
+        let mut out: Vec<Option<Fr>> = vec![None; jobs.len()];
+        for (index, value) in order.into_iter().zip(hashed) {
+            if let Some(slot) = out.get_mut(index) {
+                *slot = Some(value);
+            }
+        }
+        // `order` is a permutation of the indices and `share` returns one result per item.
+        #[allow(
+            clippy::expect_used,
+            reason = "an internal invariant: a hole must fail loudly, never be zero"
+        )]
+        Ok(out.into_iter().map(|value| value.expect("invariant: every job has a result")).collect())
     }
 }
 
@@ -259,6 +335,88 @@ mod tests {
         let expected = Sequential.hash_batch(&jobs).unwrap();
         assert_eq!(NativeBackend::with_parallel_threshold(1).hash_batch(&jobs).unwrap(), expected);
         assert_eq!(NativeBackend::with_parallel_threshold(usize::MAX).hash_batch(&jobs).unwrap(), expected);
+    }
+
+    /// A log-heavy-like batch: a few long jobs (a contract-class log is 1008 permutations), many
+    /// short ones, lengths at every rate boundary, plain and separator jobs, some all zero.
+    fn mixed_jobs() -> Vec<HashJob> {
+        let mut jobs: Vec<HashJob> = (0..80u64)
+            .map(|i| {
+                let len = match i % 8 {
+                    0 => 1500 + i * 7,
+                    1 => i % 5,
+                    _ => i * 13 % 61,
+                };
+                let inputs = (0..len).map(|x| Fr::from(x * 31 + i) * Fr::from(u64::MAX)).collect();
+                if i % 3 == 0 {
+                    HashJob::plain(inputs)
+                } else {
+                    HashJob::with_separator(DomainSeparator::new(i as u32), inputs)
+                }
+            })
+            .collect();
+        jobs.extend((0..7usize).map(|len| HashJob::plain(vec![Fr::from(0u64); len])));
+        jobs
+    }
+
+    #[test]
+    fn lockstep_and_one_at_a_time_agree_with_sequential_on_both_sides_of_the_threshold() {
+        let jobs = mixed_jobs();
+        let expected = Sequential.hash_batch(&jobs).unwrap();
+        let mut compared = 0;
+        for threshold in [1, DEFAULT_PARALLEL_THRESHOLD, usize::MAX] {
+            for native in [
+                NativeBackend::with_parallel_threshold(threshold),
+                NativeBackend::with_parallel_threshold(threshold).with_sponges_one_at_a_time(),
+                NativeBackend::with_parallel_threshold(threshold).with_pinned_helpers(),
+            ] {
+                assert_eq!(native.hash_batch(&jobs).unwrap(), expected, "{native:?}");
+                // A prefix: two jobs, one job, none.
+                for n in [0, 1, 2, 9] {
+                    assert_eq!(native.hash_batch(&jobs[..n]).unwrap(), expected[..n], "{native:?}, {n} jobs");
+                }
+                compared += jobs.len();
+            }
+        }
+        assert_eq!(compared, 9 * jobs.len());
+        // The same batch in a one-thread pool takes the sequential lockstep path.
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        assert_eq!(one.install(|| NativeBackend::new().hash_batch(&jobs).unwrap()), expected);
+        std::eprintln!(
+            "native hash_batch: sponges in lockstep {} (batch arithmetic: {})",
+            NativeBackend::new().sponges_in_lockstep(),
+            batch_arithmetic()
+        );
+    }
+
+    #[test]
+    fn lockstep_is_on_by_default_where_the_kernel_is() {
+        assert_eq!(NativeBackend::new().sponges_in_lockstep(), lockstep_available());
+        assert_eq!(
+            NativeBackend::new().sponges_in_lockstep(),
+            batch_arithmetic() == txfx_poseidon::permutation::BatchArithmetic::Ifma
+        );
+        assert!(!NativeBackend::new().with_sponges_one_at_a_time().sponges_in_lockstep());
+        assert!(
+            !NativeBackend::new().with_pinned_helpers().with_sponges_one_at_a_time().sponges_in_lockstep()
+        );
+        assert_eq!(NativeBackend::new().with_sponges_one_at_a_time().name(), "native");
+    }
+
+    #[test]
+    fn the_lockstep_rule() {
+        // One thread: any two jobs of four permutations or more.
+        assert!(lockstep_pays(2, 4, 3, 1));
+        assert!(lockstep_pays(2, 1009, 1008, 1));
+        assert!(!lockstep_pays(1, 1008, 1008, 1), "one job");
+        assert!(!lockstep_pays(3, 3, 1, 1), "below the minimum");
+        // Two threads: the total at least four times the longest job.
+        assert!(lockstep_pays(64, 64, 1, 2));
+        assert!(lockstep_pays(16 * 7, 16 * 1400, 1008, 2));
+        assert!(!lockstep_pays(7, 1400, 1008, 2), "one tx: bound by its contract-class log");
+        assert!(lockstep_pays(7, 4032, 1008, 2));
+        assert!(!lockstep_pays(7, 4031, 1008, 2));
+        assert!(!lockstep_pays(2, usize::MAX / 2, usize::MAX / 2, 2), "no overflow");
     }
 
     #[test]

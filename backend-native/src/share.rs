@@ -14,6 +14,10 @@
 //! reference; at worst the caller has done everything itself, at no more than the cost of the
 //! sequential loop. The caller only waits for items a helper has already claimed, spinning
 //! briefly, then parking until the helper that finishes the last item unparks it.
+//!
+//! [`share_claims`] is the same with the claiming in the worker's hands: a worker may hold
+//! several claimed items at once (the sponges' lockstep holds eight, one per lane, and claims
+//! the next whenever a lane frees), as long as it finishes each before it returns.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -24,29 +28,38 @@ use std::time::Duration;
 /// without a sleep and wake-up, a long one is not burnt on a core another thread may need).
 const SPINS_BEFORE_PARKING: usize = 2_000;
 
-struct Shared<I, O, F> {
+/// What a worker is given to claim items and hand back their results.
+pub(crate) type Claim<'a> = &'a mut dyn FnMut() -> Option<usize>;
+/// Where a worker hands back the result of a claimed item: `finish(index, output)`.
+pub(crate) type Finish<'a, O> = &'a mut dyn FnMut(usize, O);
+
+struct Shared<I, O, W> {
     items: Vec<I>,
     results: Vec<Mutex<Option<O>>>,
-    work: F,
+    work: W,
     next: AtomicUsize,
     done: AtomicUsize,
     caller: Thread,
 }
 
-impl<I, O, F: Fn(&I) -> O> Shared<I, O, F> {
-    /// Claims and runs items until none is left.
+impl<I, O, W: Fn(&[I], Claim<'_>, Finish<'_, O>)> Shared<I, O, W> {
+    /// Runs the worker until it stops claiming: it claims items one at a time from the shared
+    /// counter (`None` once none is left) and hands back each claimed item's result.
     fn drain(&self) {
-        loop {
+        let count = self.items.len();
+        let mut claim = || {
             let index = self.next.fetch_add(1, Ordering::Relaxed);
-            let (Some(item), Some(slot)) = (self.items.get(index), self.results.get(index)) else {
-                return;
-            };
-            let output = (self.work)(item);
-            *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(output);
-            if self.done.fetch_add(1, Ordering::AcqRel) + 1 == self.items.len() {
-                self.caller.unpark();
+            (index < count).then_some(index)
+        };
+        let mut finish = |index: usize, output: O| {
+            if let Some(slot) = self.results.get(index) {
+                *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(output);
+                if self.done.fetch_add(1, Ordering::AcqRel) + 1 == count {
+                    self.caller.unpark();
+                }
             }
-        }
+        };
+        (self.work)(&self.items, &mut claim, &mut finish);
     }
 
     fn finished(&self) -> bool {
@@ -67,6 +80,29 @@ where
     I: Send + Sync + 'static,
     O: Send + 'static,
     F: Fn(&I) -> O + Send + Sync + 'static,
+{
+    let one_at_a_time = move |items: &[I], claim: Claim<'_>, finish: Finish<'_, O>| {
+        while let Some((index, item)) = claim().and_then(|index| items.get(index).map(|item| (index, item))) {
+            finish(index, work(item));
+        }
+    };
+    share_claims(items, one_at_a_time, helpers, spawn)
+}
+
+/// The results of `items`, in order, computed by workers (the calling thread and up to `helpers`
+/// helper jobs) that each run `work(items, claim, finish)`: `work` claims items from the one
+/// shared counter, as many at a time as it likes (the sponges' lockstep keeps eight in flight),
+/// and must `finish` every item it claimed before it returns.
+pub(crate) fn share_claims<I, O, W>(
+    items: Vec<I>,
+    work: W,
+    helpers: usize,
+    spawn: impl FnOnce(Vec<crate::Job>),
+) -> Vec<O>
+where
+    I: Send + Sync + 'static,
+    O: Send + 'static,
+    W: Fn(&[I], Claim<'_>, Finish<'_, O>) + Send + Sync + 'static,
 {
     let helpers = helpers.min(items.len().saturating_sub(1));
     let results = items.iter().map(|_| Mutex::new(None)).collect();
@@ -127,6 +163,32 @@ mod tests {
             for helpers in [0, 1, 3, 8] {
                 let got =
                     share((0..n).collect(), square, helpers, |jobs| jobs.into_iter().for_each(rayon::spawn));
+                assert_eq!(got, expected, "n {n} helpers {helpers}");
+            }
+        }
+    }
+
+    #[test]
+    fn workers_may_hold_several_claims() {
+        // Each worker claims up to four items before finishing any, then finishes them in
+        // reverse: every result still lands in its item's slot.
+        fn four_at_a_time(items: &[u64], claim: Claim<'_>, finish: Finish<'_, u64>) {
+            loop {
+                let held: Vec<usize> = (0..4).map_while(|_| claim()).collect();
+                if held.is_empty() {
+                    return;
+                }
+                for index in held.into_iter().rev() {
+                    finish(index, items[index] * 3);
+                }
+            }
+        }
+        for n in [0u64, 1, 3, 4, 5, 333] {
+            let expected: Vec<u64> = (0..n).map(|x| x * 3).collect();
+            for helpers in [0, 1, 3] {
+                let got = share_claims((0..n).collect(), four_at_a_time, helpers, |jobs| {
+                    jobs.into_iter().for_each(rayon::spawn)
+                });
                 assert_eq!(got, expected, "n {n} helpers {helpers}");
             }
         }

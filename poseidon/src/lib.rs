@@ -17,6 +17,8 @@ pub mod separator;
 #[doc = include_str!("../spec.md")]
 pub mod spec {}
 pub mod sponge;
+#[cfg(test)]
+mod test_rng;
 
 pub use ark_bn254::Fr;
 #[cfg(feature = "async")]

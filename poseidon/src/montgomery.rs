@@ -411,29 +411,9 @@ pub(crate) fn to_fr(a: &Coarse) -> Fr {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::SplitMix64;
     use alloc::vec::Vec;
     use ark_ff::{AdditiveGroup, BigInteger, Field, PrimeField};
-
-    /// splitmix64: a fixed-seed source of limbs, so a failure reproduces.
-    struct Limbs(u64);
-    impl Limbs {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-        /// A uniformly random field element (rejection sampling on 254-bit values).
-        fn fr(&mut self) -> Fr {
-            loop {
-                let limbs = [self.next(), self.next(), self.next(), self.next() >> 2];
-                if let Some(x) = Fr::from_bigint(BigInt(limbs)) {
-                    return x;
-                }
-            }
-        }
-    }
 
     /// `limbs - k`, for a small k below the value.
     fn minus(limbs: [u64; 4], k: u64) -> [u64; 4] {
@@ -466,7 +446,7 @@ mod tests {
     fn samples() -> Vec<Fr> {
         let mut values = alloc::vec![Fr::ZERO, Fr::ONE, Fr::from(2u64), -Fr::ONE, -Fr::from(2u64)];
         values.extend((1..=4).map(|k| Fr::new_unchecked(BigInt(minus(P, k)))));
-        let mut limbs = Limbs(0x7478_6678);
+        let mut limbs = SplitMix64(0x7478_6678);
         values.extend((0..300).map(|_| limbs.fr()));
         values
     }
@@ -558,7 +538,7 @@ mod tests {
         assert_eq!(to_fr(&mul(&top, &top)), x * x);
         assert_eq!(to_fr(&square(&top)), x.square());
         assert_eq!(to_fr(&add(&top, &top)), x.double());
-        let mut limbs = Limbs(7);
+        let mut limbs = SplitMix64(7);
         for _ in 0..100 {
             let y = limbs.fr();
             assert_eq!(to_fr(&mul(&top, &wide(y, 1))), x * y);

@@ -15,6 +15,38 @@
 //! An empty input still runs one permutation; a length that is a positive multiple of 3 does not
 //! run an extra one. `poseidon2_hash_with_separator(x, d)` is `poseidon2_hash([d, ...x])`
 //! (docs/spec.md §2.4).
+//!
+//! # Many hashes at once: lockstep
+//!
+//! A block's sponge hashes are independent (the seven category hashes of every tx, the same
+//! category across txs, the leaves), but each is a chain of permutations that cannot be split.
+//! [`hash_jobs`] and [`hash_claimed_jobs`] run eight of them side by side, one per lane of
+//! [`permute_x8`](crate::permutation::permute_x8): each pass, every busy lane absorbs its job's
+//! next chunk of [`RATE`] elements, then one batch permutation advances all eight. A lane whose
+//! job has absorbed its last chunk gives its hash and takes the next job from the queue, which
+//! holds the jobs longest first ([`longest_first`]), so that the lanes run dry together on short
+//! jobs. When the queue is empty and one job is left, it finishes on the scalar permutation (one
+//! state costs less there than a pass of eight).
+//!
+//! ```text
+//!   queue, longest first:  A(5) B(4) C(3) D(3) E(2) F(2) G(1) H(1) I(1) J(1) K(1)   (permutations)
+//!
+//!   pass      1    2    3    4       Xn: job X absorbs its chunk n; then one permute_x8
+//!   lane 0    A0   A1   A2   A3  ─► A alone: its chunk 4 on the scalar permutation
+//!   lane 1    B0   B1   B2   B3  ─► hash B
+//!   lane 2    C0   C1   C2       ─► hash C
+//!   lane 3    D0   D1   D2       ─► hash D
+//!   lane 4    E0   E1   K0       (E hashed after pass 2: the lane takes K)
+//!   lane 5    F0   F1            (queue empty after K: the lane stays free)
+//!   lane 6    G0   I0            (G hashed after pass 1: the lane takes I)
+//!   lane 7    H0   J0
+//! ```
+//!
+//! The state between passes is canonical `Fr` and absorbing is field addition, so every hash is
+//! bit-identical to [`poseidon2_hash`] or [`poseidon2_hash_with_separator`] of the same job.
+//! Lockstep needs the batch kernel (AVX-512 IFMA, [`lockstep_available`]); elsewhere, and with
+//! `TXFX_ARITHMETIC=portable`, the same functions hash one job at a time. The tests run the
+//! lockstep loop on every CPU over the kernel's portable model.
 
 use alloc::vec::Vec;
 use core::iter;
@@ -25,6 +57,9 @@ use ark_ff::PrimeField;
 use crate::montgomery::{add, from_fr, from_u128, to_fr};
 use crate::permutation::{Lanes, State, permute_lanes};
 use crate::separator::DomainSeparator;
+
+mod lockstep;
+pub use lockstep::{hash_claimed_jobs, hash_jobs, lockstep_available, longest_first};
 
 /// Elements absorbed per permutation.
 pub const RATE: usize = 3;

@@ -154,8 +154,15 @@ pub fn main(engines: Vec<Engine>) -> ExitCode {
             "{other}: this CPU (or build) has no AVX-512 IFMA, so the batch kernel was NOT tested here"
         ),
     };
+    // The native engines' sponge batches run in lockstep wherever the batch kernel runs.
+    let sponges = if txfx_poseidon::sponge::lockstep_available() {
+        "in lockstep, 8 jobs per pass of the batch kernel (the native engines' hash batches)"
+    } else {
+        "one job at a time: the batch kernel is off in this process (above), so lockstep sponges were NOT tested here"
+    };
     let arithmetic = format!(
-        "suite: permutation arithmetic on this CPU: {arithmetic}\nsuite: batch permutation: {batch}\n"
+        "suite: permutation arithmetic on this CPU: {arithmetic}\nsuite: batch permutation: {batch}\n\
+         suite: sponges: {sponges}\n"
     );
     print!("{arithmetic}");
     if whole {

@@ -605,28 +605,9 @@ const _: () = assert!(BOUNDS.widest <= INPUT_MAX && BOUNDS.partial < 4 * UNIT &&
 mod tests {
     use super::*;
     use crate::permutation::permute;
+    use crate::test_rng::SplitMix64;
     use alloc::vec::Vec;
-    use ark_ff::{AdditiveGroup, BigInt, Field, PrimeField};
-
-    /// splitmix64, fixed seed.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-        fn fr(&mut self) -> Fr {
-            loop {
-                let limbs = [self.next(), self.next(), self.next(), self.next() >> 2];
-                if let Some(x) = Fr::from_bigint(BigInt(limbs)) {
-                    return x;
-                }
-            }
-        }
-    }
+    use ark_ff::{AdditiveGroup, Field, PrimeField};
 
     /// `p − k`.
     fn minus_p(k: u64) -> Fr {
@@ -636,7 +617,7 @@ mod tests {
     /// Batches of eight states: random, all zero, lanes at p − 1, p − 2, …, mixed edges, and the
     /// barretenberg vector's input.
     pub(crate) fn batches() -> Vec<[State; 8]> {
-        let mut rng = Rng(0x7874_6678_3878);
+        let mut rng = SplitMix64(0x7874_6678_3878);
         let mut out = Vec::new();
         for _ in 0..6 {
             out.push(core::array::from_fn(|_| [rng.fr(), rng.fr(), rng.fr(), rng.fr()]));
@@ -766,7 +747,7 @@ mod tests {
 
     /// Values up to the widest product input: 0, p, `k·p` and `k·p − 1` for k up to the bound
     /// (`INPUT_MAX`, just below R ≈ 84.5p), all-ones limbs, and random values below 84p.
-    fn wide_values(rng: &mut Rng) -> Vec<[u64; 5]> {
+    fn wide_values(rng: &mut SplitMix64) -> Vec<[u64; 5]> {
         let widest = (INPUT_MAX >> 16) as u64;
         let mut values = alloc::vec![[0; 5], P, [MASK, MASK, MASK, MASK, 0], minus_one(times_p(widest))];
         for k in [1u64, 2, 3, 16, 24, 50, 80, widest] {
@@ -774,7 +755,7 @@ mod tests {
             values.push(times_p(k));
         }
         for _ in 0..60 {
-            let k = rng.next() % widest;
+            let k = rng.next_u64() % widest;
             values.push(sum(times_p(k), split((rng.fr().0).0)));
         }
         values.retain(normalized);
@@ -783,7 +764,7 @@ mod tests {
 
     #[test]
     fn products_agree_with_ark_ff_up_to_the_input_bound() {
-        let mut rng = Rng(52);
+        let mut rng = SplitMix64(52);
         let values = wide_values(&mut rng);
         assert!(values.len() > 70 && values.iter().all(|v| less(v, &times_p(85))));
         let r_inv = Fr::from(2u64).pow([260u64]).inverse().unwrap_or(Fr::ZERO);
@@ -809,7 +790,7 @@ mod tests {
 
     #[test]
     fn the_sum_reduction_leaves_a_value_below_2p() {
-        let mut rng = Rng(54);
+        let mut rng = SplitMix64(54);
         let mut checked = 0;
         let two_p = times_p(2);
         for round in 0..24 {
@@ -817,7 +798,7 @@ mod tests {
             // a partial round forms its sum; the first batch at the largest sums.
             let parts: [[[u64; 5]; 8]; 4] = core::array::from_fn(|_| {
                 core::array::from_fn(|_| {
-                    let k = if round == 0 { 20 } else { rng.next() % 21 };
+                    let k = if round == 0 { 20 } else { rng.next_u64() % 21 };
                     minus_one(sum(times_p(k), split((rng.fr().0).0)))
                 })
             });
