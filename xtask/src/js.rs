@@ -477,6 +477,10 @@ fn platforms() -> Result<(), String> {
             return Err(format!("js platforms needs `{tool} {}`: {how}", args.join(" ")));
         }
     }
+    // qemu-user runs the arm64 Node with arm64's C library, which multiarch installs.
+    if !Path::new("/lib/ld-linux-aarch64.so.1").exists() {
+        return Err("js platforms needs arm64's C library for qemu (/lib/ld-linux-aarch64.so.1): dpkg --add-architecture arm64 && apt-get update && apt-get install libc6:arm64 libstdc++6:arm64".to_owned());
+    }
     build_wasm()?;
     let js = root().join("js");
     for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
@@ -491,6 +495,8 @@ fn platforms() -> Result<(), String> {
     let mut report = vec![format!("| txfx (API + WASM) | {} |", size(&main)?)];
     for (platform, target) in PLATFORMS {
         let triple = target.split_once(".2.").map_or(target, |(triple, _)| triple);
+        // The target's standard library, as `build_wasm` adds wasm32's (a no-op when present).
+        run(Command::new("rustup").args(["target", "add", triple]))?;
         let mut command = cargo();
         command.args(["zigbuild", "--locked", "-p", "txfx-node", "--profile", "addon", "--target", target]);
         if triple.ends_with("musl") {
