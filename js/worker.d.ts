@@ -1,15 +1,8 @@
 // txfx/worker: the WASM engine in a module worker (browsers), so that no hash runs on the page's
 // thread. The values go in as the main entry takes them, converted on the calling thread; the
 // work and its errors come back as promises.
-import type {
-  DocumentInput,
-  Hex,
-  ReadOptions,
-  StoredBlock,
-  TxEffectCommitment,
-  TxEffectMembershipWitness,
-  TxSelector,
-} from './index.js';
+// The signatures are the main entry's (one declaration each); only their documentation differs.
+import type * as Main from './index.js';
 
 export type { TxfxError } from './index.js';
 
@@ -51,26 +44,21 @@ export declare function backend(): 'wasm' | undefined;
  *   (kinds `SiblingPath/…`).
  * @throws {RangeError} an element >= p (kind `Field/NotCanonical`).
  */
-export declare function decodeSiblingPath(siblingPath: string): Hex[];
+export declare const decodeSiblingPath: typeof Main.decodeSiblingPath;
 /**
  * `txEffectCommitment`, computed in the worker. Rejects as the synchronous form throws
  * (`TypeError`, `RangeError`, with `kind`), or with kind `NotInitialised` before `init`,
  * `Terminated` after `terminate`.
  */
-export declare function txEffectCommitmentAsync(effect: DocumentInput, options?: ReadOptions): Promise<TxEffectCommitment>;
+export declare const txEffectCommitmentAsync: typeof Main.txEffectCommitmentAsync;
 /** `txEffectLeaf`, computed in the worker; rejects as `txEffectCommitmentAsync` does. */
-export declare function txEffectLeafAsync(effect: DocumentInput, options?: ReadOptions): Promise<{ txHash: Hex; categoriesHash: Hex; leaf: Hex }>;
+export declare const txEffectLeafAsync: typeof Main.txEffectLeafAsync;
 /** `txEffectsTreeRoot`, computed in the worker; rejects as `txEffectCommitmentAsync` does. */
-export declare function txEffectsTreeRootAsync(body: DocumentInput, options?: ReadOptions): Promise<Hex>;
+export declare const txEffectsTreeRootAsync: typeof Main.txEffectsTreeRootAsync;
 /** `txEffectLeaves`, computed in the worker; rejects as `txEffectCommitmentAsync` does. */
-export declare function txEffectLeavesAsync(body: DocumentInput, blockNumber?: number, options?: ReadOptions): Promise<StoredBlock>;
+export declare const txEffectLeavesAsync: typeof Main.txEffectLeavesAsync;
 /** `txEffectMembershipWitness`, computed in the worker; rejects as `txEffectCommitmentAsync` does. */
-export declare function txEffectMembershipWitnessAsync(
-  body: DocumentInput,
-  tx: TxSelector,
-  blockNumber?: number,
-  options?: ReadOptions,
-): Promise<TxEffectMembershipWitness>;
+export declare const txEffectMembershipWitnessAsync: typeof Main.txEffectMembershipWitnessAsync;
 
 declare const worker: {
   init: typeof init;
