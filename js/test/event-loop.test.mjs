@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 import * as txfx from '../index.mjs';
+import { chainOfBlock3 } from './vectors.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const testdata = process.env.TXFX_TESTDATA ?? path.join(here, '..', '..', 'testdata');
@@ -18,13 +19,7 @@ const read = (name) => readFileSync(path.join(testdata, name), 'utf8');
 const body = read('blocks/three-fixtures.json');
 const effect = read('effects/small.json');
 const three = JSON.parse(read('aztec-fixtures.json')).three_tx_block;
-const chain = {
-  archiveRoot: read('chain/archive-root.txt').trim(),
-  archiveWitness: read('chain/archive-witness-3.json'),
-  header: read('chain/header-3.json'),
-  witness: read('chain/tx-witness-3-1.json'),
-  protocol: 'azip-26',
-};
+const chain = chainOfBlock3(read);
 const checkpoint = JSON.parse(read('typescript/checkpoints.json')).checkpoints[0];
 const PRE = { protocol: 'pre-azip-26' };
 

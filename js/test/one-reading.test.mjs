@@ -9,20 +9,14 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 import * as txfx from '../index.mjs';
+import { chainOfBlock3 } from './vectors.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const testdata = process.env.TXFX_TESTDATA ?? path.join(here, '..', '..', 'testdata');
 const read = (name) => readFileSync(path.join(testdata, name), 'utf8');
 const json = (name) => JSON.parse(read(name));
 const three = json('aztec-fixtures.json').three_tx_block;
-const chain = {
-  archiveRoot: read('chain/archive-root.txt').trim(),
-  archiveWitness: read('chain/archive-witness-3.json'),
-  header: read('chain/header-3.json'),
-  witness: read('chain/tx-witness-3-1.json'),
-  // The chain TypeScript 4.1.2 built, in the AZIP-26 reference layout.
-  protocol: 'azip-26',
-};
+const chain = chainOfBlock3(read);
 const small = json('effects/small.json');
 
 const typeError = (kind) => (error) => error instanceof TypeError && (kind === undefined || error.kind === kind);

@@ -32,6 +32,18 @@ function bytesOfHex(hex) {
   return Uint8Array.from({ length: 32 }, (_, i) => parseInt(digits.slice(2 * i, 2 * i + 2), 16));
 }
 
+// Block 3's chain, from the archive root L1 holds to tx 1 (testdata/chain/): the chain TypeScript
+// 4.1.2 built, in the AZIP-26 reference layout. `read` gives a testdata file's text.
+export function chainOfBlock3(read) {
+  return {
+    archiveRoot: read('chain/archive-root.txt').trim(),
+    archiveWitness: read('chain/archive-witness-3.json'),
+    header: read('chain/header-3.json'),
+    witness: read('chain/tx-witness-3-1.json'),
+    protocol: 'azip-26',
+  };
+}
+
 export function vectorCases(txfx, read, assert) {
   const json = (name) => JSON.parse(read(name));
   const reference = json('reference.json');
@@ -130,14 +142,7 @@ export function vectorCases(txfx, read, assert) {
   });
 
   case_('the chain of block 3: from the archive root L1 holds to tx 1', () => {
-    const chain = {
-      archiveRoot: read('chain/archive-root.txt').trim(),
-      archiveWitness: read('chain/archive-witness-3.json'),
-      header: read('chain/header-3.json'),
-      witness: read('chain/tx-witness-3-1.json'),
-      // The chain TypeScript 4.1.2 built, in the AZIP-26 reference layout.
-      protocol: 'azip-26',
-    };
+    const chain = chainOfBlock3(read);
     const body = JSON.parse(read('blocks/three-fixtures.json'));
     const effects = Array.isArray(body) ? body : body.txEffects;
     const effect = effects[1];
