@@ -21,8 +21,8 @@ use txfx_tx_effects::synthetic::{Profile, block};
 use txfx_tx_effects::tree::TxEffectsTree;
 use txfx_tx_effects::{BlockNumber, ProtocolVersion};
 use txfx_tx_effects::{
-    Body, TxEffect, TxEffectFields, commit_block, commit_block_async, commit_effect, commit_effects_async,
-    compute_leaf,
+    Body, TxEffect, TxEffectFields, commit_block, commit_block_async, commit_blocks, commit_effect,
+    commit_effects_async, compute_leaf,
 };
 
 use crate::runner::{Backend, Case, Group};
@@ -36,6 +36,7 @@ pub fn all() -> Vec<Case> {
     cases.extend(crate::readings::reading_cases());
     cases.extend(membership_cases());
     cases.extend(body_cases());
+    cases.extend(batched_block_cases());
     cases.extend(stored_cases());
     cases.extend(crate::chain::chain_cases());
     cases.extend(crate::v6::v6_cases());
@@ -235,6 +236,20 @@ fn vector_cases() -> Vec<Case> {
             },
         ));
     }
+    cases.push(Case::new(Group::Vectors, "tree: every aztec-fixtures tree at once (build_many)", |b| {
+        let all = tree_cases();
+        let trees = TxEffectsTree::build_many(b.hasher, all.iter().map(|case| case.leaves.clone()).collect())
+            .expect("build");
+        assert_eq!(trees.len(), all.len());
+        for (case, tree) in all.iter().zip(&trees) {
+            assert_eq!(tree.root(), case.root, "{}", case.name);
+            for expected in &case.witnesses {
+                let path = tree.path(expected.tx_index).expect("in block");
+                assert_eq!(path.leaf_index, expected.leaf_index, "{} tx {}", case.name, expected.tx_index);
+                assert_eq!(path.siblings, expected.sibling_path, "{} tx {}", case.name, expected.tx_index);
+            }
+        }
+    }));
     for case in tree_cases() {
         let name = format!("tree {}", case.name);
         cases.push(Case::new(Group::Vectors, name, move |b| {
@@ -363,6 +378,14 @@ fn membership_cases() -> Vec<Case> {
 struct Counting<'a> {
     inner: &'a dyn HashBackend,
     jobs: Mutex<HashMap<Option<u32>, usize>>,
+    /// The pairs of each `hash_level` call, in call order.
+    levels: Mutex<Vec<usize>>,
+}
+
+impl<'a> Counting<'a> {
+    fn new(inner: &'a dyn HashBackend) -> Self {
+        Self { inner, jobs: Mutex::new(HashMap::new()), levels: Mutex::new(Vec::new()) }
+    }
 }
 
 impl HashBackend for Counting<'_> {
@@ -379,6 +402,10 @@ impl HashBackend for Counting<'_> {
         }
         drop(counts);
         self.inner.hash_batch(jobs)
+    }
+    fn hash_level(&self, separator: DomainSeparator, pairs: &[[Fr; 2]]) -> Result<Vec<Fr>, BackendError> {
+        self.levels.lock().expect("lock").push(pairs.len());
+        self.inner.hash_level(separator, pairs)
     }
 }
 
@@ -443,6 +470,34 @@ fn stored_cases() -> Vec<Case> {
     ]
 }
 
+/// Several blocks committed together equal each committed alone (not one of the reference cases).
+fn batched_block_cases() -> Vec<Case> {
+    vec![Case::new(
+        Group::Properties,
+        "commits several blocks at once as one at a time, each level of all trees in one batch",
+        |b| {
+            let bodies: Vec<Body> = [0usize, 1, 3, 5, 2, 0, 8, 1].map(deterministic_body).to_vec();
+            let refs: Vec<&Body> = bodies.iter().collect();
+            let counting = Counting::new(b.hasher);
+            let together = commit_blocks(&counting, &refs).expect("commit");
+            assert_eq!(together.len(), bodies.len());
+            for (i, (body, commitment)) in bodies.iter().zip(&together).enumerate() {
+                assert_eq!(commitment, &commit_block(b.hasher, body).expect("commit"), "block {i}");
+            }
+            // The deepest trees (5 and 8 leaves) have three levels above the leaves, and every
+            // level of every tree rides in those three batches: the 3-, 5-, 2- and 8-leaf trees'
+            // 1 + 2 + 1 + 4 pairs, then 1 + 1 + 2, then 1 + 1.
+            assert_eq!(*counting.levels.lock().expect("lock"), vec![8, 4, 2]);
+            // Every block's categories hashes in one batch, and every leaf in one.
+            let jobs = counting.jobs.lock().expect("lock").clone();
+            assert_eq!(jobs.get(&Some(DomainSeparator::TX_EFFECTS_TREE_LEAF.value())), Some(&20));
+            assert!(commit_blocks(b.hasher, &[]).expect("no blocks").is_empty());
+            let trees = TxEffectsTree::build_many(b.hasher, vec![Vec::new(), vec![stray(1)]]).expect("build");
+            assert_eq!(trees.iter().map(TxEffectsTree::root).collect::<Vec<_>>(), [Fr::from(0u64), stray(1)]);
+        },
+    )]
+}
+
 fn body_cases() -> Vec<Case> {
     let g = Group::Body;
     vec![
@@ -479,7 +534,7 @@ fn body_cases() -> Vec<Case> {
             assert!(commitment.categories_hashes().is_empty());
         }),
         Case::new(g, "returns the leaves used for the root without hashing an effect twice", |b| {
-            let counting = Counting { inner: b.hasher, jobs: Mutex::new(HashMap::new()) };
+            let counting = Counting::new(b.hasher);
             let body = deterministic_body(1);
             let commitment = commit_block(&counting, &body).expect("commit");
             let tx = &commitment.txs[0];

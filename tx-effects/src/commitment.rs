@@ -171,15 +171,15 @@ struct Partial {
 
 /// The four-batch plan shared by [`commit_effects`] and [`commit_effects_async`].
 struct CommitPlan<'a> {
-    effects: &'a [TxEffect],
+    effects: Vec<&'a TxEffect>,
     partial: Vec<Partial>,
 }
 
 impl<'a> CommitPlan<'a> {
-    fn new(effects: &'a [TxEffect]) -> Self {
+    fn new(effects: Vec<&'a TxEffect>) -> Self {
         let partial = effects
             .iter()
-            .map(|effect| {
+            .map(|&effect| {
                 let marker = TxStartMarker::of(effect);
                 Partial {
                     marker,
@@ -202,7 +202,7 @@ impl<'a> CommitPlan<'a> {
             jobs.push(job);
             targets.push(target);
         };
-        for (tx, (effect, done)) in self.effects.iter().zip(&self.partial).enumerate() {
+        for (tx, (&effect, done)) in self.effects.iter().zip(&self.partial).enumerate() {
             match stage {
                 Stage::LogHashesAndCategories => {
                     if let Some(job) = contract_class_log_hash_job(effect) {
@@ -309,11 +309,11 @@ pub fn commit_effect(
 ///
 /// # Errors
 /// [`BackendError`] if the backend fails.
-pub(crate) fn commit_effects(
+pub(crate) fn commit_effects<'a>(
     hasher: &dyn HashBackend,
-    effects: &[TxEffect],
+    effects: impl IntoIterator<Item = &'a TxEffect>,
 ) -> Result<Vec<TxEffectCommitment>, BackendError> {
-    let mut plan = CommitPlan::new(effects);
+    let mut plan = CommitPlan::new(effects.into_iter().collect());
     for stage in Stage::ALL {
         let (jobs, targets) = plan.jobs(stage);
         let results = if jobs.is_empty() { Vec::new() } else { hasher.hash_batch_checked(&jobs)? };
@@ -333,7 +333,7 @@ pub async fn commit_effects_async(
     hasher: &dyn txfx_poseidon::AsyncHashBackend,
     effects: &[TxEffect],
 ) -> Result<Vec<TxEffectCommitment>, BackendError> {
-    let mut plan = CommitPlan::new(effects);
+    let mut plan = CommitPlan::new(effects.iter().collect());
     for stage in Stage::ALL {
         let (jobs, targets) = plan.jobs(stage);
         let results = if jobs.is_empty() {

@@ -64,6 +64,29 @@ pub fn commit_block(hasher: &dyn HashBackend, body: &Body) -> Result<BlockCommit
     Ok(BlockCommitment { txs, tree })
 }
 
+/// Commits several blocks at once, `result[i]` for `bodies[i]`: the same commitments as
+/// [`commit_block`] on each, but every stage of every block's leaves is one backend batch, and
+/// the trees' levels are hashed together ([`TxEffectsTree::build_many`]), so a batch engine
+/// fills its lanes across blocks. This is what checkpoint decoding and `--jsonl` backfills use:
+/// their blocks are often one or a few txs, too few to fill eight lanes alone.
+///
+/// # Errors
+/// [`BackendError`] if the backend fails.
+pub fn commit_blocks(
+    hasher: &dyn HashBackend,
+    bodies: &[&Body],
+) -> Result<Vec<BlockCommitment>, BackendError> {
+    let mut all =
+        commitment::commit_effects(hasher, bodies.iter().flat_map(|body| &body.tx_effects))?.into_iter();
+    let txs: Vec<Vec<TxEffectCommitment>> =
+        bodies.iter().map(|body| all.by_ref().take(body.tx_effects.len()).collect()).collect();
+    let trees = TxEffectsTree::build_many(
+        hasher,
+        txs.iter().map(|txs| txs.iter().map(|tx| tx.leaf).collect()).collect(),
+    )?;
+    Ok(txs.into_iter().zip(trees).map(|(txs, tree)| BlockCommitment { txs, tree }).collect())
+}
+
 #[cfg(feature = "async")]
 /// Commits a block through the async hasher: leaves and categories asynchronously (off the
 /// executor when the backend offloads), internal nodes on the backend's synchronous level backend

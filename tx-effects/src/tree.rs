@@ -110,6 +110,41 @@ impl TxEffectsTree {
         Ok(levels.finish())
     }
 
+    /// Builds the trees of several blocks at once, `result[i]` over `leaves[i]`: each round hashes
+    /// the next level of every tree that has one in ONE backend batch, so a batch engine fills
+    /// its lanes from many small blocks (a 3-tx block alone has one or two pairs a level). The
+    /// trees are the ones [`build`](Self::build) gives, node for node; only the batching differs.
+    ///
+    /// # Errors
+    /// [`BackendError`] if the backend fails.
+    pub fn build_many(hasher: &dyn HashBackend, leaves: Vec<Vec<Fr>>) -> Result<Vec<Self>, BackendError> {
+        let mut trees: Vec<Levels> = leaves.into_iter().map(Levels::new).collect();
+        loop {
+            // Every tree's pending pairs, one after another, and how many each has.
+            let mut pairs: Vec<[Fr; 2]> = Vec::new();
+            let counts: Vec<Option<usize>> = trees
+                .iter()
+                .map(|tree| {
+                    tree.pending().map(|pending| {
+                        pairs.extend_from_slice(pending);
+                        pending.len()
+                    })
+                })
+                .collect();
+            if pairs.is_empty() {
+                break;
+            }
+            // `hash_level_checked` gives one node per pair, so the split below uses them all.
+            let mut hashed = hasher.hash_level_checked(NODE_SEPARATOR, &pairs)?.into_iter();
+            for (tree, count) in trees.iter_mut().zip(counts) {
+                if let Some(count) = count {
+                    tree.push(hashed.by_ref().take(count).collect());
+                }
+            }
+        }
+        Ok(trees.into_iter().map(Levels::finish).collect())
+    }
+
     #[cfg(feature = "async")]
     /// Builds the tree through the async backend: levels on its synchronous level backend
     /// ([`txfx_poseidon::AsyncHashBackend::levels`]: internal nodes are small and frequent), a few pairs between
