@@ -2,20 +2,23 @@
 //! trees over stored leaves, and checkpoints as L1 blobs carry them.
 
 use clap::{ArgGroup, Args, Subcommand};
+use rayon::prelude::*;
 use txfx_documents::json::witness_to_json;
 use txfx_documents::json::{Json, Object, effect_to_json};
 use txfx_documents::ops::{
     Context, blob_decode, blob_encode, block_leaves, block_witnesses, body_commitment, checkpoint_decode,
-    checkpoint_encode, hex_list, leaves_root, leaves_witnesses, witness_of, witnesses_json,
+    checkpoint_encode, checkpoint_fields, checkpoints_decoded_json, hex_list, leaves_root, leaves_witnesses,
+    witness_of, witnesses_json,
 };
 use txfx_documents::{TxSelector, read};
 use txfx_poseidon::field::fr_to_hex;
+use txfx_tx_effects::checkpoint::Checkpoint;
 use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
 use txfx_tx_effects::synthetic::{Profile, effect};
 use txfx_tx_effects::{BlockNumber, commit_block};
 
 use crate::args::{hex, parsed, tx};
-use crate::io::{Failure, Input, MAX_INPUT_BYTES, answer, emit, emit_part, jsonl, print_json};
+use crate::io::{Failure, Input, MAX_INPUT_BYTES, answer, emit, emit_part, jsonl, jsonl_chunks, print_json};
 use crate::progress;
 
 /// `txfx block`.
@@ -248,9 +251,29 @@ pub fn tree(cx: Context<'_>, command: TreeCommand, json: bool) -> Result<(), Fai
 
 pub fn checkpoint(cx: Context<'_>, command: CheckpointCommand) -> Result<(), Failure> {
     match command {
-        CheckpointCommand::Decode { file, jsonl: true } => {
-            jsonl(&file, |doc| Ok(checkpoint_decode(cx, doc)?))
-        }
+        // Each chunk of lines is read line by line on all cores, then every block of every
+        // checkpoint in it is committed in one batch per stage and tree level (a checkpoint's
+        // blocks are often one or two txs each: alone they leave the batch kernel's lanes empty).
+        // A backend failure then answers every line of the chunk.
+        CheckpointCommand::Decode { file, jsonl: true } => jsonl_chunks(&file, |docs| {
+            let read: Vec<Result<Checkpoint, Failure>> =
+                docs.into_par_iter().map(|doc| doc.and_then(|doc| Ok(checkpoint_fields(cx, doc)?))).collect();
+            let decoded: Vec<&Checkpoint> = read.iter().filter_map(|line| line.as_ref().ok()).collect();
+            // One answer per decoded checkpoint, in order; a backend failure answers each of them.
+            let mut answers = match checkpoints_decoded_json(cx.hasher, &decoded) {
+                Ok(answers) => answers.into_iter().map(Ok).collect::<Vec<_>>(),
+                Err(error) => decoded.iter().map(|_| Err(error.clone())).collect(),
+            }
+            .into_iter();
+            read.into_iter()
+                .map(|line| {
+                    let _checkpoint = line?;
+                    let answer =
+                        answers.next().ok_or_else(|| Failure::Backend("an answer is missing".into()))?;
+                    Ok(answer?)
+                })
+                .collect()
+        }),
         CheckpointCommand::Decode { file, jsonl: false } => {
             print_json(&checkpoint_decode(cx, Input::read(&file)?.doc())?)
         }

@@ -231,6 +231,17 @@ const JSONL_CHUNK_BYTES: usize = 64 << 20;
 /// held), prints `{"line": N, "error": "..."}` in its place (so output line N always answers input
 /// line N) and the command exits 2 (3 for a backend failure) after the last line.
 pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Json, Failure> + Sync) -> Result<(), Failure> {
+    jsonl_chunks(path, |docs| docs.into_par_iter().map(|doc| doc.and_then(&per_line)).collect())
+}
+
+/// [`jsonl`] with a whole chunk answered by one call, `answer(docs)[i]` for line `i` of the chunk
+/// (a line already refused arrives as its error): for commands whose hashing pays when batched
+/// across lines (`checkpoint decode`, whose blocks are often a tx or two each, too few to fill the
+/// batch kernel's lanes alone).
+pub fn jsonl_chunks(
+    path: &str,
+    answer: impl Fn(Vec<Result<Doc<'_>, Failure>>) -> Vec<Result<Json, Failure>>,
+) -> Result<(), Failure> {
     let mut reader: Box<dyn BufRead> = if path == "-" {
         Box::new(std::io::BufReader::new(Reading::new(std::io::stdin().lock(), "stdin", None)))
     } else {
@@ -267,11 +278,11 @@ pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Json, Failure> + S
         let first = line_number + 1;
         line_number += chunk.len();
         progress::message(format!("{name}: answering lines {first} to {line_number}"));
-        let results: Vec<Result<Json, Failure>> = chunk
-            .par_iter()
-            .enumerate()
-            .map(|(i, line)| {
-                let name = format!("line {}", first + i);
+        let names: Vec<String> = (first..=line_number).map(|n| format!("line {n}")).collect();
+        let docs: Vec<Result<Doc<'_>, Failure>> = chunk
+            .iter()
+            .zip(&names)
+            .map(|(line, name)| {
                 let Some(line) = line else {
                     return Err(Failure::Input(format!(
                         "{name}: longer than the {MAX_INPUT_BYTES}-byte input limit (not read)"
@@ -283,9 +294,18 @@ pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Json, Failure> + S
                 if text.trim().is_empty() {
                     return Err(Failure::Input(format!("{name}: empty line")));
                 }
-                per_line(Doc::text(&name, text))
+                Ok(Doc::text(name, text))
             })
             .collect();
+        let results = answer(docs);
+        // One answer per line is what keeps output line N answering input line N.
+        if results.len() != names.len() {
+            return Err(Failure::Backend(format!(
+                "lines {first} to {line_number}: {} answers for {} lines",
+                results.len(),
+                names.len()
+            )));
+        }
         for (i, result) in results.into_iter().enumerate() {
             let reason = match result {
                 Ok(value) => {

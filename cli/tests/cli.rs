@@ -21,11 +21,14 @@ fn txfx_with(args: &[&str], env: &[(&str, &str)], stdin: Option<&str>) -> Output
     }
     command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = command.spawn().expect("txfx runs");
-    if let Some(text) = stdin {
-        child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write stdin");
-    }
-    drop(child.stdin.take());
-    child.wait_with_output().expect("txfx finishes")
+    // Written from another thread: a `--jsonl` run answers its first chunk while later lines are
+    // still coming, and would block on a full stdout pipe that nobody reads yet.
+    let mut pipe = child.stdin.take().expect("stdin");
+    let text = stdin.unwrap_or_default().to_owned();
+    let writer = std::thread::spawn(move || pipe.write_all(text.as_bytes()));
+    let output = child.wait_with_output().expect("txfx finishes");
+    writer.join().expect("the writer thread").expect("write stdin");
+    output
 }
 
 fn stdout(output: &Output) -> String {
@@ -514,6 +517,63 @@ fn jsonl_answers_each_line_in_order_and_marks_failures() {
     assert_eq!(roots.len(), 3);
     let root = expect_str("/three_tx_block/root");
     assert_eq!(roots[1], format!("{{\"txEffectsTreeRoot\":\"{root}\"}}"));
+}
+
+#[test]
+fn checkpoint_jsonl_batched_across_lines_answers_as_one_line_at_a_time() {
+    // `checkpoint decode --jsonl` commits every block of a chunk's checkpoints together; each
+    // line must still print what `checkpoint decode` prints for it alone. 300 lines cross the
+    // 256-line chunk, and a bad line in the first chunk must not disturb its neighbours' answers.
+    let records = typescript_checkpoints();
+    let alone: Vec<String> = records
+        .iter()
+        .map(|record| {
+            let out = txfx_with(
+                &["--protocol", "pre-azip-26", "checkpoint", "decode", "-"],
+                &[],
+                Some(&record["blobFields"].to_string()),
+            );
+            assert_eq!(out.status.code(), Some(0), "{out:?}");
+            let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+            assert!(value["blocks"][0]["txEffectsTreeRoot"].is_string(), "{value}");
+            value.to_string()
+        })
+        .collect();
+    let bad = 130;
+    let lines: Vec<String> = (0..300)
+        .map(|i| {
+            if i == bad {
+                "[\"0x05\"]".to_owned()
+            } else {
+                records[i % records.len()]["blobFields"].to_string()
+            }
+        })
+        .collect();
+    for threads in ["1", "2"] {
+        let out = txfx_with(
+            &["--protocol", "pre-azip-26", "--threads", threads, "checkpoint", "decode", "--jsonl", "-"],
+            &[],
+            Some(&(lines.join("\n") + "\n")),
+        );
+        assert_eq!(out.status.code(), Some(2), "one line failed");
+        let answers: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("one JSON value per line"))
+            .collect();
+        assert_eq!(answers.len(), lines.len());
+        for (i, answer) in answers.iter().enumerate() {
+            if i == bad {
+                assert_eq!(answer["line"], i + 1);
+            } else {
+                assert_eq!(
+                    answer.to_string(),
+                    alone[i % records.len()],
+                    "line {} on {threads} threads",
+                    i + 1
+                );
+            }
+        }
+    }
 }
 
 #[test]

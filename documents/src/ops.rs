@@ -16,7 +16,8 @@ use txfx_tx_effects::checkpoint::{
     Checkpoint, MAX_CHECKPOINT_BLOB_FIELDS, decode_checkpoint, encode_checkpoint, pad_to_blobs,
 };
 use txfx_tx_effects::{
-    BlockCommitment, BlockNumber, Body, Category, TxEffectCommitment, commit_block, commit_effect, tree_root,
+    BlockCommitment, BlockNumber, Body, Category, TxEffectCommitment, commit_block, commit_blocks,
+    commit_effect, tree_root,
 };
 
 use crate::error::{Claim, Contradiction, Doc, DocumentError, Problem};
@@ -702,14 +703,50 @@ pub fn header_hash(cx: Context<'_>, doc: Doc<'_>) -> Result<Fr, DocumentError> {
 /// # Errors
 /// [`DocumentError`] for fields that are not a checkpoint, or a backend failure.
 pub fn checkpoint_decode(cx: Context<'_>, doc: Doc<'_>) -> Result<Json, DocumentError> {
-    let fields = read::blob_fields(doc, MAX_CHECKPOINT_BLOB_FIELDS)?;
-    let checkpoint = decode_checkpoint(cx.protocol, &fields).map_err(|e| doc.error(e))?;
+    let checkpoint = checkpoint_fields(cx, doc)?;
     let roots = checkpoint_roots(cx.hasher, &checkpoint)?;
     Ok(checkpoint_to_json(&checkpoint, Some(&roots)))
 }
 
+/// [`checkpoint_decode`]'s reading alone: the blob fields read and decoded, nothing hashed yet.
+/// With [`checkpoints_decoded_json`] it splits the decoding so that many checkpoints' blocks are
+/// hashed in one batch (`checkpoint decode --jsonl`).
+///
+/// # Errors
+/// [`DocumentError`] for fields that are not a checkpoint.
+pub fn checkpoint_fields(cx: Context<'_>, doc: Doc<'_>) -> Result<Checkpoint, DocumentError> {
+    let fields = read::blob_fields(doc, MAX_CHECKPOINT_BLOB_FIELDS)?;
+    decode_checkpoint(cx.protocol, &fields).map_err(|e| doc.error(e))
+}
+
+/// [`checkpoint_decode`]'s JSON for each checkpoint, `result[i]` for `checkpoints[i]`, every block
+/// of every checkpoint committed together ([`commit_blocks`]: each stage and each tree level of all
+/// of them one backend batch). The answers are the ones [`checkpoint_decode`] gives one by one.
+///
+/// # Errors
+/// [`DocumentError`] for a backend failure.
+pub fn checkpoints_decoded_json(
+    hasher: &dyn HashBackend,
+    checkpoints: &[&Checkpoint],
+) -> Result<Vec<Json>, DocumentError> {
+    let bodies: Vec<&Body> = checkpoints
+        .iter()
+        .flat_map(|checkpoint| checkpoint.blocks().iter().map(|block| &block.body))
+        .collect();
+    let mut roots = commit_blocks(hasher, &bodies)?.into_iter().map(|commitment| commitment.root());
+    Ok(checkpoints
+        .iter()
+        .map(|checkpoint| {
+            let roots: Vec<Fr> = roots.by_ref().take(checkpoint.blocks().len()).collect();
+            checkpoint_to_json(checkpoint, Some(&roots))
+        })
+        .collect())
+}
+
+/// Every block's `txEffectsTreeRoot`, all blocks committed together ([`commit_blocks`]).
 fn checkpoint_roots(hasher: &dyn HashBackend, checkpoint: &Checkpoint) -> Result<Vec<Fr>, DocumentError> {
-    checkpoint.blocks().iter().map(|block| Ok(commit_block(hasher, &block.body)?.root())).collect()
+    let bodies: Vec<&Body> = checkpoint.blocks().iter().map(|block| &block.body).collect();
+    Ok(commit_blocks(hasher, &bodies)?.into_iter().map(|commitment| commitment.root()).collect())
 }
 
 /// Encodes txfx's decoded-checkpoint JSON back to blob fields (with the zero tail when `pad`);
