@@ -545,7 +545,7 @@ mod tests {
         }
     }
 
-    /// The assembly product against the portable one, limb for limb: canonical, coarse and S-box
+    /// The assembly product and square against the portable ones, limb for limb: canonical, coarse and S-box
     /// inputs (up to 3p − 1), the edge values and random ones. Where the CPU lacks BMI2 or ADX the
     /// assembly never runs (the portable product serves), and neither does this comparison: it
     /// says so, and fails if the kernel lists both features (a detection that misses them would
@@ -575,8 +575,25 @@ mod tests {
                 assert_eq!(adx.mul(a, b), mul_64(a, b), "{a:x?} · {b:x?}");
                 checked += 1;
             }
+            assert_eq!(adx::square(a), square_64(a), "{a:x?}²");
         }
         assert_eq!(checked, 4 * extremes.len());
+        // Squares of random limbs below 3p, and of every value within 2^12 below p, 2p and 3p
+        // (the carries of the doubling and of the reduction at their extremes).
+        let three_p = wide(Fr::ZERO, 3);
+        let mut limbs = SplitMix64(0x5351_5541_5245);
+        for k in 1..=4096 {
+            for top in [P, TWO_P, three_p] {
+                let a = minus(top, k);
+                assert_eq!(adx::square(&a), square_64(&a), "{a:x?}²");
+            }
+            let x = limbs.fr();
+            let a = wide(x, k % 3);
+            assert_eq!(adx::square(&a), square_64(&a), "{a:x?}²");
+        }
+        for a in [[0; 4], [1, 0, 0, 0], [u64::MAX, 0, 0, 0], [u64::MAX, u64::MAX, u64::MAX, 0]] {
+            assert_eq!(adx::square(&a), square_64(&a), "{a:x?}²");
+        }
     }
 
     #[test]
