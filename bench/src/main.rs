@@ -13,6 +13,10 @@
 // medians index sorted, non-empty sample lists; this tool's inputs are its own result files.
 #![allow(clippy::indexing_slicing)]
 
+// The no-IFMA batch prototype: compiled here only for its test; `benches/fma_product.rs` measures it.
+#[cfg(test)]
+#[allow(dead_code, reason = "the bench's measuring loops, unused by the test")]
+mod fma_product;
 mod report;
 mod workloads;
 

@@ -7,6 +7,8 @@ pub mod backend;
 mod constants;
 pub mod field;
 mod montgomery;
+#[doc(hidden)]
+pub use montgomery::bench_loops;
 pub mod permutation;
 #[cfg(feature = "async")]
 pub mod pool;

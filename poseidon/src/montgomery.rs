@@ -387,6 +387,69 @@ pub(crate) fn double_coarse(a: &Coarse) -> Coarse {
     subtract_if_not_below(double(*a), TWO_P)
 }
 
+/// Not API: loops of the permutation's own Montgomery product and square on this CPU (the
+/// assembly ones where the CPU has BMI2 and ADX), for txfx-bench's per-product measurements,
+/// where only code compiled inside this crate can reach the products inlined.
+#[doc(hidden)]
+pub mod bench_loops {
+    use super::{Coarse, Portable, Product};
+
+    /// Calls `$f` with the assembly products where the CPU has them, else the portable ones.
+    macro_rules! on_cpu {
+        ($f:ident($($arg:expr),*)) => {{
+            #[cfg(all(target_arch = "x86_64", feature = "asm"))]
+            if let Some(token) = super::Adx::detect() {
+                return $f(token, $($arg),*);
+            }
+            $f(Portable, $($arg),*)
+        }};
+    }
+
+    /// `xs[k] ← xs[k]·y`, `rounds` times: eight independent chains (throughput).
+    pub fn mul_independent(xs: &mut [Coarse; 8], y: &Coarse, rounds: usize) {
+        #[inline(always)]
+        fn with<A: Product>(a: A, xs: &mut [Coarse; 8], y: &Coarse, rounds: usize) {
+            for _ in 0..rounds {
+                for x in xs.iter_mut() {
+                    *x = a.mul(x, y);
+                }
+            }
+        }
+        on_cpu!(with(xs, y, rounds))
+    }
+
+    /// `x ← x·y`, `rounds` times: one dependent chain (latency).
+    pub fn mul_chain(x: &mut Coarse, y: &Coarse, rounds: usize) {
+        #[inline(always)]
+        fn with<A: Product>(a: A, x: &mut Coarse, y: &Coarse, rounds: usize) {
+            (0..rounds).for_each(|_| *x = a.mul(x, y));
+        }
+        on_cpu!(with(x, y, rounds))
+    }
+
+    /// `xs[k] ← xs[k]²`, `rounds` times: eight independent chains (throughput).
+    pub fn square_independent(xs: &mut [Coarse; 8], rounds: usize) {
+        #[inline(always)]
+        fn with<A: Product>(a: A, xs: &mut [Coarse; 8], rounds: usize) {
+            for _ in 0..rounds {
+                for x in xs.iter_mut() {
+                    *x = a.square(x);
+                }
+            }
+        }
+        on_cpu!(with(xs, rounds))
+    }
+
+    /// `x ← x²`, `rounds` times: one dependent chain (latency).
+    pub fn square_chain(x: &mut Coarse, rounds: usize) {
+        #[inline(always)]
+        fn with<A: Product>(a: A, x: &mut Coarse, rounds: usize) {
+            (0..rounds).for_each(|_| *x = a.square(x));
+        }
+        on_cpu!(with(x, rounds))
+    }
+}
+
 /// `R² mod p`: the Montgomery product of a plain integer and this is its Montgomery form.
 const R2: Coarse = <FrConfig as MontConfig<4>>::R2.0;
 
@@ -545,7 +608,7 @@ mod tests {
         }
     }
 
-    /// The assembly product against the portable one, limb for limb: canonical, coarse and S-box
+    /// The assembly product and square against the portable ones, limb for limb: canonical, coarse and S-box
     /// inputs (up to 3p − 1), the edge values and random ones. Where the CPU lacks BMI2 or ADX the
     /// assembly never runs (the portable product serves), and neither does this comparison: it
     /// says so, and fails if the kernel lists both features (a detection that misses them would
@@ -575,8 +638,25 @@ mod tests {
                 assert_eq!(adx.mul(a, b), mul_64(a, b), "{a:x?} · {b:x?}");
                 checked += 1;
             }
+            assert_eq!(adx::square(a), square_64(a), "{a:x?}²");
         }
         assert_eq!(checked, 4 * extremes.len());
+        // Squares of random limbs below 3p, and of every value within 2^12 below p, 2p and 3p
+        // (the carries of the doubling and of the reduction at their extremes).
+        let three_p = wide(Fr::ZERO, 3);
+        let mut limbs = SplitMix64(0x5351_5541_5245);
+        for k in 1..=4096 {
+            for top in [P, TWO_P, three_p] {
+                let a = minus(top, k);
+                assert_eq!(adx::square(&a), square_64(&a), "{a:x?}²");
+            }
+            let x = limbs.fr();
+            let a = wide(x, k % 3);
+            assert_eq!(adx::square(&a), square_64(&a), "{a:x?}²");
+        }
+        for a in [[0; 4], [1, 0, 0, 0], [u64::MAX, 0, 0, 0], [u64::MAX, u64::MAX, u64::MAX, 0]] {
+            assert_eq!(adx::square(&a), square_64(&a), "{a:x?}²");
+        }
     }
 
     #[test]

@@ -1,5 +1,10 @@
-//! The Montgomery product on x86-64 with BMI2 and ADX: with the AVX-512 IFMA intrinsics of
+//! The Montgomery product and square on x86-64 with BMI2 and ADX: with the AVX-512 IFMA intrinsics of
 //! `ifma.rs`, the only `unsafe` code in txfx's libraries, confined to this module.
+//!
+//! [`square`] computes exactly what the portable `square_64` computes (the same 512-bit square,
+//! the same reduction factors): 10 `mulx` for the square and 16 for the reduction, against the
+//! product's 32, with the doubling of the off-diagonal products on one carry chain and the
+//! diagonal on the other.
 //!
 //! [`mul`] computes exactly what the portable `mul_64` computes (the same CIOS steps, the same
 //! reduction factors, the same no-carry bounds), so its result is bit-identical, which the tests
@@ -11,9 +16,9 @@
 //!
 //! `mulx`, `adcx` and `adox` are illegal instructions on a CPU without BMI2 and ADX, so the
 //! product is reached only through an [`Adx`] value, which only [`Adx::detect`] gives, after the
-//! CPU check: the precondition is a type, and this module's private [`mul`] has no other caller.
+//! CPU check: the precondition is a type, and this module's private [`mul`] and [`square`] have no other callers (but the tests).
 
-use super::{Coarse, INV, P, Product, square};
+use super::{Coarse, INV, P, Product};
 
 /// Proof that this CPU has BMI2 and ADX: the field is private to this module, so the only way to
 /// hold one is [`Adx::detect`]. Zero-sized: passing it costs nothing.
@@ -31,8 +36,7 @@ impl Adx {
     }
 }
 
-/// The assembly product; squares stay on the portable 10-product `square` (BENCHMARKS.md,
-/// design: portable-squares).
+/// The assembly product and the assembly square (BENCHMARKS.md, design: adx-square).
 impl Product for Adx {
     #[inline(always)]
     fn mul(self, a: &Coarse, b: &Coarse) -> Coarse {
@@ -170,6 +174,103 @@ macro_rules! reduce_row {
             "}\n",
         )
     };
+}
+
+/// Montgomery square `a²·R⁻¹`, bit-identical to the portable `square_64` (inputs up to `3p`,
+/// result below `a²/R + p`): the 512-bit square from 10 `mulx` (the 6 off-diagonal products
+/// once, doubled on the `adcx` chain while the diagonal rides the `adox` chain), then the
+/// Montgomery reduction of its low half (four reduction rows, as in [`mul`]) plus its high half.
+///
+/// That sum is the portable `reduce`'s result: both add the same `m·p` (each round's `m` depends
+/// only on the words below it, which the high half does not touch) and divide by `R` exactly.
+/// Bounds: the low half's reduction is below `(R + m·p)/R < p + 1`, the high half below
+/// `a²/R < 1.71p` for `a < 3p`: their sum stays below `2.71p < R`, no carry out.
+#[inline(always)]
+pub(super) fn square(a: &Coarse) -> Coarse {
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: as in `mul`: BMI2 and ADX are guaranteed by the `Adx` token (the only callers are
+    // `Adx::square` and the tests after `Adx::detect`); the block reads 32 bytes at `a` and 40 at
+    // `k`, writes no memory and no stack; `a`'s register is declared clobbered (it serves as a
+    // word of the reduction once the limbs are read), every other written register is an output.
+    #[allow(unsafe_code, reason = "the square's assembly block; see the SAFETY comment")]
+    unsafe {
+        core::arch::asm!(
+            // Off-diagonal products a_i·a_j (i < j) at word i + j, in t1..t6.
+            "mov rdx, qword ptr [{a}]",
+            "mulx {t2}, {t1}, qword ptr [{a} + 8]",
+            "mulx {t3}, {lo}, qword ptr [{a} + 16]",
+            "add {t2}, {lo}",
+            "mulx {t4}, {lo}, qword ptr [{a} + 24]",
+            "adc {t3}, {lo}",
+            "adc {t4}, 0",
+            "mov rdx, qword ptr [{a} + 8]",
+            "xor {t5:e}, {t5:e}",
+            "mulx {hi}, {lo}, qword ptr [{a} + 16]",
+            "adox {t3}, {lo}",
+            "adcx {t4}, {hi}",
+            "mulx {hi}, {lo}, qword ptr [{a} + 24]",
+            "adox {t4}, {lo}",
+            "adcx {t5}, {hi}",
+            "mov {lo:e}, 0",
+            "adox {t5}, {lo}",
+            "mov rdx, qword ptr [{a} + 16]",
+            "mulx {t6}, {lo}, qword ptr [{a} + 24]",
+            "add {t5}, {lo}",
+            "adc {t6}, 0",
+            // Doubled (adcx x, x) and plus the diagonal a_i² at word 2i (adox): a² < 2^512, the
+            // top word takes both chains' last carries without overflowing.
+            "xor {t7:e}, {t7:e}",
+            "mov rdx, qword ptr [{a}]",
+            "mulx {hi}, {t0}, rdx",
+            "adcx {t1}, {t1}",
+            "adox {t1}, {hi}",
+            "mov rdx, qword ptr [{a} + 8]",
+            "mulx {hi}, {lo}, rdx",
+            "adcx {t2}, {t2}",
+            "adox {t2}, {lo}",
+            "adcx {t3}, {t3}",
+            "adox {t3}, {hi}",
+            "mov rdx, qword ptr [{a} + 16]",
+            "mulx {hi}, {lo}, rdx",
+            "adcx {t4}, {t4}",
+            "adox {t4}, {lo}",
+            "adcx {t5}, {t5}",
+            "adox {t5}, {hi}",
+            "mov rdx, qword ptr [{a} + 24]",
+            "mulx {hi}, {lo}, rdx",
+            "adcx {t6}, {t6}",
+            "adox {t6}, {lo}",
+            "adcx {t7}, {t7}",
+            "adox {t7}, {hi}",
+            // The low half t0..t3 reduced: four rows, the words rotating one place per row, the
+            // zeroed word of each row the next row's top word (`a`'s register is the first's).
+            "xor {a:e}, {a:e}",
+            reduce_row!(t0, t1, t2, t3, a),
+            reduce_row!(t1, t2, t3, a, t0),
+            reduce_row!(t2, t3, a, t0, t1),
+            reduce_row!(t3, a, t0, t1, t2),
+            // Plus the high half: the result, low word first, in a, t0, t1, t2.
+            "add {a}, {t4}",
+            "adc {t0}, {t5}",
+            "adc {t1}, {t6}",
+            "adc {t2}, {t7}",
+            a = inout(reg) a.as_ptr() => r0,
+            k = in(reg) CONSTANTS.0.as_ptr(),
+            t0 = out(reg) r1,
+            t1 = out(reg) r2,
+            t2 = out(reg) r3,
+            t3 = out(reg) _,
+            t4 = out(reg) _,
+            t5 = out(reg) _,
+            t6 = out(reg) _,
+            t7 = out(reg) _,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
 }
 
 /// Montgomery product `a·b·R⁻¹`, bit-identical to the portable `mul_64` (same bounds: inputs up
