@@ -60,13 +60,13 @@ impl Product for Portable {
 }
 
 /// The modulus `p`, little-endian limbs, from ark-ff's configuration at compile time.
-const P: [u64; 4] = <FrConfig as MontConfig<4>>::MODULUS.0;
+pub(crate) const P: [u64; 4] = <FrConfig as MontConfig<4>>::MODULUS.0;
 
 /// `2p`, which still fits in four limbs (`2p < 2^255`).
 const TWO_P: [u64; 4] = double(P);
 
 /// `-p^{-1} mod 2^64`, the Montgomery reduction factor, by Newton iteration at compile time.
-const INV: u64 = {
+pub(crate) const INV: u64 = {
     // x ← x·(2 − p₀·x) doubles the number of correct low bits: 1 → 2 → 4 → … → 64 after 6 steps,
     // starting from x = 1 (p₀ is odd, so p₀·1 ≡ 1 mod 2).
     let p0 = P[0];
@@ -172,9 +172,9 @@ const fn mul_64(a: &Coarse, b: &Coarse) -> Coarse {
 
 /// Bits per limb of [`mul_29`].
 #[cfg(any(test, target_arch = "wasm32"))]
-const LIMB_BITS_29: u32 = 29;
+pub(crate) const LIMB_BITS_29: u32 = 29;
 #[cfg(any(test, target_arch = "wasm32"))]
-const MASK_29: u64 = (1 << LIMB_BITS_29) - 1;
+pub(crate) const MASK_29: u64 = (1 << LIMB_BITS_29) - 1;
 
 /// [`mul`] on nine 29-bit limbs held in 64-bit words, barretenberg's layout for 32-bit targets:
 /// limb products are below 2^58, so the loop only multiplies and adds, and carries wait until the
@@ -234,7 +234,7 @@ const fn mul_29(a: &Coarse, b: &Coarse) -> Coarse {
     reason = "const loops over fixed-size limb arrays, every index below the length; iterators are not const"
 )]
 #[inline(always)]
-const fn row_29(mut acc: [u64; 9], a: &[u64; 9], bi: u64) -> [u64; 9] {
+pub(crate) const fn row_29(mut acc: [u64; 9], a: &[u64; 9], bi: u64) -> [u64; 9] {
     const P29: [u64; 9] = split_29(&[P[0], P[1], P[2], P[3], 0]);
     // -p⁻¹ mod 2^29 is -p⁻¹ mod 2^64 truncated.
     const INV29: u64 = INV & MASK_29;
@@ -256,7 +256,7 @@ const fn row_29(mut acc: [u64; 9], a: &[u64; 9], bi: u64) -> [u64; 9] {
 /// A value below `2^261` in five 64-bit words as nine 29-bit limbs, little-endian.
 #[cfg(any(test, target_arch = "wasm32"))]
 #[inline(always)]
-const fn split_29(w: &[u64; 5]) -> [u64; 9] {
+pub(crate) const fn split_29(w: &[u64; 5]) -> [u64; 9] {
     [
         w[0] & MASK_29,
         (w[0] >> 29) & MASK_29,
@@ -273,7 +273,7 @@ const fn split_29(w: &[u64; 5]) -> [u64; 9] {
 /// Nine normalised 29-bit limbs of a value below `2^256` as four 64-bit words.
 #[cfg(any(test, target_arch = "wasm32"))]
 #[inline(always)]
-const fn join_29(l: &[u64; 9]) -> [u64; 4] {
+pub(crate) const fn join_29(l: &[u64; 9]) -> [u64; 4] {
     [
         l[0] | (l[1] << 29) | (l[2] << 58),
         (l[2] >> 6) | (l[3] << 23) | (l[4] << 52),
