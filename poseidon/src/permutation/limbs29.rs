@@ -91,14 +91,19 @@ pub(crate) const fn normalise(mut l: Limbs) -> Limbs {
 }
 
 /// Montgomery product `a·b·2^-261`, normalised, below `a·b/2^261 + p`. One operand's limbs
-/// below `2^30`, the other's below `2^29` (checked in debug builds).
-///
-/// Rows interleaved with their reduction (`montgomery::row_29`), written out, not looped: rolled,
-/// LLVM keeps the accumulator in linear memory; unrolled it lives in locals. Out of line on
-/// wasm32, as `montgomery::mul` is (inlined into every round the permutation became one function
-/// V8 compiles worse).
+/// below `2^30`, the other's below `2^29` (checked in debug builds). Out of line on wasm32 (the
+/// diagonal's products, entry and exit); [`sbox`] inlines [`mul_inline`].
 #[cfg_attr(target_arch = "wasm32", inline(never))]
 pub(crate) const fn mul(a: &Limbs, b: &Limbs) -> Limbs {
+    mul_inline(a, b)
+}
+
+/// [`mul`], inlined. Rows interleaved with their reduction (`montgomery::row_29`), written out,
+/// not looped: rolled, LLVM keeps the accumulator in linear memory; unrolled it lives in locals.
+/// Measured in V8 against two other orders (BENCHMARKS.md, design: wasm-limbs-29): product then
+/// reduction ([`mul_then_reduce`]) and product scanning ([`mul_columns`]) were slower.
+#[inline(always)]
+pub(crate) const fn mul_inline(a: &Limbs, b: &Limbs) -> Limbs {
     debug_assert!(limbs_below(a, 30) && limbs_below(b, 29) || limbs_below(a, 29) && limbs_below(b, 30));
     let acc = row_29([0; 9], a, b[0]);
     let acc = row_29(acc, a, b[1]);
@@ -111,11 +116,81 @@ pub(crate) const fn mul(a: &Limbs, b: &Limbs) -> Limbs {
     normalise(row_29(acc, a, b[8]))
 }
 
+/// [`mul`] by product scanning (column by column, the reduction interleaved: "FIPS"): one
+/// accumulator word instead of nine, the operands read as they are needed. Equal limb for limb;
+/// it lost in V8 (the permutation 30.9 against 26.0 µs), so only tests build it.
+#[cfg(test)]
+const fn mul_columns(a: &Limbs, b: &Limbs) -> Limbs {
+    let mut m = [0u64; 9];
+    let mut out = [0u64; 9];
+    let acc = column_low::<0>(0, a, b, &mut m);
+    let acc = column_low::<1>(acc, a, b, &mut m);
+    let acc = column_low::<2>(acc, a, b, &mut m);
+    let acc = column_low::<3>(acc, a, b, &mut m);
+    let acc = column_low::<4>(acc, a, b, &mut m);
+    let acc = column_low::<5>(acc, a, b, &mut m);
+    let acc = column_low::<6>(acc, a, b, &mut m);
+    let acc = column_low::<7>(acc, a, b, &mut m);
+    let acc = column_low::<8>(acc, a, b, &mut m);
+    let acc = column_high::<9>(acc, a, b, &m, &mut out);
+    let acc = column_high::<10>(acc, a, b, &m, &mut out);
+    let acc = column_high::<11>(acc, a, b, &m, &mut out);
+    let acc = column_high::<12>(acc, a, b, &m, &mut out);
+    let acc = column_high::<13>(acc, a, b, &m, &mut out);
+    let acc = column_high::<14>(acc, a, b, &m, &mut out);
+    let acc = column_high::<15>(acc, a, b, &m, &mut out);
+    let acc = column_high::<16>(acc, a, b, &m, &mut out);
+    out[8] = acc;
+    out
+}
+
+/// Column `K < 9` of [`mul_columns`]: its products and reduction terms, then `m_K` chosen to
+/// clear its low 29 bits; the carry out.
+#[cfg(test)]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "const loops over fixed-size limb arrays, every index below the length; iterators are not const"
+)]
+#[inline(always)]
+const fn column_low<const K: usize>(mut acc: u64, a: &Limbs, b: &Limbs, m: &mut Limbs) -> u64 {
+    let mut i = 0;
+    while i <= K {
+        acc += a[i] * b[K - i];
+        i += 1;
+    }
+    let mut i = 0;
+    while i < K {
+        acc += m[i] * P29[K - i];
+        i += 1;
+    }
+    let mk = acc.wrapping_mul(INV29) & MASK_29;
+    m[K] = mk;
+    (acc + mk * P29[0]) >> LIMB_BITS_29
+}
+
+/// Column `K` in 9..17 of [`mul_columns`]: limb `K − 9` of the result, and the carry out.
+#[cfg(test)]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "const loops over fixed-size limb arrays, every index below the length; iterators are not const"
+)]
+#[inline(always)]
+const fn column_high<const K: usize>(mut acc: u64, a: &Limbs, b: &Limbs, m: &Limbs, out: &mut Limbs) -> u64 {
+    let mut i = K - 8;
+    while i < 9 {
+        acc += a[i] * b[K - i] + m[i] * P29[K - i];
+        i += 1;
+    }
+    out[K - 9] = acc & MASK_29;
+    acc >> LIMB_BITS_29
+}
+
 /// Montgomery square `a²·2^-261`, equal limb for limb to `mul(a, a)`: the 17-word product from
 /// 45 limb products (the 36 off-diagonal ones once, with one operand doubled, and the 9 squares)
 /// instead of 81, then the Montgomery reduction. Limbs below `2^29` (so `2a_i·a_j < 2^59` and a
-/// word collects at most four of those and one square: below `2^61.2`).
-#[cfg_attr(target_arch = "wasm32", inline(never))]
+/// word collects at most four of those and one square: below `2^61.2`). In V8 the permutation
+/// took 26.0 µs with it against 28.0 µs with `mul(a, a)` (each product out of line).
+#[inline(always)]
 pub(crate) const fn square(a: &Limbs) -> Limbs {
     debug_assert!(limbs_below(a, 29));
     let t = square_row::<0>([0; 18], a);
@@ -149,8 +224,8 @@ const fn square_row<const I: usize>(mut t: [u64; 18], a: &Limbs) -> [u64; 18] {
 }
 
 /// Montgomery product as product-then-reduce: the 17-word product (81 limb products), then
-/// [`reduce_wide`]. The same result as [`mul`] limb for limb; kept for the measurement it lost
-/// (see `mul`'s callers) and tested.
+/// [`reduce_wide`]. The same result as [`mul`] limb for limb; it lost in V8 (the permutation
+/// 26.6 against 26.0 µs), so only tests build it.
 #[cfg(test)]
 const fn mul_then_reduce(a: &Limbs, b: &Limbs) -> Limbs {
     let t = product_row::<0>([0; 18], a, b);
@@ -348,11 +423,16 @@ const DIAGONAL_29: [Limbs; WIDTH] =
     [enter(&DIAGONAL[0]), enter(&DIAGONAL[1]), enter(&DIAGONAL[2]), enter(&DIAGONAL[3])];
 
 /// `x^5` for normalised `x` below `19p`: below `1.13p`, normalised.
-#[inline(always)]
+///
+/// On wasm32 one out-of-line function with its three products inlined: 25.3 µs per permutation
+/// in V8 against 26.0 µs with each product its own function (and 5.5 KB more module). Not more
+/// inlining than this: the whole permutation as one function is what V8 compiled badly before
+/// (BENCHMARKS.md, design: wasm-mul-out-of-line).
+#[cfg_attr(target_arch = "wasm32", inline(never))]
 fn sbox(x: &Limbs) -> Limbs {
     let x2 = square(x);
     let x4 = square(&x2);
-    mul(x, &x4)
+    mul_inline(x, &x4)
 }
 
 /// `M_E·s` by barretenberg's addition chain, limb by limb: each output is at most 16 times the
@@ -512,12 +592,16 @@ mod tests {
                 assert!(over_p(&sq) < 1.0 + 0.006 * over_p(&v) * over_p(&v));
                 let ab = mul(&v, &b);
                 assert_eq!(ab, mul_then_reduce(&v, &b));
+                assert_eq!(ab, mul_columns(&v, &b));
+                assert_eq!(sq, mul_columns(&v, &v));
                 assert_eq!(element(&ab), element(&v) * element(&b));
                 checked += 1;
             }
             // An unnormalised operand (limbs below 2^30) times a normalised one.
             let unnormalised = add(&a, &b);
             assert_eq!(mul(&unnormalised, &b), mul(&normalise(unnormalised), &b));
+            assert_eq!(mul_columns(&unnormalised, &b), mul(&normalise(unnormalised), &b));
+            assert_eq!(mul_then_reduce(&unnormalised, &b), mul(&normalise(unnormalised), &b));
         }
         assert_eq!(checked, 5 * samples.len());
     }
