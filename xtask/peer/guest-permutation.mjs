@@ -10,7 +10,8 @@
 // and one state per call (64 calls), each including the copy of the words in and out. bb.js is
 // timed one state per call (its API has no batch), through BarretenbergSync on its WASM backend.
 // Every engine's outputs are checked equal before timing. Samples round-robin across engines so
-// they share the machine's noise; the report is the median µs per permutation.
+// they share the machine's noise; the report is the median µs per permutation, by the wall clock
+// and by the process's CPU time (on a shared machine the latter leaves out other processes' time).
 
 import { BarretenbergSync, BackendType } from '@aztec/bb.js';
 import { readFileSync } from 'node:fs';
@@ -98,19 +99,26 @@ const cases = [
 const scratchOut = new Uint8Array(input.length);
 for (const c of cases) {
   c.times = [];
+  c.cpu = [];
   for (let w = 0; w < 3; w++) for (let r = 0; r < c.reps; r++) c.f(scratchOut); // warm-up (JIT tiers)
 }
 for (let s = 0; s < SAMPLES; s++) {
   for (const c of cases) {
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     for (let r = 0; r < c.reps; r++) c.f(scratchOut);
+    const cpu = process.cpuUsage(cpu0);
     c.times.push(((performance.now() - t0) * 1000) / (c.reps * STATES));
+    c.cpu.push((cpu.user + cpu.system) / (c.reps * STATES));
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-console.log(`node ${process.version}, ${SAMPLES} samples of ${4 * STATES} permutations each, µs per permutation:`);
+console.log(`node ${process.version}, ${SAMPLES} samples of ${4 * STATES} permutations each, µs per permutation`);
+console.log('(wall clock, and this process\'s CPU time, which leaves out time other processes took the core):');
 for (const c of cases) {
-  const t = c.times;
-  console.log(`  ${c.name.padEnd(28)} median ${median(t).toFixed(2)}  min ${Math.min(...t).toFixed(2)}  max ${Math.max(...t).toFixed(2)}`);
+  const [t, u] = [c.times, c.cpu];
+  console.log(
+    `  ${c.name.padEnd(28)} wall median ${median(t).toFixed(2)} min ${Math.min(...t).toFixed(2)} | cpu median ${median(u).toFixed(2)} min ${Math.min(...u).toFixed(2)}`,
+  );
 }
 process.exit(0);
