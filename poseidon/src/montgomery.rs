@@ -22,6 +22,9 @@
 //! Two products, one per kind of target, both tested here on every target: 64-bit limbs (CIOS)
 //! where the machine multiplies 64×64→128 bits, and nine 29-bit limbs on wasm32, where that
 //! product is a software routine (the WASM guest). Squares have their own 64-bit routine.
+//! On wasm32 the permutation does not call these: it keeps its state in 29-bit limbs from entry
+//! to exit, in radix `2^261`, with its own square (`permutation/limbs29.rs`, which borrows
+//! `row_29`, `split_29` and `join_29`); `mul_29` serves wasm32's other products there.
 
 use ark_bn254::{Fr, FrConfig};
 use ark_ff::{BigInt, MontConfig};
@@ -128,7 +131,8 @@ fn subtract_if_not_below(a: [u64; 4], m: [u64; 4]) -> [u64; 4] {
 /// out-of-line function: inlined into every round, the permutation became one 71 KB function that
 /// V8's optimising compiler handles worse than its baseline one; called, the guest's permutation
 /// under V8 went from 62 to 36 µs and its module from 106 to 52 KB (BENCHMARKS.md, design:
-/// wasm-mul-out-of-line). Natively it stays inline.
+/// wasm-mul-out-of-line). Natively it stays inline. (Since then wasm32's permutation runs in
+/// `permutation/limbs29.rs`, whose products follow the same lesson; this one serves the rest.)
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(target_arch = "wasm32", inline(never))]
 pub(crate) const fn mul(a: &Coarse, b: &Coarse) -> Coarse {
@@ -289,7 +293,8 @@ pub(crate) const fn join_29(l: &[u64; 9]) -> [u64; 4] {
 /// 512-bit value stays below `2.71·p·R < R²`.
 #[inline(always)]
 pub(crate) fn square(a: &Coarse) -> Coarse {
-    // On wasm32 the 29-bit-limb product serves squares too.
+    // On wasm32 the 29-bit-limb product serves squares too (outside the permutation, which
+    // squares in its own limbs: `permutation/limbs29.rs`).
     #[cfg(target_arch = "wasm32")]
     return mul(a, a);
     #[cfg(not(target_arch = "wasm32"))]
