@@ -19,8 +19,8 @@
 //!
 //! **Bounds.** With `p/2^261 < 0.006`, a product of values `a, b` is below `a·b/2^261 + p`, i.e.
 //! below `(1 + 0.006·(a/p)·(b/p))·p`: much tighter than the radix-`R` product (`0.19` there in
-//! place of `0.006`). So the S-box takes inputs up to `19p` and still returns below `1.12p`
-//! (`19²·0.006 + 1 < 3.2`, `3.2²·0.006 + 1 < 1.07`, `19·1.07·0.006 + 1 < 1.13`), and the
+//! place of `0.006`). So the S-box takes inputs up to `20p` and still returns below `1.13p`
+//! (`20²·0.006 + 1 < 3.4`, `3.4²·0.006 + 1 < 1.07`, `20·1.07·0.006 + 1 < 1.13`), and the
 //! additions need no reduction at all except the partial round's sum (below). Limbs, not values,
 //! bound the additions: a product's accumulator word collects nine rounds of `a_j·b_i + m·p_j`,
 //! so one operand's limbs may reach `2^30` and the other's `2^29` ([`LIMB_BOUND_WIDE`]); a
@@ -28,7 +28,8 @@
 //! [`normalise`] (one carry pass, value unchanged) runs only where a product needs it: before
 //! each S-box.
 //!
-//! - Full round: `x + c` (limbs below `2^33 + 2^29`, value below `17.9p + p`), normalised, the
+//! - Full round: `x + c` (limbs below `2^33 + 2^29`, value below `18.1p + 1.03p < 20p`; entry
+//!   and the compile-time conversions give values below `1.03p`), normalised, the
 //!   S-box (below `1.13p`, normalised), then `M_E` by additions and shifts: coefficients sum to
 //!   at most 16, so limbs below `2^33` and values below `16·1.13p < 18.1p`.
 //! - Partial round: lane 0 as above. Lanes 1..3 enter a product with `d_i` (below `p`) as they
@@ -53,7 +54,7 @@ const P29: Limbs = split_29(&widen(P));
 /// `-p⁻¹ mod 2^29`: `-p⁻¹ mod 2^64` truncated.
 const INV29: u64 = INV & MASK_29;
 
-/// Limbs of a normalised value (0..7; the top limb of a value below `19p` is smaller still).
+/// Limbs of a normalised value (0..7; the top limb of a value below `20p` is smaller still).
 const LIMB_BOUND: u128 = 1 << LIMB_BITS_29;
 /// Limbs of the wider operand of a product (the other's below [`LIMB_BOUND`]).
 const LIMB_BOUND_WIDE: u128 = 1 << 30;
@@ -376,7 +377,7 @@ pub(crate) const fn enter(x: &Coarse) -> Limbs {
     mul(&split_29(&widen(*x)), &ENTER)
 }
 
-/// Limbs (limbs below `2^29` after [`normalise`], value below `19p`) back to a coarse value.
+/// Limbs (limbs below `2^29` after [`normalise`], value below `20p`) back to a coarse value.
 #[inline(always)]
 pub(crate) const fn leave(x: &Limbs) -> Coarse {
     join_29(&mul(x, &LEAVE))
@@ -422,7 +423,7 @@ const PARTIAL_RC: [Limbs; PARTIAL_ROUNDS] = {
 const DIAGONAL_29: [Limbs; WIDTH] =
     [enter(&DIAGONAL[0]), enter(&DIAGONAL[1]), enter(&DIAGONAL[2]), enter(&DIAGONAL[3])];
 
-/// `x^5` for normalised `x` below `19p`: below `1.13p`, normalised.
+/// `x^5` for normalised `x` below `20p`: below `1.13p`, normalised.
 ///
 /// On wasm32 one out-of-line function with its three products inlined: 25.3 µs per permutation
 /// in V8 against 26.0 µs with each product its own function (and 5.5 KB more module). Not more
@@ -582,7 +583,7 @@ mod tests {
         for (i, x) in samples.iter().enumerate() {
             let a = enter(x);
             let b = enter(&samples[(i * 7 + 3) % samples.len()]);
-            // Also values up to 19p (normalised), the widest S-box input.
+            // Also values up to 19·1.03p (normalised), near the widest S-box input (20p).
             let wide = normalise(add(&shl(&a, 4), &add(&a, &shl(&b, 1))));
             for v in [a, b, wide, normalise(P29), normalise(shl(&P29, 4))] {
                 let sq = square(&v);
@@ -612,9 +613,10 @@ mod tests {
         let mut widest_seen = 0f64;
         for i in 0..samples.len() {
             let parts = [0, 1, 2, 3].map(|k| enter(&samples[(i * 5 + k) % samples.len()]));
-            // Four lanes as the partial round sums them, up to 16·19p (external matrix outputs).
+            // Four lanes as the partial round sums them.
             let sum = add(&add(&parts[0], &shl(&parts[1], 1)), &add(&parts[2], &parts[3]));
-            // The widest: an S-box output beside three lanes of 16·1.13p (normalised).
+            // The widest: an S-box output beside three normalised lanes of 16 times a value below
+            // 1.03p, as after the fourth full round (whose outputs reach 18.1p).
             let sixteen = |l: &Limbs| normalise(shl(&shl(l, 2), 2));
             let widest =
                 add(&add(&parts[0], &sixteen(&parts[1])), &add(&sixteen(&parts[2]), &sixteen(&parts[3])));
