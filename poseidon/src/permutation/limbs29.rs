@@ -466,7 +466,9 @@ fn full_round(s: &mut [Limbs; WIDTH], constants: &[Limbs; WIDTH]) {
 }
 
 /// One partial round, in `super::partial_round`'s order (lanes 1..3's products between the
-/// S-box's dependent ones).
+/// S-box's dependent ones). Each diagonal product is a call to [`mul`]: the three in one
+/// out-of-line function measured slower in V8 (28.5 against 25.1 µs per permutation, fastest
+/// samples of one run).
 #[inline(always)]
 fn partial_round(s: &mut [Limbs; WIDTH], constant: &Limbs) {
     let [x0, x1, x2, x3] = *s;
