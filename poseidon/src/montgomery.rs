@@ -22,6 +22,9 @@
 //! Two products, one per kind of target, both tested here on every target: 64-bit limbs (CIOS)
 //! where the machine multiplies 64×64→128 bits, and nine 29-bit limbs on wasm32, where that
 //! product is a software routine (the WASM guest). Squares have their own 64-bit routine.
+//! On wasm32 the permutation does not call these: it keeps its state in 29-bit limbs from entry
+//! to exit, in radix `2^261`, with its own square (`permutation/limbs29.rs`, which borrows
+//! `row_29`, `split_29` and `join_29`); `mul_29` serves wasm32's other products there.
 
 use ark_bn254::{Fr, FrConfig};
 use ark_ff::{BigInt, MontConfig};
@@ -60,13 +63,13 @@ impl Product for Portable {
 }
 
 /// The modulus `p`, little-endian limbs, from ark-ff's configuration at compile time.
-const P: [u64; 4] = <FrConfig as MontConfig<4>>::MODULUS.0;
+pub(crate) const P: [u64; 4] = <FrConfig as MontConfig<4>>::MODULUS.0;
 
 /// `2p`, which still fits in four limbs (`2p < 2^255`).
 const TWO_P: [u64; 4] = double(P);
 
 /// `-p^{-1} mod 2^64`, the Montgomery reduction factor, by Newton iteration at compile time.
-const INV: u64 = {
+pub(crate) const INV: u64 = {
     // x ← x·(2 − p₀·x) doubles the number of correct low bits: 1 → 2 → 4 → … → 64 after 6 steps,
     // starting from x = 1 (p₀ is odd, so p₀·1 ≡ 1 mod 2).
     let p0 = P[0];
@@ -128,7 +131,8 @@ fn subtract_if_not_below(a: [u64; 4], m: [u64; 4]) -> [u64; 4] {
 /// out-of-line function: inlined into every round, the permutation became one 71 KB function that
 /// V8's optimising compiler handles worse than its baseline one; called, the guest's permutation
 /// under V8 went from 62 to 36 µs and its module from 106 to 52 KB (BENCHMARKS.md, design:
-/// wasm-mul-out-of-line). Natively it stays inline.
+/// wasm-mul-out-of-line). Natively it stays inline. (Since then wasm32's permutation runs in
+/// `permutation/limbs29.rs`, whose products follow the same lesson; this one serves the rest.)
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(target_arch = "wasm32", inline(never))]
 pub(crate) const fn mul(a: &Coarse, b: &Coarse) -> Coarse {
@@ -172,9 +176,9 @@ const fn mul_64(a: &Coarse, b: &Coarse) -> Coarse {
 
 /// Bits per limb of [`mul_29`].
 #[cfg(any(test, target_arch = "wasm32"))]
-const LIMB_BITS_29: u32 = 29;
+pub(crate) const LIMB_BITS_29: u32 = 29;
 #[cfg(any(test, target_arch = "wasm32"))]
-const MASK_29: u64 = (1 << LIMB_BITS_29) - 1;
+pub(crate) const MASK_29: u64 = (1 << LIMB_BITS_29) - 1;
 
 /// [`mul`] on nine 29-bit limbs held in 64-bit words, barretenberg's layout for 32-bit targets:
 /// limb products are below 2^58, so the loop only multiplies and adds, and carries wait until the
@@ -234,7 +238,7 @@ const fn mul_29(a: &Coarse, b: &Coarse) -> Coarse {
     reason = "const loops over fixed-size limb arrays, every index below the length; iterators are not const"
 )]
 #[inline(always)]
-const fn row_29(mut acc: [u64; 9], a: &[u64; 9], bi: u64) -> [u64; 9] {
+pub(crate) const fn row_29(mut acc: [u64; 9], a: &[u64; 9], bi: u64) -> [u64; 9] {
     const P29: [u64; 9] = split_29(&[P[0], P[1], P[2], P[3], 0]);
     // -p⁻¹ mod 2^29 is -p⁻¹ mod 2^64 truncated.
     const INV29: u64 = INV & MASK_29;
@@ -256,7 +260,7 @@ const fn row_29(mut acc: [u64; 9], a: &[u64; 9], bi: u64) -> [u64; 9] {
 /// A value below `2^261` in five 64-bit words as nine 29-bit limbs, little-endian.
 #[cfg(any(test, target_arch = "wasm32"))]
 #[inline(always)]
-const fn split_29(w: &[u64; 5]) -> [u64; 9] {
+pub(crate) const fn split_29(w: &[u64; 5]) -> [u64; 9] {
     [
         w[0] & MASK_29,
         (w[0] >> 29) & MASK_29,
@@ -273,7 +277,7 @@ const fn split_29(w: &[u64; 5]) -> [u64; 9] {
 /// Nine normalised 29-bit limbs of a value below `2^256` as four 64-bit words.
 #[cfg(any(test, target_arch = "wasm32"))]
 #[inline(always)]
-const fn join_29(l: &[u64; 9]) -> [u64; 4] {
+pub(crate) const fn join_29(l: &[u64; 9]) -> [u64; 4] {
     [
         l[0] | (l[1] << 29) | (l[2] << 58),
         (l[2] >> 6) | (l[3] << 23) | (l[4] << 52),
@@ -289,7 +293,8 @@ const fn join_29(l: &[u64; 9]) -> [u64; 4] {
 /// 512-bit value stays below `2.71·p·R < R²`.
 #[inline(always)]
 pub(crate) fn square(a: &Coarse) -> Coarse {
-    // On wasm32 the 29-bit-limb product serves squares too.
+    // On wasm32 the 29-bit-limb product serves squares too (outside the permutation, which
+    // squares in its own limbs: `permutation/limbs29.rs`).
     #[cfg(target_arch = "wasm32")]
     return mul(a, a);
     #[cfg(not(target_arch = "wasm32"))]

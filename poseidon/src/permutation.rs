@@ -30,6 +30,9 @@ use crate::montgomery::{Coarse, Portable, Product, add, add_unreduced, double_co
 // The batch kernel's algorithm: compiled where the IFMA kernel can run, and for its portable model's tests.
 #[cfg(any(test, all(target_arch = "x86_64", feature = "asm")))]
 pub(crate) mod x8;
+// wasm32's permutation, in 29-bit limbs from entry to exit; compiled for its tests everywhere.
+#[cfg(any(test, target_arch = "wasm32"))]
+mod limbs29;
 
 /// Width of the permutation state.
 pub const WIDTH: usize = 4;
@@ -135,19 +138,30 @@ fn full_round<A: Product>(a: A, s: &mut Lanes, constants: &[Coarse; WIDTH]) {
 
 /// The permutation on coarse lanes: coarse in, coarse out, with the products of the CPU it runs
 /// on (one cached feature check per permutation: the assembly products where the CPU has them).
+/// On wasm32 the state stays in 29-bit limbs for the whole permutation (`limbs29`): the same
+/// field elements, possibly another coarse representative.
 #[inline(always)]
 pub(crate) fn permute_lanes(lanes: &mut Lanes) {
-    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-    if let Some(adx) = crate::montgomery::Adx::detect() {
-        return permute_lanes_adx(adx, lanes);
+    #[cfg(target_arch = "wasm32")]
+    limbs29::permute_lanes_29(lanes);
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        #[cfg(all(target_arch = "x86_64", feature = "asm"))]
+        if let Some(adx) = crate::montgomery::Adx::detect() {
+            return permute_lanes_adx(adx, lanes);
+        }
+        permute_lanes_portable(lanes);
     }
-    permute_lanes_portable(lanes);
 }
 
 /// [`permute_lanes_with`] on the portable products.
 // One out-of-line copy (also on wasm32: the JIT compiles one function of it well, and copies
 // inlined into each caller measured slower, 64-node level 3.83 ms inlined). Natively the call
 // costs nothing measurable against the permutation.
+#[cfg_attr(
+    target_arch = "wasm32",
+    allow(dead_code, reason = "wasm32 permutes in limbs29; the portable permutation stays for reference")
+)]
 #[inline(never)]
 pub(crate) fn permute_lanes_portable(lanes: &mut Lanes) {
     permute_lanes_with(Portable, lanes);
