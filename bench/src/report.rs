@@ -61,9 +61,15 @@ fn markdown(ours: &Value, peer: Option<&Value>) -> String {
     let _ = writeln!(md, "# txfx benchmarks\n");
     let _ = writeln!(
         md,
-        "Machine: {} ({} cores). txfx {} ({} build), {} samples after {} warm-ups, medians in ms per complete operation.{}\n",
+        "Machine: {} ({}{} cores; products: {}; batches: {}). txfx {} ({} build), {} samples after {} warm-ups, medians in ms per complete operation.{}\n",
         ours["machine"]["cpu"].as_str().unwrap_or("?"),
+        match (ours["machine"]["cpu_family"].as_str(), ours["machine"]["cpu_model"].as_str()) {
+            (Some(family), Some(model)) => format!("family {family}, model {model}; "),
+            _ => String::new(),
+        },
         threads,
+        ours["machine"]["arithmetic"].as_str().unwrap_or("?"),
+        ours["machine"]["batch_arithmetic"].as_str().unwrap_or("?"),
         ours["version"].as_str().unwrap_or("?"),
         ours["profile"].as_str().unwrap_or("?"),
         ours["samples"],
@@ -194,6 +200,9 @@ fn markdown(ours: &Value, peer: Option<&Value>) -> String {
     md.push_str("\n`design`: leaf and category batches offloaded (both backends: to the process's one background pool, one thread per core at nice 10), tree nodes inline, eight pairs between yields. `inline`: everything hashed on the executor threads. `idle`: the probe alone, the floor of the measurement. The probe delay runs from the moment a tick is due (a timer thread, 1 ms apart) until the probe task runs; tokio's own millisecond-granular timer would add up to 1 ms of rounding to every tick.\n");
     md.push_str("\n`tree-1-thread`: the same tree on one thread, so `tree-1-thread-after-idle` over `tree-1-thread` is what the idle gap costs the hashing itself (caches, clock), whatever the helper threads do.\n");
     per_hash_section(&mut md, &o, &p);
+    if peer.is_some() {
+        goals_section(&mut md, ours, &o, &p);
+    }
     md.push_str("\nCharts: `sweep.svg` (tree-size sweep), `profiles.svg` (commitment per profile), `hash.svg` (per-hash cost).\n");
     md
 }
@@ -274,6 +283,71 @@ fn per_hash_section(md: &mut String, o: &[Value], p: &[Value]) {
             times(hash_us(p, "wasm", "node"), wasm("node"))
         );
     }
+}
+
+/// The native goals of issue 30 (the engine's second round), each with its value from this run:
+/// the bounds for CPUs with AVX-512 IFMA where this process took the IFMA batch path, the others'
+/// otherwise. The JavaScript goals are `cargo xtask bench --js`'s.
+fn goals_section(md: &mut String, ours: &Value, o: &[Value], p: &[Value]) {
+    let ifma = ours["machine"]["batch_arithmetic"].as_str().is_some_and(|b| b.starts_with("ifma"));
+    let native = |name| hash_us(o, "native", name);
+    let solver = hash_us(o, "bn254_blackbox_solver", "single");
+    let leaves = |name: &str| {
+        let pairs = [("workload", json!("2-leaves64")), ("name", json!(name))];
+        let ours = find(o, &[pairs[0].clone(), pairs[1].clone(), ("backend", json!("native"))]);
+        peer_fastest(p, &pairs).zip(ours).map(|(reference, ours)| reference / ours)
+    };
+    let log_heavy = [1, 3, 16, 64]
+        .into_iter()
+        .map(|n| {
+            let pairs = [("workload", json!("1-commitment")), ("name", json!("log-heavy")), ("n", json!(n))];
+            let ours = find(
+                o,
+                &[pairs[0].clone(), pairs[1].clone(), pairs[2].clone(), ("backend", json!("native"))],
+            );
+            peer_fastest(p, &pairs).zip(ours).map(|(reference, ours)| reference / ours)
+        })
+        .collect::<Option<Vec<f64>>>()
+        .and_then(|ratios| ratios.into_iter().min_by(f64::total_cmp));
+    let scalar = [native("single"), native("core-chained")]
+        .into_iter()
+        .map(|ours| solver.zip(ours).map(|(solver, ours)| solver / ours))
+        .collect::<Option<Vec<f64>>>()
+        .and_then(|ratios| ratios.into_iter().min_by(f64::total_cmp));
+    let batch = native("single").zip(native("batch-64")).map(|(one, batch)| one / batch);
+    let mut rows: Vec<(String, Option<f64>, f64)> = vec![(
+        "scalar permutation ≥ 1.35x Noir's crate (the lesser of one call and varied inputs)".to_owned(),
+        scalar,
+        1.35,
+    )];
+    if ifma {
+        rows.extend([
+            ("AVX-512 IFMA: batch throughput ≥ 4x the scalar permutation's".to_owned(), batch, 4.0),
+            ("AVX-512 IFMA: 64-leaf tree ≥ 10x the fastest bb.js".to_owned(), leaves("tree"), 10.0),
+            ("AVX-512 IFMA: membership construction ≥ 10x".to_owned(), leaves("witness"), 10.0),
+            ("AVX-512 IFMA: every log-heavy commitment ≥ 6x (the least)".to_owned(), log_heavy, 6.0),
+            ("AVX-512 IFMA: verification ≥ 2.5x".to_owned(), leaves("verify"), 2.5),
+        ]);
+    } else {
+        rows.extend([
+            ("without IFMA: 64-leaf tree ≥ 5x the fastest bb.js".to_owned(), leaves("tree"), 5.0),
+            ("without IFMA: verification ≥ 2.5x".to_owned(), leaves("verify"), 2.5),
+        ]);
+    }
+    md.push_str("\n## Goals (issue 30), from this run\n\n| goal | measured |  |\n|---|---|---|\n");
+    for (goal, measured, bound) in rows {
+        let (value, verdict) = match measured {
+            Some(x) => (format!("{x:.2}x"), if x >= bound { "met" } else { "**missed**" }),
+            None => ("–".to_owned(), "not measured"),
+        };
+        let _ = writeln!(md, "| {goal} | {value} | {verdict} |");
+    }
+    let _ = writeln!(
+        md,
+        "\nThis run took the {} goals: the batch path here is {}.",
+        if ifma { "AVX-512 IFMA" } else { "without-IFMA" },
+        ours["machine"]["batch_arithmetic"].as_str().unwrap_or("?")
+    );
 }
 
 /// Horizontal bars (linear scale) of workload 5: µs per permutation.

@@ -419,16 +419,25 @@ fn responsiveness(
     Ok(())
 }
 
+/// The machine as the report names it: the CPU's model name, family and model (machines of one
+/// kind differ: an AMD EPYC is a Zen 3 or a Zen 4), cores, and the arithmetic this process took
+/// on it (the products and the batch path are chosen at run time).
 fn machine() -> Value {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
-        })
-        .unwrap_or_else(|| "unknown".to_owned());
-    json!({"cpu": cpu, "cores": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)})
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |key: &str| {
+        cpuinfo
+            .lines()
+            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == key))
+            .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
+    };
+    json!({
+        "cpu": field("model name").unwrap_or_else(|| "unknown".to_owned()),
+        "cpu_family": field("cpu family"),
+        "cpu_model": field("model"),
+        "cores": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        "arithmetic": txfx_poseidon::permutation::arithmetic().to_string(),
+        "batch_arithmetic": txfx_poseidon::permutation::batch_arithmetic().to_string(),
+    })
 }
 
 /// Runs the workloads numbered in `only` (every workload when empty) on every backend and writes
