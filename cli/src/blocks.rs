@@ -6,11 +6,12 @@ use rayon::prelude::*;
 use txfx_documents::json::witness_to_json;
 use txfx_documents::json::{Json, Object, effect_to_json};
 use txfx_documents::ops::{
-    Context, blob_decode, blob_encode, block_leaves, block_witnesses, body_commitment, checkpoint_decode,
-    checkpoint_encode, checkpoint_fields, checkpoints_decoded_json, hex_list, leaves_root, leaves_witnesses,
-    witness_of, witnesses_json,
+    Context, blob_decode, blob_encode, block_leaves, block_witnesses, bodies_commitments, body_commitment,
+    checkpoint_decode, checkpoint_encode, checkpoint_fields, checkpoints_decoded_json, hex_list, leaves_root,
+    leaves_witnesses, witness_of, witnesses_json,
 };
-use txfx_documents::{TxSelector, read};
+use txfx_documents::read::UncheckedBody;
+use txfx_documents::{DocumentError, TxSelector, read};
 use txfx_poseidon::field::fr_to_hex;
 use txfx_tx_effects::checkpoint::Checkpoint;
 use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
@@ -18,7 +19,7 @@ use txfx_tx_effects::synthetic::{Profile, effect};
 use txfx_tx_effects::{BlockNumber, commit_block};
 
 use crate::args::{hex, parsed, tx};
-use crate::io::{Failure, Input, MAX_INPUT_BYTES, answer, emit, emit_part, jsonl, jsonl_chunks, print_json};
+use crate::io::{Failure, Input, MAX_INPUT_BYTES, answer, emit, emit_part, jsonl_chunks, print_json};
 use crate::progress;
 
 /// `txfx block`.
@@ -148,9 +149,36 @@ fn root_json(block_number: Option<BlockNumber>, root: &str) -> Json {
 
 pub fn block(cx: Context<'_>, command: BlockCommand, json: bool) -> Result<(), Failure> {
     match command {
-        BlockCommand::Root { file, jsonl: true } => jsonl(&file, |doc| {
-            let (document, commitment) = body_commitment(cx, doc)?;
-            Ok(root_json(document.block_number(), &fr_to_hex(&commitment.root())))
+        // Each chunk of lines is read line by line on all cores, then every body in it is
+        // committed in one batch per stage and tree level, and checked against its block header's
+        // root on that commitment (bodies of a tx or two leave the batch kernel's lanes empty
+        // alone). A backend failure then answers every line of the chunk.
+        BlockCommand::Root { file, jsonl: true } => jsonl_chunks(&file, |docs| {
+            let read: Vec<Result<UncheckedBody, Failure>> = docs
+                .into_par_iter()
+                .map(|doc| doc.and_then(|doc| Ok(read::body_unchecked(cx.hasher, doc, cx.protocol)?)))
+                .collect();
+            let unchecked: Vec<&UncheckedBody> = read.iter().filter_map(|line| line.as_ref().ok()).collect();
+            // One answer per read body, in order; a backend failure answers each of them.
+            let mut answers = match bodies_commitments(cx.hasher, &unchecked) {
+                Ok(answers) => answers
+                    .into_iter()
+                    .map(|answer| {
+                        let (document, commitment) = answer?;
+                        Ok(root_json(document.block_number(), &fr_to_hex(&commitment.root())))
+                    })
+                    .collect::<Vec<Result<Json, DocumentError>>>(),
+                Err(error) => unchecked.iter().map(|_| Err(error.clone())).collect(),
+            }
+            .into_iter();
+            read.into_iter()
+                .map(|line| {
+                    let _body = line?;
+                    let answer =
+                        answers.next().ok_or_else(|| Failure::Backend("an answer is missing".into()))?;
+                    Ok(answer?)
+                })
+                .collect()
         }),
         BlockCommand::Root { file, jsonl: false } => {
             let input = Input::read(&file)?;

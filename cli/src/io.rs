@@ -4,8 +4,6 @@
 use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
 
-use rayon::prelude::*;
-
 use crate::progress::{self, Reading};
 use txfx_documents::classify::{Classify, ErrorClass};
 use txfx_documents::json::{Json, Object};
@@ -226,18 +224,15 @@ fn skip_line(reader: &mut dyn BufRead) -> std::io::Result<()> {
 const JSONL_CHUNK_LINES: usize = 256;
 const JSONL_CHUNK_BYTES: usize = 64 << 20;
 
-/// `--jsonl`: one input per line, one JSON result per line, in input order, each chunk of lines
-/// on all cores. A line that fails, one longer than the input limit included (it is skipped, never
-/// held), prints `{"line": N, "error": "..."}` in its place (so output line N always answers input
-/// line N) and the command exits 2 (3 for a backend failure) after the last line.
-pub fn jsonl(path: &str, per_line: impl Fn(Doc<'_>) -> Result<Json, Failure> + Sync) -> Result<(), Failure> {
-    jsonl_chunks(path, |docs| docs.into_par_iter().map(|doc| doc.and_then(&per_line)).collect())
-}
-
-/// [`jsonl`] with a whole chunk answered by one call, `answer(docs)[i]` for line `i` of the chunk
-/// (a line already refused arrives as its error): for commands whose hashing pays when batched
-/// across lines (`checkpoint decode`, whose blocks are often a tx or two each, too few to fill the
-/// batch kernel's lanes alone).
+/// `--jsonl`: one input per line, one JSON result per line, in input order. A line that fails, one
+/// longer than the input limit included (it is skipped, never held), prints
+/// `{"line": N, "error": "..."}` in its place (so output line N always answers input line N) and
+/// the command exits 2 (3 for a backend failure) after the last line.
+///
+/// A whole chunk of lines is answered by one call, `answer(docs)[i]` for line `i` of the chunk (a
+/// line already refused arrives as its error), which reads the lines on all cores and hashes
+/// across them: both commands that take `--jsonl` (`checkpoint decode`, `block root`) commit
+/// blocks that are often a tx or two each, too few to fill the batch kernel's lanes alone.
 pub fn jsonl_chunks(
     path: &str,
     answer: impl Fn(Vec<Result<Doc<'_>, Failure>>) -> Vec<Result<Json, Failure>>,

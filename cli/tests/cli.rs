@@ -577,6 +577,96 @@ fn checkpoint_jsonl_batched_across_lines_answers_as_one_line_at_a_time() {
 }
 
 #[test]
+fn block_root_jsonl_batched_across_lines_answers_as_one_line_at_a_time() {
+    // `block root --jsonl` commits every body of a chunk's lines together and checks each block's
+    // body against its header on that commitment; each line must still print what `block root`
+    // prints for its document alone, its refusal included. 300 lines cross the 256-line chunk.
+    let one_line = |path: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(testdata_dir().join(path)).expect("fixture"))
+            .expect("JSON")
+    };
+    let rpc_block = |n: usize| one_line(&format!("v6/rpc/getBlock-block{n}-with-transactions.response.json"));
+    let mut documents: Vec<String> =
+        ["small-1", "small-3", "sparse-1", "sparse-3", "log-heavy-1", "three-fixtures"]
+            .iter()
+            .map(|name| one_line(&format!("blocks/{name}.json")).to_string())
+            .chain((1..=8).map(|n| rpc_block(n).to_string()))
+            .collect();
+    let good = documents.len();
+    // A block whose body is another block's: refuted on the commitment the batch computes.
+    let mut swapped = rpc_block(3);
+    swapped["result"]["body"] = rpc_block(2)["result"]["body"].clone();
+    // A block response whose hash is another block's: refuted on reading, before any batch.
+    let mut misnamed = rpc_block(4);
+    misnamed["result"]["hash"] = rpc_block(5)["result"]["hash"].clone();
+    documents.extend([
+        swapped.to_string(),
+        misnamed.to_string(),
+        one_line("v6/rpc/getBlock-block1.response.json").to_string(),
+        "[\"0x05\"]".to_owned(),
+        "{\"txEffects\": [".to_owned(),
+    ]);
+    // Each document alone, on stdin (named "-"): its answer as a JSON line, or its refusal's
+    // reason without the document's name.
+    let alone: Vec<Result<String, String>> = documents
+        .iter()
+        .map(|document| {
+            let out = txfx_with(&["--json", "block", "root", "-"], &[], Some(document));
+            match out.status.code() {
+                Some(0) => {
+                    Ok(serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("JSON").to_string())
+                }
+                Some(1) => Err(verdict(&out).1["reason"].as_str().expect("a reason").to_owned()),
+                Some(2) => {
+                    Err(String::from_utf8_lossy(&out.stderr).trim().trim_start_matches("txfx: ").to_owned())
+                }
+                other => panic!("{other:?}: {out:?}"),
+            }
+            .map_err(|reason| {
+                reason.strip_prefix("-: ").unwrap_or_else(|| panic!("named: {reason}")).to_owned()
+            })
+        })
+        .collect();
+    assert!(alone[..good].iter().all(Result::is_ok), "{alone:?}");
+    assert!(alone[good..].iter().all(Result::is_err), "{alone:?}");
+    let blank = 200;
+    let lines: Vec<&str> =
+        (0..300).map(|i| if i == blank { " " } else { documents[i % documents.len()].as_str() }).collect();
+    for threads in ["1", "2"] {
+        let out = txfx_with(
+            &["--threads", threads, "block", "root", "--jsonl", "-"],
+            &[],
+            Some(&(lines.join("\n") + "\n")),
+        );
+        assert_eq!(out.status.code(), Some(2), "some lines failed: {out:?}");
+        let answers: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("one JSON value per line"))
+            .collect();
+        assert_eq!(answers.len(), lines.len());
+        for (i, answer) in answers.iter().enumerate() {
+            let line = i + 1;
+            if i == blank {
+                assert_eq!(answer["line"], line);
+                assert_eq!(answer["error"], format!("line {line}: empty line"));
+                continue;
+            }
+            match &alone[i % documents.len()] {
+                Ok(alone) => assert_eq!(&answer.to_string(), alone, "line {line} on {threads} threads"),
+                Err(reason) => {
+                    assert_eq!(answer["line"], line, "line {line} on {threads} threads");
+                    assert_eq!(
+                        answer["error"],
+                        format!("line {line}: {reason}"),
+                        "line {line} on {threads} threads"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn jsonl_answers_a_line_over_the_input_limit_in_its_place_and_goes_on() {
     let body = std::fs::read_to_string(testdata_dir().join("blocks/three-fixtures.json"))
         .expect("body")

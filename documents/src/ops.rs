@@ -743,6 +743,32 @@ pub fn checkpoints_decoded_json(
         .collect())
 }
 
+/// [`body_commitment`] for many body documents at once, `result[i]` for `bodies[i]`, each read by
+/// [`read::body_unchecked`]: every body committed together ([`commit_blocks`]: each stage and each
+/// tree level of all of them one backend batch), then each checked against its block header's
+/// root on that commitment, so a block's body is committed once where [`body_commitment`]
+/// commits it twice (to check it, then for the answer). Each answer is the one
+/// [`body_commitment`] gives alone: the document and its commitment, or the same refutation of a
+/// body that is not its header's (`block root --jsonl`).
+///
+/// # Errors
+/// The outer [`DocumentError`] for a backend failure, which answers every document; an inner one
+/// for a body that is not the one its header commits to.
+// The two layers of errors are the point: the outer fails every document, an inner one its own.
+#[allow(clippy::type_complexity)]
+pub fn bodies_commitments<'a>(
+    hasher: &dyn HashBackend,
+    bodies: &[&'a read::UncheckedBody],
+) -> Result<Vec<Result<(&'a BodyDocument, BlockCommitment), DocumentError>>, DocumentError> {
+    let all: Vec<&Body> = bodies.iter().map(|unchecked| unchecked.body()).collect();
+    let commitments = commit_blocks(hasher, &all)?;
+    Ok(bodies
+        .iter()
+        .zip(commitments)
+        .map(|(unchecked, commitment)| Ok((unchecked.check(commitment.root())?, commitment)))
+        .collect())
+}
+
 /// Every block's `txEffectsTreeRoot`, all blocks committed together ([`commit_blocks`]).
 fn checkpoint_roots(hasher: &dyn HashBackend, checkpoint: &Checkpoint) -> Result<Vec<Fr>, DocumentError> {
     let bodies: Vec<&Body> = checkpoint.blocks().iter().map(|block| &block.body).collect();

@@ -28,7 +28,9 @@
 //! Reading checks what a document says about itself where that needs no trust: a block whose
 //! header commits to a tx-effects root must have a body with that root; a `BlockResponse`'s
 //! `hash` and `number`, and a `BlockData`'s `blockHash`, must be its header's; a receipt's
-//! `txHash`, `transactionFee` and `executionResult` must be its effect's.
+//! `txHash`, `transactionFee` and `executionResult` must be its effect's. ([`body_unchecked`]
+//! makes every one of these checks but a block's body against its header's root, which it leaves
+//! to [`crate::ops::bodies_commitments`], so that many bodies are committed together once.)
 
 use txfx_membership::{
     ArchiveWitness, BlockHeader, CategoryProof, Network, ProtocolVersion, StoredBlock, TreeSnapshot,
@@ -653,6 +655,21 @@ fn block(
     shape: Shape,
     protocol: ProtocolVersion,
 ) -> Result<(BlockParts, Option<Body>), Problem> {
+    let (parts, body) = block_but_body(hasher, raw, shape, protocol)?;
+    if let Some(body) = &body {
+        check_block_body(hasher, &parts.header, body)?;
+    }
+    Ok((parts, body))
+}
+
+/// [`block`] but for its last check, the body against its header's root (the one that commits
+/// the body).
+fn block_but_body(
+    hasher: &dyn HashBackend,
+    raw: Raw<'_>,
+    shape: Shape,
+    protocol: ProtocolVersion,
+) -> Result<(BlockParts, Option<Body>), Problem> {
     let object = raw.object(shape.name, shape.keys)?;
     let header = object.read("header", |raw| read_header(raw, protocol))?;
     let body = match shape == BLOCK_DATA {
@@ -710,22 +727,25 @@ fn block(
             "header",
         ));
     }
-    if let Some(body) = &body {
-        check_block_body(hasher, &parts.header, body)?;
-    }
     Ok((parts, body))
 }
 
 /// Checks that a block's body is the one its header commits to, where the header commits to
-/// one.
+/// one (and commits the body only then).
 fn check_block_body(hasher: &dyn HashBackend, header: &BlockHeader, body: &Body) -> Result<(), Problem> {
-    if let Some(root) = header.tx_effects_tree_root {
-        let computed = commit_block(hasher, body)?.root();
-        if computed != root {
-            return Err(Problem::BodyNotInHeader { header: root, body: computed });
-        }
+    match header.tx_effects_tree_root {
+        Some(_) => check_body_root(header, commit_block(hasher, body)?.root()),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// Checks that `computed`, a block's body's root, is the one its header commits to, where the
+/// header commits to one.
+fn check_body_root(header: &BlockHeader, computed: Fr) -> Result<(), Problem> {
+    match header.tx_effects_tree_root {
+        Some(root) if root != computed => Err(Problem::BodyNotInHeader { header: root, body: computed }),
+        _ => Ok(()),
+    }
 }
 
 /// Reads a body document (module docs) under `protocol`'s rules; a block's body is checked
@@ -738,10 +758,64 @@ pub fn body(
     doc: Doc<'_>,
     protocol: ProtocolVersion,
 ) -> Result<BodyDocument, DocumentError> {
-    doc.read(|raw| body_problem(hasher, raw, protocol).map_err(|problem| problem.expecting("a body")))
+    doc.read(|raw| {
+        let document = body_but_root(hasher, raw, protocol).map_err(|problem| problem.expecting("a body"))?;
+        if let Some(block) = &document.block {
+            check_block_body(hasher, &block.header, &document.body)?;
+        }
+        Ok(document)
+    })
 }
 
-fn body_problem(
+/// A body document read but for one check: that a block's body is the one its header's
+/// `txEffectsTreeRoot` commits to, which needs the body's commitment. A caller that commits the
+/// body anyway, and many bodies together, gets it from [`body_unchecked`] and ends the reading with
+/// [`crate::ops::bodies_commitments`], which makes the check on the commitment it computes;
+/// until then the document is not given out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UncheckedBody {
+    /// The document, its body not yet checked against its header.
+    document: BodyDocument,
+    /// The document's name, for the check's error.
+    name: String,
+}
+
+impl UncheckedBody {
+    /// The body, to commit.
+    pub fn body(&self) -> &Body {
+        &self.document.body
+    }
+
+    /// Ends the reading with `root`, the body's root computed from [`Self::body`]: the document,
+    /// or the error [`body`] gives when the body is not the one its header commits to.
+    pub(crate) fn check(&self, root: Fr) -> Result<&BodyDocument, DocumentError> {
+        if let Some(block) = &self.document.block {
+            check_body_root(&block.header, root).map_err(|problem| DocumentError {
+                document: Some(self.name.clone()),
+                problem: Box::new(problem),
+            })?;
+        }
+        Ok(&self.document)
+    }
+}
+
+/// [`body`] without its check of a block's body against its header's root (which [`UncheckedBody`]
+/// leaves to the caller's commitment): every other check is made, with the same errors.
+///
+/// # Errors
+/// [`DocumentError`] naming the document and what is wrong.
+pub fn body_unchecked(
+    hasher: &dyn HashBackend,
+    doc: Doc<'_>,
+    protocol: ProtocolVersion,
+) -> Result<UncheckedBody, DocumentError> {
+    let document =
+        doc.read(|raw| body_but_root(hasher, raw, protocol).map_err(|problem| problem.expecting("a body")))?;
+    Ok(UncheckedBody { document, name: doc.name.to_owned() })
+}
+
+/// [`body`]'s reading, all but the check of a block's body against its header's root.
+fn body_but_root(
     hasher: &dyn HashBackend,
     raw: Raw<'_>,
     protocol: ProtocolVersion,
@@ -749,7 +823,7 @@ fn body_problem(
     let raw = unwrap_rpc(raw, protocol)?;
     match shape_of(raw, protocol, &[BODY, BLOCK_RESPONSE, L2_BLOCK], "a body")? {
         Some(shape) if shape == BLOCK_RESPONSE || shape == L2_BLOCK => {
-            let (parts, body) = block(hasher, raw, shape, protocol)?;
+            let (parts, body) = block_but_body(hasher, raw, shape, protocol)?;
             let body = body.ok_or(Problem::BlockWithoutBody)?;
             Ok(BodyDocument { body, block: Some(parts) })
         }
