@@ -393,7 +393,8 @@ pub(crate) fn double_coarse(a: &Coarse) -> Coarse {
 }
 
 /// Not API: loops of the permutation's own Montgomery product and square on this CPU (the
-/// assembly ones where the CPU has BMI2 and ADX), for txfx-bench's per-product measurements,
+/// assembly ones where the CPU has BMI2 and ADX; on wasm32 also the 29-bit-limb product the
+/// permutation runs there), for txfx-bench's and `bench/wasm-relaxed`'s per-product measurements,
 /// where only code compiled inside this crate can reach the products inlined.
 #[doc(hidden)]
 pub mod bench_loops {
@@ -452,6 +453,34 @@ pub mod bench_loops {
             (0..rounds).for_each(|_| *x = a.square(x));
         }
         on_cpu!(with(x, rounds))
+    }
+
+    /// `xs[k] ← xs[k]·y` with wasm32's permutation product (nine 29-bit limbs, radix `2^261`,
+    /// `permutation/limbs29.rs`, out of line as the permutation calls it), `rounds` times: eight
+    /// independent chains (throughput). The values are split into limbs before the loop and
+    /// joined after it; values below `p` in, values below `1.01p` out.
+    #[cfg(target_arch = "wasm32")]
+    pub fn mul_29_independent(xs: &mut [Coarse; 8], y: &Coarse, rounds: usize) {
+        use crate::permutation::limbs29::{Limbs, mul};
+        let y: Limbs = super::split_29(&[y[0], y[1], y[2], y[3], 0]);
+        let mut limbs: [Limbs; 8] = xs.map(|x| super::split_29(&[x[0], x[1], x[2], x[3], 0]));
+        for _ in 0..rounds {
+            for x in limbs.iter_mut() {
+                *x = mul(x, &y);
+            }
+        }
+        *xs = limbs.map(|x| super::join_29(&x));
+    }
+
+    /// `x ← x·y` with the product of [`mul_29_independent`], `rounds` times: one dependent chain
+    /// (latency).
+    #[cfg(target_arch = "wasm32")]
+    pub fn mul_29_chain(x: &mut Coarse, y: &Coarse, rounds: usize) {
+        use crate::permutation::limbs29::{Limbs, mul};
+        let y: Limbs = super::split_29(&[y[0], y[1], y[2], y[3], 0]);
+        let mut limbs: Limbs = super::split_29(&[x[0], x[1], x[2], x[3], 0]);
+        (0..rounds).for_each(|_| limbs = mul(&limbs, &y));
+        *x = super::join_29(&limbs);
     }
 }
 

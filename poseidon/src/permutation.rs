@@ -32,7 +32,7 @@ use crate::montgomery::{Coarse, Portable, Product, add, add_unreduced, double_co
 pub(crate) mod x8;
 // wasm32's permutation, in 29-bit limbs from entry to exit; compiled for its tests everywhere.
 #[cfg(any(test, target_arch = "wasm32"))]
-mod limbs29;
+pub(crate) mod limbs29;
 
 /// Width of the permutation state.
 pub const WIDTH: usize = 4;

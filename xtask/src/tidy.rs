@@ -47,6 +47,7 @@ mod tests {
             "txfx-js-edge",
             &["txfx-poseidon", "txfx-tx-effects", "txfx-membership", "txfx-documents", "txfx-walk"],
         ),
+        ("txfx-bench-wasm-relaxed", &["txfx-poseidon"]),
         ("txfx-node", &["txfx-js-edge", "txfx-backend-native"]),
         ("txfx-js-wasm", &["txfx-js-edge", "txfx-poseidon"]),
         ("xtask", &[]),

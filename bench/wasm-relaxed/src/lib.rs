@@ -1,0 +1,99 @@
+//! A dev-only wasm32 prototype, not used by txfx (issue 30): the BN254 Montgomery product on
+//! relaxed SIMD ([`product`]), two lanes per `f64x2`, exported beside loops of the WASM guest's own
+//! 29-bit-limb product so that both are timed in one module, in the same run, by
+//! `bench/wasm-relaxed/measure.mjs` (Node and Chromium; README.md beside this file). Its
+//! correctness test runs on the host on the portable model (`f64::mul_add` for the relaxed
+//! multiply-add), against ark-bn254.
+//!
+//! The relaxed functions carry `#[target_feature(enable = "simd128,relaxed-simd")]` themselves
+//! rather than the whole module being built with those features: the 29-bit product is then
+//! compiled as the shipped guest compiles it (no `simd128`, so no auto-vectorisation it does not
+//! have there).
+
+pub mod product;
+
+/// The exported loops: `(seed, rounds) → checksum`, inputs made from the seed inside the module
+/// (below `p`), the checksum an XOR of the results' words so that no loop can be optimised away.
+#[cfg(target_arch = "wasm32")]
+#[allow(unsafe_code, reason = "#[unsafe(no_mangle)] on the exported functions: the module's ABI")]
+#[allow(clippy::indexing_slicing, reason = "constant indices into fixed-size arrays of inputs")]
+mod exports {
+    use crate::product::{LANES, P, Vals, mul, self_test};
+
+    /// SplitMix64 from the seed: values below `p` (the top word below `p`'s).
+    fn values<const N: usize>(seed: u32) -> [[u64; 4]; N] {
+        let mut state = u64::from(seed);
+        let mut next = move || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        core::array::from_fn(|_| {
+            let mut w = [next(), next(), next(), next()];
+            w[3] %= P[3];
+            w
+        })
+    }
+
+    fn fold(words: impl IntoIterator<Item = [u64; 4]>) -> u32 {
+        let x = words.into_iter().flatten().fold(0u64, |acc, w| acc ^ w);
+        (x ^ (x >> 32)) as u32
+    }
+
+    /// 1 if the relaxed product gives every known answer here (`relaxed_madd` fused), else 0.
+    #[unsafe(no_mangle)]
+    #[target_feature(enable = "simd128,relaxed-simd")]
+    pub extern "C" fn relaxed_self_test() -> u32 {
+        u32::from(self_test())
+    }
+
+    /// Eight independent two-lane vectors times one, `rounds` times: 16 products a round
+    /// (throughput).
+    #[unsafe(no_mangle)]
+    #[target_feature(enable = "simd128,relaxed-simd")]
+    pub extern "C" fn relaxed_mul_independent(seed: u32, rounds: u32) -> u32 {
+        let v: [[u64; 4]; 18] = values(seed);
+        let mut xs: [Vals; 8] = core::array::from_fn(|k| Vals::from_words(&[v[2 * k], v[2 * k + 1]]));
+        let y = Vals::from_words(&[v[16], v[17]]);
+        for _ in 0..rounds {
+            for x in &mut xs {
+                *x = mul(x, &y);
+            }
+        }
+        fold(xs.iter().flat_map(|x| x.words()))
+    }
+
+    /// One two-lane vector times another, `rounds` times, each product's output the next one's
+    /// input: 2 products a round (latency).
+    #[unsafe(no_mangle)]
+    #[target_feature(enable = "simd128,relaxed-simd")]
+    pub extern "C" fn relaxed_mul_chain(seed: u32, rounds: u32) -> u32 {
+        let v: [[u64; 4]; 2 * LANES] = values(seed);
+        let mut x = Vals::from_words(&[v[0], v[1]]);
+        let y = Vals::from_words(&[v[2], v[3]]);
+        for _ in 0..rounds {
+            x = mul(&x, &y);
+        }
+        fold(x.words())
+    }
+
+    /// The guest's 29-bit product, eight independent chains: 8 products a round (throughput).
+    #[unsafe(no_mangle)]
+    pub extern "C" fn limbs29_mul_independent(seed: u32, rounds: u32) -> u32 {
+        let v: [[u64; 4]; 9] = values(seed);
+        let mut xs: [[u64; 4]; 8] = core::array::from_fn(|k| v[k]);
+        txfx_poseidon::bench_loops::mul_29_independent(&mut xs, &v[8], rounds as usize);
+        fold(xs)
+    }
+
+    /// The guest's 29-bit product, one dependent chain: 1 product a round (latency).
+    #[unsafe(no_mangle)]
+    pub extern "C" fn limbs29_mul_chain(seed: u32, rounds: u32) -> u32 {
+        let v: [[u64; 4]; 2] = values(seed);
+        let mut x = v[0];
+        txfx_poseidon::bench_loops::mul_29_chain(&mut x, &v[1], rounds as usize);
+        fold([x])
+    }
+}
