@@ -48,7 +48,10 @@ export function txfxOps(txfx, spec, body) {
     root: (leaves) => txfx.txEffectsTreeRootFromLeaves(leaves),
     witness: (leaves, i) => txfx.txEffectMembershipWitnessFromLeaves(leaves, i, 1),
     verify: (witness, leaf, root) => {
-      const verdict = txfx.verifyTxEffectMembershipWitness(witness, { leaf }, root);
+      // A witness served from bare leaves carries no categoriesHash, which a v6 witness
+      // document must have; the leaf is the subject, so AZIP-26's reading (the same hashing,
+      // categoriesHash optional) verifies it.
+      const verdict = txfx.verifyTxEffectMembershipWitness(witness, { leaf }, root, undefined, { protocol: 'azip-26' });
       if (!verdict.valid) throw new Error(`verification failed: ${verdict.reason}`);
     },
   };
