@@ -7,16 +7,16 @@ use txfx_documents::json::witness_to_json;
 use txfx_documents::json::{Json, Object, effect_to_json};
 use txfx_documents::ops::{
     Context, blob_decode, blob_encode, block_leaves, block_witnesses, bodies_commitments, body_commitment,
-    checkpoint_decode, checkpoint_encode, checkpoint_fields, checkpoints_decoded_json, hex_list, leaves_root,
-    leaves_witnesses, witness_of, witnesses_json,
+    checkpoint_decode, checkpoint_encode, checkpoint_fields, checkpoints_decoded_json, commit_unchecked,
+    hex_list, leaves_root, leaves_witnesses, witness_of, witnesses_json,
 };
 use txfx_documents::read::UncheckedBody;
 use txfx_documents::{DocumentError, TxSelector, read};
 use txfx_poseidon::field::fr_to_hex;
+use txfx_tx_effects::BlockNumber;
 use txfx_tx_effects::checkpoint::Checkpoint;
 use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
 use txfx_tx_effects::synthetic::{Profile, effect};
-use txfx_tx_effects::{BlockNumber, commit_block};
 
 use crate::args::{hex, parsed, tx};
 use crate::io::{Failure, Input, MAX_INPUT_BYTES, answer, emit, emit_part, jsonl_chunks, print_json};
@@ -182,12 +182,15 @@ pub fn block(cx: Context<'_>, command: BlockCommand, json: bool) -> Result<(), F
         }),
         BlockCommand::Root { file, jsonl: false } => {
             let input = Input::read(&file)?;
-            let document = read::body(cx.hasher, input.doc(), cx.protocol)?;
+            // Read without the body's check against its header, which is made on the one
+            // commitment below: the body is hashed once, not twice.
+            let unchecked = read::body_unchecked(cx.hasher, input.doc(), cx.protocol)?;
             // The text can be as large as the input limit: free it before the commitment, which
             // holds every category's preimage.
             drop(input);
-            progress::then(format!("hashing {} txs", document.body.tx_effects.len()));
-            let root = fr_to_hex(&commit_block(cx.hasher, &document.body)?.root());
+            progress::then(format!("hashing {} txs", unchecked.body().tx_effects.len()));
+            let (document, commitment) = commit_unchecked(cx.hasher, unchecked)?;
+            let root = fr_to_hex(&commitment.root());
             answer(json, || root.clone(), || root_json(document.block_number(), &root))
         }
         BlockCommand::Leaves { file, bare: true, .. } => {

@@ -222,16 +222,31 @@ pub fn hex_list(values: &[Fr]) -> Json {
     values.iter().map(fr_to_hex).collect()
 }
 
-/// Commits a body document (an `L2Block`'s body checked against its header on reading).
+/// Commits a body document; an `L2Block`'s body is checked against its header's root on this
+/// commitment, so the body is committed once.
 ///
 /// # Errors
-/// [`DocumentError`] for a bad document or a backend failure.
+/// [`DocumentError`] for a bad document (a body its header does not commit to included) or a
+/// backend failure.
 pub fn body_commitment(
     cx: Context<'_>,
     doc: Doc<'_>,
 ) -> Result<(BodyDocument, BlockCommitment), DocumentError> {
-    let document = read::body(cx.hasher, doc, cx.protocol)?;
-    let commitment = commit_block(cx.hasher, &document.body)?;
+    commit_unchecked(cx.hasher, read::body_unchecked(cx.hasher, doc, cx.protocol)?)
+}
+
+/// Commits a body read by [`read::body_unchecked`] and ends its reading: a block's body is
+/// checked against its header's root on this commitment. (For a caller that frees the
+/// document's text before the commitment, which holds every category's preimage.)
+///
+/// # Errors
+/// As [`body_commitment`].
+pub fn commit_unchecked(
+    hasher: &dyn HashBackend,
+    unchecked: read::UncheckedBody,
+) -> Result<(BodyDocument, BlockCommitment), DocumentError> {
+    let commitment = commit_block(hasher, unchecked.body())?;
+    let document = unchecked.into_checked(commitment.root())?;
     Ok((document, commitment))
 }
 
@@ -281,9 +296,19 @@ pub fn block_witnesses(
     doc: Doc<'_>,
     block_number: Option<BlockNumber>,
 ) -> Result<BlockWitnesses, DocumentError> {
-    let document = read::body(cx.hasher, doc, cx.protocol)?;
-    let number = block_number_of(block_number, &document)?;
-    Ok(BlockWitnesses::from_body(cx.hasher, &document.body, number)?)
+    let unchecked = read::body_unchecked(cx.hasher, doc, cx.protocol)?;
+    let number = match block_number_of(block_number, unchecked.pending()) {
+        Ok(number) => number,
+        Err(error) => {
+            // A body its header does not commit to is reported first, as when it is read alone.
+            unchecked.check(commit_block(cx.hasher, unchecked.body())?.root())?;
+            return Err(error);
+        }
+    };
+    let witnesses = BlockWitnesses::from_body(cx.hasher, unchecked.body(), number)?;
+    // The witnesses' tree is the body's: its root is the one the header must commit to.
+    unchecked.check(witnesses.root())?;
+    Ok(witnesses)
 }
 
 /// The witness of one tx, by index or hash.

@@ -797,6 +797,18 @@ impl UncheckedBody {
         }
         Ok(&self.document)
     }
+
+    /// The document before its check, for claims read from it that do not depend on the check
+    /// (the block number); never given out of the crate.
+    pub(crate) fn pending(&self) -> &BodyDocument {
+        &self.document
+    }
+
+    /// [`Self::check`], keeping the document: for a caller that commits one body.
+    pub(crate) fn into_checked(self, root: Fr) -> Result<BodyDocument, DocumentError> {
+        self.check(root)?;
+        Ok(self.document)
+    }
 }
 
 /// [`body`] without its check of a block's body against its header's root (which [`UncheckedBody`]

@@ -375,15 +375,16 @@ fn membership_cases() -> Vec<Case> {
 }
 
 /// A hasher that counts the jobs it is given per separator, for "without hashing an effect twice".
-struct Counting<'a> {
+pub(crate) struct Counting<'a> {
     inner: &'a dyn HashBackend,
-    jobs: Mutex<HashMap<Option<u32>, usize>>,
+    /// The jobs per separator's value (`None`: no separator).
+    pub(crate) jobs: Mutex<HashMap<Option<u32>, usize>>,
     /// The pairs of each `hash_level` call, in call order.
     levels: Mutex<Vec<usize>>,
 }
 
 impl<'a> Counting<'a> {
-    fn new(inner: &'a dyn HashBackend) -> Self {
+    pub(crate) fn new(inner: &'a dyn HashBackend) -> Self {
         Self { inner, jobs: Mutex::new(HashMap::new()), levels: Mutex::new(Vec::new()) }
     }
 }

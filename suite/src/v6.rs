@@ -5,9 +5,9 @@
 
 use serde_json::{Value, json};
 use txfx_documents::json::{body_from_json, effect_from_json, header_from_json, witness_from_json};
-use txfx_documents::ops::{Context, checkpoint_decode};
+use txfx_documents::ops::{Context, block_witnesses, body_commitment, checkpoint_decode};
 use txfx_documents::read::{self, TxReceipt, TxStatus};
-use txfx_documents::{Doc, Expected};
+use txfx_documents::{Doc, Expected, Problem};
 use txfx_membership::archive::{archive_root, verify_block_hash};
 use txfx_membership::{Network, ProtocolVersion, TrustedArchiveRoot};
 use txfx_poseidon::DomainSeparator;
@@ -15,6 +15,7 @@ use txfx_poseidon::field::parse_fr_hex;
 use txfx_tx_effects::checkpoint::{decode_checkpoint, encode_checkpoint};
 use txfx_tx_effects::{BlockNumber, RevertCode, TxEffectError, commit_effect};
 
+use crate::cases::Counting;
 use crate::runner::{Case, Group};
 use crate::vectors::{at, fr, read_testdata};
 
@@ -325,6 +326,71 @@ pub fn v6_cases() -> Vec<Case> {
                 )
                 .expect("block 3's tx 1 under the archive after block 4");
                 assert_eq!(verdict.block_number, Some(BlockNumber::new(3)));
+            },
+        ),
+        Case::new(
+            g,
+            "v6 (8): a block's body is hashed once for its root, leaves and witnesses, checked against its header on that hashing",
+            |b| {
+                let leaf = Some(DomainSeparator::TX_EFFECTS_TREE_LEAF.value());
+                let leaves_hashed = |counting: &Counting<'_>| {
+                    counting.jobs.lock().expect("lock").get(&leaf).copied().unwrap_or_default()
+                };
+                let mut txs_seen = 0;
+                for number in 1..=8u64 {
+                    let with = rpc_result(&format!("getBlock-block{number}-with-transactions"));
+                    let doc = Doc::text("getBlock", &with);
+                    let alone = read::body(b.hasher, doc, V6).expect("a body");
+                    let txs = alone.body.tx_effects.len();
+                    txs_seen += txs;
+                    let counting = Counting::new(b.hasher);
+                    let (document, commitment) =
+                        body_commitment(Context::new(&counting, V6), doc).expect("commits");
+                    assert_eq!(document, alone, "block {number}: the document read alone");
+                    assert_eq!(
+                        Some(commitment.root()),
+                        alone.block.as_ref().and_then(|block| block.header.tx_effects_tree_root)
+                    );
+                    assert_eq!(
+                        leaves_hashed(&counting),
+                        txs,
+                        "block {number}: root and leaves hash each leaf once"
+                    );
+                    let counting = Counting::new(b.hasher);
+                    let witnesses =
+                        block_witnesses(Context::new(&counting, V6), doc, None).expect("witnesses");
+                    assert_eq!(witnesses.root(), commitment.root(), "block {number}");
+                    assert_eq!(
+                        leaves_hashed(&counting),
+                        txs,
+                        "block {number}: witnesses hash each leaf once"
+                    );
+                }
+                assert_eq!(
+                    txs_seen,
+                    1 + 3 + 1 + 1 + 1 + 1,
+                    "the blocks' txs, so that the counts are not all zero"
+                );
+                // A body its header does not commit to: the error of the reading alone, on both
+                // paths, and the header's check comes before a block number in conflict.
+                let mut lie: Value =
+                    serde_json::from_str(&rpc_result("getBlock-block1-with-transactions")).expect("JSON");
+                lie["body"]["txEffects"][0]["noteHashes"][0] = json!(format!("0x{:064x}", 7));
+                let lie = lie.to_string();
+                let doc = Doc::text("lie", &lie);
+                let alone = read::body(b.hasher, doc, V6).expect_err("a body its header does not commit to");
+                assert!(matches!(*alone.problem, Problem::BodyNotInHeader { .. }), "{alone}");
+                let cx = Context::new(b.hasher, V6);
+                assert_eq!(body_commitment(cx, doc).expect_err("refused"), alone);
+                assert_eq!(block_witnesses(cx, doc, None).expect_err("refused"), alone);
+                assert_eq!(block_witnesses(cx, doc, Some(BlockNumber::new(2))).expect_err("refused"), alone);
+                let genuine = rpc_result("getBlock-block1-with-transactions");
+                assert!(matches!(
+                    *block_witnesses(cx, Doc::text("getBlock", &genuine), Some(BlockNumber::new(2)))
+                        .expect_err("a number in conflict")
+                        .problem,
+                    Problem::BlockNumberConflict { .. }
+                ));
             },
         ),
     ]
