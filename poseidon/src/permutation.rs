@@ -258,8 +258,9 @@ pub fn permute(state: &mut State) {
 ///
 /// Eight at a time on CPUs with AVX-512 IFMA (see [`batch_arithmetic`]): the states of a group of
 /// eight each take one 64-bit lane of the AVX-512 registers, so one pass through the rounds
-/// permutes all eight. The remainder (fewer than eight), and every state on other CPUs, goes one
-/// at a time through [`permute`]. Results are identical either way.
+/// permutes all eight. A remainder of two to seven states is one more pass with spare lanes; a
+/// single one, and every state on other CPUs, goes through [`permute`]. Results are identical
+/// either way.
 ///
 /// ```
 /// use txfx_poseidon::{Fr, permutation::{permute, permute_many}};
@@ -274,7 +275,17 @@ pub fn permute_many(states: &mut [State]) {
     if let Some(ifma) = crate::montgomery::ifma::Ifma::detect() {
         let (groups, rest) = states.as_chunks_mut::<BATCH_WIDTH>();
         groups.iter_mut().for_each(|group| ifma.permute_x8(group));
-        rest.iter_mut().for_each(permute);
+        match rest.first() {
+            // A pass with spare lanes (copies of the first state, discarded) still costs less
+            // than two permutations one at a time.
+            Some(&first) if rest.len() >= PADDED_PASS_MIN => {
+                let mut padded = [first; BATCH_WIDTH];
+                padded.iter_mut().zip(rest.iter()).for_each(|(lane, state)| *lane = *state);
+                ifma.permute_x8(&mut padded);
+                rest.iter_mut().zip(padded).for_each(|(state, lane)| *state = lane);
+            }
+            _ => rest.iter_mut().for_each(permute),
+        }
         return;
     }
     // One state at a time: interleaving several states round by round was measured slower with
@@ -295,6 +306,13 @@ pub fn permute_x8(states: &mut [State; BATCH_WIDTH]) {
 
 /// States per pass of the batch kernel.
 pub const BATCH_WIDTH: usize = 8;
+
+/// The fewest states left over after whole passes that [`permute_many`] runs as one more pass,
+/// its spare lanes padded: one pass of eight costs 1.1–1.5 scalar permutations (15.4 µs against
+/// 10.2–13.5 µs on the AMD EPYC Zen 4, BENCHMARKS.md §5, December 2026), so two states already
+/// gain and a single one does not. The top levels of a tree (4, 2 nodes) are such remainders.
+#[cfg(all(target_arch = "x86_64", feature = "asm"))]
+const PADDED_PASS_MIN: usize = 2;
 
 /// How [`permute_many`] permutes a batch on this CPU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
