@@ -98,7 +98,7 @@ const inChromium = results.some((r) => r.engine === 'chromium-wasm');
 if (inChromium) {
   lines.push(`### In Chromium: txfx's WASM build and bb.js's browser WASM in one page`, '');
   lines.push(
-    `Headless Chromium ${versions.chromium} (Debian's), one page: txfx's package and \`@aztec/bb.js\`'s browser build (\`BarretenbergSync\`, WASM, under \`@aztec/foundation\`) bundled by esbuild into one app, the same workloads as in Node (\`xtask/js-bench/workloads.mjs\`), the engines alternating over two rounds (each keeps the lower median). Chromium's clock is coarse without cross-origin isolation, so a sample spans at least 20 ms of repeated calls.`,
+    `Headless Chromium ${versions.chromium} (Debian's), one page: txfx's package and \`@aztec/bb.js\`'s browser build (\`BarretenbergSync\`, WASM, under \`@aztec/foundation\`) bundled by esbuild into one app, the same workloads as in Node (\`xtask/js-bench/workloads.mjs\`), the engines alternating over two rounds (each keeps the lower median). Chromium's clock is coarse without cross-origin isolation, so a sample spans at least 20 ms of repeated calls. The page is not cross-origin isolated, so bb.js loads its build without threads or simd128 (\`barretenberg.wasm\`); a cross-origin-isolated page would get its threads + simd128 build, the one Node runs (Node's rows above), which this table does not measure.`,
     '',
   );
   const rowsFor = (workload, names, unit) =>
