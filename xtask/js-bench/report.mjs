@@ -3,6 +3,7 @@
 // files, one per engine, and prints the markdown.
 import { readFileSync, writeFileSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import os from 'node:os';
 import path from 'node:path';
 
 const [outDir, packageDir, ...files] = process.argv.slice(2);
@@ -29,6 +30,23 @@ const fmt = (ms, unit = 'ms') => {
 const ratio = (slow, fast) => (slow === undefined || fast === undefined ? '–' : `${(slow / fast).toFixed(2)}x`);
 const fastestBb = (workload, name, n) => Math.min(...['bb-shm', 'bb-wasm'].map((e) => value(workload, name, n, e) ?? Infinity));
 
+// The machine the report is written on, which is the one the run took (the report ends the run):
+// the CPU's name, family and model, cores, and whether it has AVX-512 IFMA (the addon's batch path).
+const machine = (() => {
+  let info = '';
+  try {
+    info = readFileSync('/proc/cpuinfo', 'utf8');
+  } catch {
+    // Not Linux: the name and cores from os alone.
+  }
+  const field = (key) => info.match(new RegExp(`^${key}\\s*:\\s*(.*)$`, 'm'))?.[1]?.trim();
+  const flags = (field('flags') ?? '').split(/\s+/);
+  const name = field('model name') ?? os.cpus()[0]?.model ?? 'unknown CPU';
+  const family = field('cpu family');
+  const ifma = info ? `; AVX-512 IFMA: ${flags.includes('avx512ifma') ? 'yes' : 'no'}` : '';
+  return `${name}${family ? ` (family ${family}, model ${field('model')})` : ''}; ${os.cpus().length} cores${ifma}`;
+})();
+
 const lines = [];
 const table = (header, rows) => {
   lines.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`), '');
@@ -37,6 +55,8 @@ const table = (header, rows) => {
 lines.push('## JavaScript: the npm package against bb.js', '');
 lines.push(
   `One run of \`cargo xtask bench --js\`, one Node ${versions.node} process per engine and round (two rounds, the engines alternating; each timed workload keeps the lower of its two medians, since this machine's speed drifts over minutes): txfx's package (\`js/\`, the release addon and the WASM build) against \`@aztec/foundation\` ${versions['@aztec/foundation']} + \`@aztec/bb.js\` ${versions['@aztec/bb.js']} as \`bench --peer\` installs them, on bb.js's synchronous backends (shm: native barretenberg over shared memory; WASM). Every call goes through each side's public JavaScript API, boundary included; every root is checked against the Rust benchmark's before timing. Medians.`,
+  '',
+  `Machine: ${machine}.`,
   '',
 );
 

@@ -12,6 +12,11 @@
 // Every engine's outputs are checked equal before timing. Samples round-robin across engines so
 // they share the machine's noise; the report is the median µs per permutation, by the wall clock
 // and by the process's CPU time (on a shared machine the latter leaves out other processes' time).
+//
+// bb.js is called here with its inputs as views into one buffer, which costs more than a user's call:
+// through `@aztec/foundation`'s `poseidon2Permutation` (as `bench --js` calls it) the same bb.js
+// WASM took 21.7-22 µs where this script measured 34.2 µs (AMD EPYC Zen 4, December 2026). Compare
+// the guest with bb.js through `bench --js`, not through this script's bb.js row.
 
 import { BarretenbergSync, BackendType } from '@aztec/bb.js';
 import { readFileSync } from 'node:fs';
