@@ -10,11 +10,9 @@ use txfx_documents::ops::{
     checkpoint_decode, checkpoint_encode, checkpoint_fields, checkpoints_decoded_json, commit_unchecked,
     hex_list, leaves_root, leaves_witnesses, witness_of, witnesses_json,
 };
-use txfx_documents::read::UncheckedBody;
-use txfx_documents::{DocumentError, TxSelector, read};
+use txfx_documents::{Doc, DocumentError, TxSelector, read};
 use txfx_poseidon::field::fr_to_hex;
 use txfx_tx_effects::BlockNumber;
-use txfx_tx_effects::checkpoint::Checkpoint;
 use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
 use txfx_tx_effects::synthetic::{Profile, effect};
 
@@ -154,31 +152,19 @@ pub fn block(cx: Context<'_>, command: BlockCommand, json: bool) -> Result<(), F
         // root on that commitment (bodies of a tx or two leave the batch kernel's lanes empty
         // alone). A backend failure then answers every line of the chunk.
         BlockCommand::Root { file, jsonl: true } => jsonl_chunks(&file, |docs| {
-            let read: Vec<Result<UncheckedBody, Failure>> = docs
-                .into_par_iter()
-                .map(|doc| doc.and_then(|doc| Ok(read::body_unchecked(cx.hasher, doc, cx.protocol)?)))
-                .collect();
-            let unchecked: Vec<&UncheckedBody> = read.iter().filter_map(|line| line.as_ref().ok()).collect();
-            // One answer per read body, in order; a backend failure answers each of them.
-            let mut answers = match bodies_commitments(cx.hasher, &unchecked) {
-                Ok(answers) => answers
-                    .into_iter()
-                    .map(|answer| {
-                        let (document, commitment) = answer?;
-                        Ok(root_json(document.block_number(), &fr_to_hex(&commitment.root())))
-                    })
-                    .collect::<Vec<Result<Json, DocumentError>>>(),
-                Err(error) => unchecked.iter().map(|_| Err(error.clone())).collect(),
-            }
-            .into_iter();
-            read.into_iter()
-                .map(|line| {
-                    let _body = line?;
-                    let answer =
-                        answers.next().ok_or_else(|| Failure::Backend("an answer is missing".into()))?;
-                    Ok(answer?)
-                })
-                .collect()
+            read_then_batch(
+                docs,
+                |doc| read::body_unchecked(cx.hasher, doc, cx.protocol),
+                |unchecked| {
+                    Ok(bodies_commitments(cx.hasher, unchecked)?
+                        .into_iter()
+                        .map(|answer| {
+                            let (document, commitment) = answer?;
+                            Ok(root_json(document.block_number(), &fr_to_hex(&commitment.root())))
+                        })
+                        .collect())
+                },
+            )
         }),
         BlockCommand::Root { file, jsonl: false } => {
             let input = Input::read(&file)?;
@@ -280,6 +266,33 @@ pub fn tree(cx: Context<'_>, command: TreeCommand, json: bool) -> Result<(), Fai
     }
 }
 
+/// One chunk of `--jsonl` lines answered in two steps: each line is `read` on all cores, then every
+/// line read is answered by one `batch` call (`batch(read)[i]` for the `i`-th line read), so that
+/// the hashing runs across lines. A line refused on reading keeps its own error; a batch that fails
+/// as a whole (the backend) answers each line it held with that failure. `result[i]` answers
+/// `docs[i]`.
+fn read_then_batch<T: Send>(
+    docs: Vec<Result<Doc<'_>, Failure>>,
+    read: impl Fn(Doc<'_>) -> Result<T, DocumentError> + Sync + Send,
+    batch: impl FnOnce(&[&T]) -> Result<Vec<Result<Json, DocumentError>>, DocumentError>,
+) -> Vec<Result<Json, Failure>> {
+    let read: Vec<Result<T, Failure>> =
+        docs.into_par_iter().map(|doc| doc.and_then(|doc| Ok(read(doc)?))).collect();
+    let held: Vec<&T> = read.iter().filter_map(|line| line.as_ref().ok()).collect();
+    let mut answers = match batch(&held) {
+        Ok(answers) => answers,
+        Err(error) => held.iter().map(|_| Err(error.clone())).collect(),
+    }
+    .into_iter();
+    read.into_iter()
+        .map(|line| {
+            let _held = line?;
+            let answer = answers.next().ok_or_else(|| Failure::Backend("an answer is missing".into()))?;
+            Ok(answer?)
+        })
+        .collect()
+}
+
 pub fn checkpoint(cx: Context<'_>, command: CheckpointCommand) -> Result<(), Failure> {
     match command {
         // Each chunk of lines is read line by line on all cores, then every block of every
@@ -287,23 +300,11 @@ pub fn checkpoint(cx: Context<'_>, command: CheckpointCommand) -> Result<(), Fai
         // blocks are often one or two txs each: alone they leave the batch kernel's lanes empty).
         // A backend failure then answers every line of the chunk.
         CheckpointCommand::Decode { file, jsonl: true } => jsonl_chunks(&file, |docs| {
-            let read: Vec<Result<Checkpoint, Failure>> =
-                docs.into_par_iter().map(|doc| doc.and_then(|doc| Ok(checkpoint_fields(cx, doc)?))).collect();
-            let decoded: Vec<&Checkpoint> = read.iter().filter_map(|line| line.as_ref().ok()).collect();
-            // One answer per decoded checkpoint, in order; a backend failure answers each of them.
-            let mut answers = match checkpoints_decoded_json(cx.hasher, &decoded) {
-                Ok(answers) => answers.into_iter().map(Ok).collect::<Vec<_>>(),
-                Err(error) => decoded.iter().map(|_| Err(error.clone())).collect(),
-            }
-            .into_iter();
-            read.into_iter()
-                .map(|line| {
-                    let _checkpoint = line?;
-                    let answer =
-                        answers.next().ok_or_else(|| Failure::Backend("an answer is missing".into()))?;
-                    Ok(answer?)
-                })
-                .collect()
+            read_then_batch(
+                docs,
+                |doc| checkpoint_fields(cx, doc),
+                |decoded| Ok(checkpoints_decoded_json(cx.hasher, decoded)?.into_iter().map(Ok).collect()),
+            )
         }),
         CheckpointCommand::Decode { file, jsonl: false } => {
             print_json(&checkpoint_decode(cx, Input::read(&file)?.doc())?)

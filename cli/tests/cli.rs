@@ -519,6 +519,21 @@ fn jsonl_answers_each_line_in_order_and_marks_failures() {
     assert_eq!(roots[1], format!("{{\"txEffectsTreeRoot\":\"{root}\"}}"));
 }
 
+/// `txfx --threads THREADS ARGS` with `lines` on stdin, where some lines fail (exit 2): one JSON
+/// value answered per line.
+fn jsonl_answers(args: &[&str], threads: &str, lines: &[impl AsRef<str>]) -> Vec<serde_json::Value> {
+    let args: Vec<&str> = ["--threads", threads].into_iter().chain(args.iter().copied()).collect();
+    let input: String = lines.iter().map(|line| format!("{}\n", line.as_ref())).collect();
+    let out = txfx_with(&args, &[], Some(&input));
+    assert_eq!(out.status.code(), Some(2), "some lines failed: {out:?}");
+    let answers: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON value per line"))
+        .collect();
+    assert_eq!(answers.len(), lines.len(), "one answer per line on {threads} threads");
+    answers
+}
+
 #[test]
 fn checkpoint_jsonl_batched_across_lines_answers_as_one_line_at_a_time() {
     // `checkpoint decode --jsonl` commits every block of a chunk's checkpoints together; each
@@ -550,17 +565,11 @@ fn checkpoint_jsonl_batched_across_lines_answers_as_one_line_at_a_time() {
         })
         .collect();
     for threads in ["1", "2"] {
-        let out = txfx_with(
-            &["--protocol", "pre-azip-26", "--threads", threads, "checkpoint", "decode", "--jsonl", "-"],
-            &[],
-            Some(&(lines.join("\n") + "\n")),
+        let answers = jsonl_answers(
+            &["--protocol", "pre-azip-26", "checkpoint", "decode", "--jsonl", "-"],
+            threads,
+            &lines,
         );
-        assert_eq!(out.status.code(), Some(2), "one line failed");
-        let answers: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(|line| serde_json::from_str(line).expect("one JSON value per line"))
-            .collect();
-        assert_eq!(answers.len(), lines.len());
         for (i, answer) in answers.iter().enumerate() {
             if i == bad {
                 assert_eq!(answer["line"], i + 1);
@@ -633,17 +642,7 @@ fn block_root_jsonl_batched_across_lines_answers_as_one_line_at_a_time() {
     let lines: Vec<&str> =
         (0..300).map(|i| if i == blank { " " } else { documents[i % documents.len()].as_str() }).collect();
     for threads in ["1", "2"] {
-        let out = txfx_with(
-            &["--threads", threads, "block", "root", "--jsonl", "-"],
-            &[],
-            Some(&(lines.join("\n") + "\n")),
-        );
-        assert_eq!(out.status.code(), Some(2), "some lines failed: {out:?}");
-        let answers: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(|line| serde_json::from_str(line).expect("one JSON value per line"))
-            .collect();
-        assert_eq!(answers.len(), lines.len());
+        let answers = jsonl_answers(&["block", "root", "--jsonl", "-"], threads, &lines);
         for (i, answer) in answers.iter().enumerate() {
             let line = i + 1;
             if i == blank {
