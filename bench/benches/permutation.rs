@@ -2,8 +2,10 @@
 //! txfx's permutation, Noir's `bn254_blackbox_solver` 1.0
 //! `poseidon2_permutation` (what a Rust user would otherwise pick), one ark-ff `Fr`
 //! multiplication (the unit of cost: a permutation is 488 of them), the permutation on varied
-//! inputs (each output the next input), 8 varied states permuted by `permute_x8` (the AVX-512
-//! IFMA kernel's one pass where the CPU has it) and 64 by `permute_many` on one thread
+//! inputs (each output the next input), the scalar product alone (`txfx_scalar_only`: on an
+//! IFMA CPU `txfx` splits the partial rounds between it and AVX-512 IFMA), 8 varied states
+//! permuted by `permute_x8` (the AVX-512 IFMA kernel's one pass where the CPU has it), 4 by
+//! `permute_many` (the four-lane pass) and 64 by `permute_many` on one thread
 //! (per-permutation throughput of a batch), a tree node's pair hash, and `poseidon2_hash`
 //! of 3 and of 3023 fields (a tree node's preimage size and a contract-class log).
 
@@ -46,6 +48,16 @@ fn permutation(c: &mut Criterion) {
             chained[0]
         })
     });
+    // The scalar product alone (what a CPU without AVX-512 IFMA runs): on an IFMA CPU `txfx`
+    // above splits the partial rounds between it and a ymm register.
+    eprintln!("permutation: single permutation on this CPU: {}", txfx_poseidon::permutation::arithmetic());
+    group.bench_function("txfx_scalar_only", |b| {
+        b.iter(|| {
+            let mut s = black_box(state);
+            txfx_poseidon::permutation::permute_scalar(&mut s);
+            s
+        })
+    });
     let noir: Vec<FieldElement> = state.iter().map(|x| FieldElement::from_repr(*x)).collect();
     group.bench_function("bn254_blackbox_solver", |b| {
         b.iter(|| bn254_blackbox_solver::poseidon2_permutation(black_box(&noir)))
@@ -61,6 +73,16 @@ fn permutation(c: &mut Criterion) {
     eprintln!("permutation: batch path on this CPU: {}", txfx_poseidon::permutation::batch_arithmetic());
     group.bench_function("batch_x8", |b| {
         b.iter(|| txfx_poseidon::permutation::permute_x8(black_box(&mut eight)))
+    });
+    group.finish();
+
+    // Four varied states in one call: the four-lane (ymm) pass on IFMA CPUs, which serves the
+    // remainders of two to four states (a tree's top levels).
+    let mut group = c.benchmark_group("permutation");
+    group.throughput(Throughput::Elements(4));
+    let mut four: Vec<[Fr; 4]> = (0..4u64).map(|i| state.map(|x| x + Fr::from(i))).collect();
+    group.bench_function("batch_4", |b| {
+        b.iter(|| txfx_poseidon::permutation::permute_many(black_box(&mut four)))
     });
     group.finish();
 

@@ -208,10 +208,15 @@ fn markdown(ours: &Value, peer: Option<&Value>) -> String {
 }
 
 /// The rows of workload 5: label, backend, name; the reference's rows are its own backends.
-const HASH_ROWS: [(&str, &str, &str); 8] = [
+const HASH_ROWS: [(&str, &str, &str); 9] = [
     ("txfx native, one permutation per call", "native", "single"),
     ("txfx native, 64-state batch on one thread", "native", "batch-64"),
     ("txfx permutation on varied inputs (the core function)", "native", "core-chained"),
+    (
+        "txfx permutation on the scalar product alone (what CPUs without IFMA run), varied inputs",
+        "native",
+        "scalar-chained",
+    ),
     ("txfx native, one tree node per call", "native", "node"),
     ("Noir `bn254_blackbox_solver` 1.0 permutation", "bn254_blackbox_solver", "single"),
     ("txfx WASM, one permutation per call", "wasm", "single"),
@@ -261,8 +266,14 @@ fn per_hash_section(md: &mut String, o: &[Value], p: &[Value]) {
     );
     let _ = writeln!(
         md,
-        "- 64-state batch against one permutation per call: {} per permutation.",
-        times(native("single"), native("batch-64"))
+        "- The scalar product alone against Noir's, same run: {} (varied inputs).",
+        times(solver, native("scalar-chained"))
+    );
+    let _ = writeln!(
+        md,
+        "- 64-state batch against one permutation per call: {} per permutation; against the scalar product alone: {}.",
+        times(native("single"), native("batch-64")),
+        times(native("scalar-chained"), native("batch-64"))
     );
     let _ = writeln!(
         md,
@@ -314,15 +325,21 @@ fn goals_section(md: &mut String, ours: &Value, o: &[Value], p: &[Value]) {
         .map(|ours| solver.zip(ours).map(|(solver, ours)| solver / ours))
         .collect::<Option<Vec<f64>>>()
         .and_then(|ratios| ratios.into_iter().min_by(f64::total_cmp));
-    let batch = native("single").zip(native("batch-64")).map(|(one, batch)| one / batch);
-    let mut rows: Vec<(String, Option<f64>, f64)> = vec![(
-        "scalar permutation ≥ 1.35x Noir's crate (the lesser of one call and varied inputs)".to_owned(),
-        scalar,
-        1.35,
-    )];
+    // The batch against the scalar permutation the issue names: the scalar product alone (on an
+    // IFMA CPU the single permutation itself uses the vector units, `single` is faster still).
+    let batch = native("scalar-chained").zip(native("batch-64")).map(|(one, batch)| one / batch);
+    let scalar_only = solver.zip(native("scalar-chained")).map(|(solver, ours)| solver / ours);
+    let mut rows: Vec<(String, Option<f64>, f64)> = vec![
+        (
+            "single permutation ≥ 1.35x Noir's crate (the lesser of one call and varied inputs)".to_owned(),
+            scalar,
+            1.35,
+        ),
+        ("the same on the scalar product alone (CPUs without IFMA)".to_owned(), scalar_only, 1.35),
+    ];
     if ifma {
         rows.extend([
-            ("AVX-512 IFMA: batch throughput ≥ 4x the scalar permutation's".to_owned(), batch, 4.0),
+            ("AVX-512 IFMA: batch throughput ≥ 4x the scalar product's permutation".to_owned(), batch, 4.0),
             ("AVX-512 IFMA: 64-leaf tree ≥ 10x the fastest bb.js".to_owned(), leaves("tree"), 10.0),
             ("AVX-512 IFMA: membership construction ≥ 10x".to_owned(), leaves("witness"), 10.0),
             ("AVX-512 IFMA: every log-heavy commitment ≥ 6x (the least)".to_owned(), log_heavy, 6.0),

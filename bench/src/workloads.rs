@@ -302,6 +302,20 @@ fn per_hash(
             },
             out,
         )?;
+        // The scalar product alone, never the vector units: what a CPU without AVX-512 IFMA runs
+        // (the same as `core-chained` there).
+        let mut state = start;
+        per_call(
+            plan,
+            ("scalar-chained", name),
+            calls,
+            1,
+            || {
+                txfx_poseidon::permutation::permute_scalar(&mut state);
+                Ok(())
+            },
+            out,
+        )?;
         // Noir's permutation, what a Rust user would otherwise call, on the same inputs.
         let noir: Vec<acir::FieldElement> = start.iter().map(|x| acir::FieldElement::from_repr(*x)).collect();
         per_call(

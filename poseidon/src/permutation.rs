@@ -148,10 +148,29 @@ pub(crate) fn permute_lanes(lanes: &mut Lanes) {
     {
         #[cfg(all(target_arch = "x86_64", feature = "asm"))]
         if let Some(adx) = crate::montgomery::Adx::detect() {
+            if let Some(ifma) = crate::montgomery::ifma::Ifma::detect() {
+                return ifma.permute_lanes_mixed(adx, lanes);
+            }
             return permute_lanes_adx(adx, lanes);
         }
         permute_lanes_portable(lanes);
     }
+}
+
+/// The permutation on the scalar product alone (the ADX assembly where the CPU has it, else the
+/// portable one), never the vector units: what [`permute`] runs on a CPU without AVX-512 IFMA.
+/// For benchmarks that compare the paths on one machine; results are those of [`permute`].
+#[doc(hidden)]
+pub fn permute_scalar(state: &mut State) {
+    let mut lanes = state.each_ref().map(from_fr);
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
+    if let Some(adx) = crate::montgomery::Adx::detect() {
+        permute_lanes_adx(adx, &mut lanes);
+        *state = lanes.each_ref().map(to_fr);
+        return;
+    }
+    permute_lanes_portable(&mut lanes);
+    *state = lanes.each_ref().map(to_fr);
 }
 
 /// [`permute_lanes_with`] on the portable products.
@@ -202,6 +221,10 @@ pub enum Arithmetic {
     Portable,
     /// The `mulx`/`adcx`/`adox` assembly product (x86-64 CPUs with BMI2 and ADX, feature `asm`).
     Adx,
+    /// The assembly product for the full rounds and lane 0 of the partial rounds, while lanes
+    /// 1–3 of the partial rounds take their products on AVX-512 IFMA in a ymm register (CPUs
+    /// with BMI2, ADX, AVX-512F, AVX-512VL and AVX-512 IFMA, feature `asm`).
+    AdxIfma,
 }
 
 impl core::fmt::Display for Arithmetic {
@@ -209,6 +232,7 @@ impl core::fmt::Display for Arithmetic {
         f.write_str(match self {
             Self::Portable => "portable",
             Self::Adx => "adx (BMI2 + ADX assembly)",
+            Self::AdxIfma => "adx+ifma (BMI2 + ADX assembly, partial rounds' lanes 1-3 on AVX-512 IFMA)",
         })
     }
 }
@@ -229,11 +253,15 @@ pub(crate) fn portable_forced() -> bool {
     *FORCED.get_or_init(|| std::env::var_os(ARITHMETIC_ENV).is_some_and(|value| value == "portable"))
 }
 
-/// The product [`permute`] uses in this process (checked at run time, once): the assembly one
-/// where the CPU has BMI2 and ADX, unless [`ARITHMETIC_ENV`] says `portable`.
+/// The products [`permute`] uses in this process (checked at run time, once): the assembly one
+/// where the CPU has BMI2 and ADX, with AVX-512 IFMA beside it where the CPU has that too,
+/// unless [`ARITHMETIC_ENV`] says `portable`.
 pub fn arithmetic() -> Arithmetic {
     #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     if crate::montgomery::Adx::detect().is_some() {
+        if crate::montgomery::ifma::Ifma::detect().is_some() {
+            return Arithmetic::AdxIfma;
+        }
         return Arithmetic::Adx;
     }
     Arithmetic::Portable
@@ -258,9 +286,10 @@ pub fn permute(state: &mut State) {
 ///
 /// Eight at a time on CPUs with AVX-512 IFMA (see [`batch_arithmetic`]): the states of a group of
 /// eight each take one 64-bit lane of the AVX-512 registers, so one pass through the rounds
-/// permutes all eight. A remainder of two to seven states is one more pass with spare lanes; a
-/// single one, and every state on other CPUs, goes through [`permute`]. Results are identical
-/// either way.
+/// permutes all eight. A remainder of two to seven states is one more pass with spare lanes (of
+/// four lanes, in a ymm register, for two to four states; of eight for five to seven); a single
+/// one, and every state on other CPUs, goes through [`permute`]. Results are identical either
+/// way.
 ///
 /// ```
 /// use txfx_poseidon::{Fr, permutation::{permute, permute_many}};
@@ -276,12 +305,19 @@ pub fn permute_many(states: &mut [State]) {
         let (groups, rest) = states.as_chunks_mut::<BATCH_WIDTH>();
         groups.iter_mut().for_each(|group| ifma.permute_x8(group));
         match rest.first() {
-            // A pass with spare lanes (copies of the first state, discarded) still costs less
-            // than two permutations one at a time.
-            Some(&first) if rest.len() >= PADDED_PASS_MIN => {
+            // A pass with spare lanes (copies of the first state, discarded) costs less than
+            // the permutations one at a time: four lanes (a ymm pass) from two states, eight
+            // from five.
+            Some(&first) if rest.len() > SMALL_PASS => {
                 let mut padded = [first; BATCH_WIDTH];
                 padded.iter_mut().zip(rest.iter()).for_each(|(lane, state)| *lane = *state);
                 ifma.permute_x8(&mut padded);
+                rest.iter_mut().zip(padded).for_each(|(state, lane)| *state = lane);
+            }
+            Some(&first) if rest.len() >= 2 => {
+                let mut padded = [first; SMALL_PASS];
+                padded.iter_mut().zip(rest.iter()).for_each(|(lane, state)| *lane = *state);
+                ifma.permute_x4(&mut padded);
                 rest.iter_mut().zip(padded).for_each(|(state, lane)| *state = lane);
             }
             _ => rest.iter_mut().for_each(permute),
@@ -307,12 +343,14 @@ pub fn permute_x8(states: &mut [State; BATCH_WIDTH]) {
 /// States per pass of the batch kernel.
 pub const BATCH_WIDTH: usize = 8;
 
-/// The fewest states left over after whole passes that [`permute_many`] runs as one more pass,
-/// its spare lanes padded: one pass of eight costs 1.1–1.5 scalar permutations (15.4 µs against
-/// 10.2–13.5 µs on the AMD EPYC Zen 4, BENCHMARKS.md §5, December 2026), so two states already
-/// gain and a single one does not. The top levels of a tree (4, 2 nodes) are such remainders.
+/// States per pass of the small (ymm, 4-lane) pass that [`permute_many`] runs for a remainder
+/// of two to four states after whole passes of eight: the same instructions as a pass of eight
+/// at half the width, so about 0.6 of its time, while a single permutation takes about half of
+/// that (AMD EPYC Zen 4, December 2026: 9.4 µs for four, 15.3 µs for eight, 7.2 µs for one, so
+/// two states already gain, one does not, five go in a pass of eight). The top levels of a
+/// tree (4, 2 nodes) are such remainders.
 #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-const PADDED_PASS_MIN: usize = 2;
+const SMALL_PASS: usize = 4;
 
 /// How [`permute_many`] permutes a batch on this CPU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -431,7 +469,8 @@ mod tests {
     }
 
     /// Each product's permutation against the reference, whichever of them `permute` picks on
-    /// this CPU: the portable one always, the assembly one where the CPU has BMI2 and ADX.
+    /// this CPU: the portable one always, the assembly one where the CPU has BMI2 and ADX, and
+    /// the split one (assembly and AVX-512 IFMA) where it has both.
     #[test]
     fn every_product_gives_the_reference_permutation() {
         let mut state: State =
@@ -450,11 +489,24 @@ mod tests {
                 permute_lanes_with(token, &mut adx);
                 assert_eq!(adx, portable, "coarse lanes differ, not only the values");
                 products = 2;
+                if let Some(ifma) = crate::montgomery::ifma::Ifma::detect() {
+                    let mut mixed = state.each_ref().map(from_fr);
+                    ifma.permute_lanes_mixed(token, &mut mixed);
+                    assert_eq!(mixed.each_ref().map(to_fr), expected);
+                    products = 3;
+                }
             }
             state = expected;
         }
         #[cfg(all(target_arch = "x86_64", feature = "asm"))]
-        assert_eq!(products, if crate::montgomery::Adx::detect().is_some() { 2 } else { 1 });
+        assert_eq!(
+            products,
+            match (crate::montgomery::Adx::detect(), crate::montgomery::ifma::Ifma::detect()) {
+                (Some(_), Some(_)) => 3,
+                (Some(_), None) => 2,
+                (None, _) => 1,
+            }
+        );
         #[cfg(not(all(target_arch = "x86_64", feature = "asm")))]
         assert_eq!(products, 1);
     }

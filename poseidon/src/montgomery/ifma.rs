@@ -15,13 +15,16 @@
 #![allow(unsafe_code, reason = "AVX-512 IFMA intrinsics behind the run-time CPU check; see SAFETY comments")]
 
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512, _mm512_madd52hi_epu64,
-    _mm512_madd52lo_epu64, _mm512_set1_epi64, _mm512_srai_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
-    _mm512_sub_epi64,
+    __m256i, __m512i, _mm256_add_epi64, _mm256_and_si256, _mm256_blend_epi32, _mm256_loadu_si256,
+    _mm256_madd52hi_epu64, _mm256_madd52lo_epu64, _mm256_permute4x64_epi64, _mm256_set1_epi64x,
+    _mm256_shuffle_epi32, _mm256_srai_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi64,
+    _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512, _mm512_madd52hi_epu64, _mm512_madd52lo_epu64,
+    _mm512_set1_epi64, _mm512_srai_epi64, _mm512_srli_epi64, _mm512_storeu_si512, _mm512_sub_epi64,
 };
 
 use crate::permutation::State;
-use crate::permutation::x8::{Lanes8, permute_x8};
+use crate::permutation::x8::mixed::Across;
+use crate::permutation::x8::{Lanes, permute_n};
 
 /// Proof that this CPU has AVX-512F and AVX-512 IFMA: the field is private to this module, so the
 /// only way to hold one is [`Ifma::detect`]. Zero-sized.
@@ -43,8 +46,10 @@ impl Ifma {
     /// the kernel wherever it can run.
     #[cfg(test)]
     pub(crate) fn detect_ignoring_environment() -> Option<Self> {
-        (std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512ifma"))
-            .then_some(Self { _checked: () })
+        (std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512ifma")
+            && std::arch::is_x86_feature_detected!("avx512vl"))
+        .then_some(Self { _checked: () })
     }
 
     /// Permutes eight states, one per lane (`permutation::x8::permute_x8` on `__m512i`).
@@ -54,15 +59,54 @@ impl Ifma {
         // (or the test-only detection) found both on this CPU.
         unsafe { kernel(states) }
     }
+
+    /// Permutes coarse lanes with the partial rounds split between the ADX product and a ymm
+    /// register (`permutation::x8::mixed`).
+    #[inline]
+    pub(crate) fn permute_lanes_mixed(
+        self,
+        adx: crate::montgomery::Adx,
+        lanes: &mut crate::permutation::Lanes,
+    ) {
+        // SAFETY: as `permute_x4`; `adx` is the ADX product's own token.
+        unsafe { kernel_mixed(adx, lanes) }
+    }
+
+    /// Permutes four states, one per lane of a ymm register (`permutation::x8::permute_n` on
+    /// `__m256i`): the same instruction count as eight in a zmm register, at half the width.
+    #[inline]
+    pub(crate) fn permute_x4(self, states: &mut [State; 4]) {
+        // SAFETY: `kernel4` needs AVX-512F, AVX-512VL and AVX-512 IFMA; `self` exists only after
+        // `available()` (or the test-only detection) found all three on this CPU.
+        unsafe { kernel4(states) }
+    }
 }
 
 /// Whether `/proc/cpuinfo` lists `avx512ifma` (`None` where it cannot be read): the tests'
 /// cross-check of [`Ifma::detect`].
 #[cfg(test)]
-pub(crate) fn kernel_lists_avx512ifma() -> Option<bool> {
+fn kernel_lists_avx512ifma() -> Option<bool> {
     let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
     let flags = info.lines().find(|line| line.starts_with("flags"))?;
     Some(flags.split_whitespace().any(|flag| flag == "avx512ifma"))
+}
+
+/// The token for a test that compares an IFMA kernel, whatever `TXFX_ARITHMETIC` says; where the
+/// CPU lacks the features, `None` after saying loudly that `what` was skipped, and a failure if
+/// `/proc/cpuinfo` lists `avx512ifma` (a detection that missed it would skip the check on a CPU
+/// that runs the kernel).
+#[cfg(test)]
+pub(crate) fn for_test_or_skip(what: &str) -> Option<Ifma> {
+    let ifma = Ifma::detect_ignoring_environment();
+    if ifma.is_none() {
+        let listed = kernel_lists_avx512ifma();
+        assert_ne!(listed, Some(true), "/proc/cpuinfo lists avx512ifma, the CPU check did not find it");
+        std::eprintln!(
+            "SKIPPED: this CPU lacks AVX-512F, AVX-512VL or AVX-512 IFMA (/proc/cpuinfo: {listed:?}): \
+             {what} never runs here, nor is it compared"
+        );
+    }
+    ifma
 }
 
 /// Whether this CPU has AVX-512F and AVX-512 IFMA and the process did not ask for the portable
@@ -76,18 +120,31 @@ fn available() -> bool {
             !crate::permutation::portable_forced()
                 && std::arch::is_x86_feature_detected!("avx512f")
                 && std::arch::is_x86_feature_detected!("avx512ifma")
+                && std::arch::is_x86_feature_detected!("avx512vl")
         })
     }
     #[cfg(not(feature = "std"))]
     {
-        cfg!(all(target_feature = "avx512f", target_feature = "avx512ifma"))
+        cfg!(all(target_feature = "avx512f", target_feature = "avx512ifma", target_feature = "avx512vl"))
     }
 }
 
 /// The batch permutation compiled for AVX-512 IFMA: every `V512` method inlines here.
 #[target_feature(enable = "avx512f,avx512ifma")]
 fn kernel(states: &mut [State; 8]) {
-    permute_x8::<V512>(states);
+    permute_n::<8, V512>(states);
+}
+
+/// The mixed scalar/vector permutation compiled for AVX-512VL IFMA.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn kernel_mixed(adx: crate::montgomery::Adx, lanes: &mut crate::permutation::Lanes) {
+    crate::permutation::x8::mixed::permute_lanes_mixed::<_, V256>(adx, lanes);
+}
+
+/// The four-state permutation compiled for AVX-512VL IFMA: every `V256` method inlines here.
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn kernel4(states: &mut [State; 4]) {
+    permute_n::<4, V256>(states);
 }
 
 /// Eight 64-bit lanes in a zmm register. Private: only [`kernel`] instantiates code with it.
@@ -98,7 +155,7 @@ struct V512(__m512i);
 // ones). `V512` is private to this module and its only user is `kernel`, which runs only on a CPU
 // with both features (see `Ifma::permute_x8`). The load and store touch exactly the 64 bytes of a
 // `[u64; 8]` they are given (unaligned accesses, as `loadu`/`storeu` allow).
-impl Lanes8 for V512 {
+impl Lanes<8> for V512 {
     #[inline(always)]
     fn splat(x: u64) -> Self {
         Self(unsafe { _mm512_set1_epi64(x as i64) })
@@ -144,5 +201,83 @@ impl Lanes8 for V512 {
     #[inline(always)]
     fn madd52hi(self, b: Self, c: Self) -> Self {
         Self(unsafe { _mm512_madd52hi_epu64(self.0, b.0, c.0) })
+    }
+}
+
+/// Four 64-bit lanes in a ymm register. Private: only [`kernel4`] instantiates code with it.
+#[derive(Clone, Copy)]
+struct V256(__m256i);
+
+// SAFETY (every block in this impl): each intrinsic needs AVX (the load, store and set), AVX2
+// (the add, sub, and, logical shift) or AVX-512VL with AVX-512F (the arithmetic shift) or
+// AVX-512VL with IFMA (the two madd52 ones): every AVX-512 CPU has AVX2. `V256` is private to
+// this module and its only user is `kernel4`, which runs only on a CPU with AVX-512F, AVX-512VL
+// and IFMA (see `Ifma::permute_x4`). The load and store touch exactly the 32 bytes of a `[u64; 4]`.
+impl Lanes<4> for V256 {
+    #[inline(always)]
+    fn splat(x: u64) -> Self {
+        Self(unsafe { _mm256_set1_epi64x(x as i64) })
+    }
+    #[inline(always)]
+    fn from_array(a: [u64; 4]) -> Self {
+        Self(unsafe { _mm256_loadu_si256(a.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn to_array(self) -> [u64; 4] {
+        let mut out = [0u64; 4];
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0) };
+        out
+    }
+    #[inline(always)]
+    fn add(self, b: Self) -> Self {
+        Self(unsafe { _mm256_add_epi64(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn sub(self, b: Self) -> Self {
+        Self(unsafe { _mm256_sub_epi64(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn and(self, b: Self) -> Self {
+        Self(unsafe { _mm256_and_si256(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn carry52(self) -> Self {
+        Self(unsafe { _mm256_srai_epi64::<52>(self.0) })
+    }
+    #[inline(always)]
+    fn shr6(self) -> Self {
+        Self(unsafe { _mm256_srli_epi64::<6>(self.0) })
+    }
+    #[inline(always)]
+    fn shr32(self) -> Self {
+        Self(unsafe { _mm256_srli_epi64::<32>(self.0) })
+    }
+    #[inline(always)]
+    fn madd52lo(self, b: Self, c: Self) -> Self {
+        Self(unsafe { _mm256_madd52lo_epu64(self.0, b.0, c.0) })
+    }
+    #[inline(always)]
+    fn madd52hi(self, b: Self, c: Self) -> Self {
+        Self(unsafe { _mm256_madd52hi_epu64(self.0, b.0, c.0) })
+    }
+}
+
+// SAFETY (every block): AVX2 shuffles and blends; every CPU that runs `kernel_mixed` has
+// AVX-512F, so AVX2. Register-only.
+impl Across for V256 {
+    #[inline(always)]
+    fn swap_pairs(self) -> Self {
+        // 32-bit words [2, 3, 0, 1] within each 128-bit half: 64-bit lanes [1, 0, 3, 2].
+        Self(unsafe { _mm256_shuffle_epi32::<0x4E>(self.0) })
+    }
+    #[inline(always)]
+    fn swap_halves(self) -> Self {
+        // 64-bit lanes [2, 3, 0, 1].
+        Self(unsafe { _mm256_permute4x64_epi64::<0x4E>(self.0) })
+    }
+    #[inline(always)]
+    fn with_lane0(self, first: Self) -> Self {
+        // 32-bit words 0 and 1 (64-bit lane 0) from `first`.
+        Self(unsafe { _mm256_blend_epi32::<0b0000_0011>(self.0, first.0) })
     }
 }

@@ -27,6 +27,8 @@
 //!
 //! Limbs: see [`LIMB_PRODUCT`] and the `const` assertions beside it.
 
+pub(crate) mod mixed;
+
 use ark_bn254::{Fr, FrConfig};
 use ark_ff::MontConfig;
 
@@ -34,16 +36,16 @@ use crate::constants::{INTERNAL_DIAGONAL_MINUS_ONE, ROUND_CONSTANTS};
 use crate::montgomery::{Coarse, to_fr};
 use crate::permutation::{FULL_ROUNDS, PARTIAL_ROUNDS, State, WIDTH};
 
-/// Eight 64-bit lanes and the operations the kernel uses, each lane-wise. The `madd52` pair is
+/// `N` 64-bit lanes (eight in a zmm register, four in a ymm one) and the operations the kernel uses, each lane-wise. The `madd52` pair is
 /// AVX-512 IFMA's: `a + lo52(b₅₂·c₅₂)` and `a + hi52(b₅₂·c₅₂)`, where `x₅₂` is the low 52 bits of
 /// `x` and the 104-bit product splits into a low and a high 52-bit half; additions wrap.
-pub(crate) trait Lanes8: Copy {
+pub(crate) trait Lanes<const N: usize>: Copy {
     /// All lanes `x`.
     fn splat(x: u64) -> Self;
     /// The lanes of `a`, lane `i` from `a[i]`.
-    fn from_array(a: [u64; 8]) -> Self;
+    fn from_array(a: [u64; N]) -> Self;
     /// The lanes as an array.
-    fn to_array(self) -> [u64; 8];
+    fn to_array(self) -> [u64; N];
     /// `self + b` (wrapping).
     fn add(self, b: Self) -> Self;
     /// `self - b` (wrapping).
@@ -66,10 +68,14 @@ pub(crate) trait Lanes8: Copy {
 /// it: on a CPU without IFMA the scalar permutation, one state at a time, is faster.
 #[cfg(test)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct X8([u64; 8]);
+pub(crate) struct Xn<const N: usize>([u64; N]);
+
+/// The model of the eight-lane kernel.
+#[cfg(test)]
+pub(crate) type X8 = Xn<8>;
 
 #[cfg(test)]
-impl X8 {
+impl<const N: usize> Xn<N> {
     #[inline(always)]
     fn zip(self, b: Self, f: impl Fn(u64, u64) -> u64) -> Self {
         let mut out = self.0;
@@ -97,17 +103,17 @@ impl X8 {
 }
 
 #[cfg(test)]
-impl Lanes8 for X8 {
+impl<const N: usize> Lanes<N> for Xn<N> {
     #[inline(always)]
     fn splat(x: u64) -> Self {
-        Self([x; 8])
+        Self([x; N])
     }
     #[inline(always)]
-    fn from_array(a: [u64; 8]) -> Self {
+    fn from_array(a: [u64; N]) -> Self {
         Self(a)
     }
     #[inline(always)]
-    fn to_array(self) -> [u64; 8] {
+    fn to_array(self) -> [u64; N] {
         self.0
     }
     #[inline(always)]
@@ -248,7 +254,7 @@ const _: () = assert!(QUOTIENT < 1 << 52, "a madd52 operand");
 /// One field element of eight states: five limbs.
 type Element<V> = [V; 5];
 /// Eight states: four elements.
-type Lanes<V> = [Element<V>; WIDTH];
+type Elements<V> = [Element<V>; WIDTH];
 
 // ---------------------------------------------------------------------------------------------
 // Limb bounds. A product's 10-limb column sum gets, at each position, at most 9 half-products
@@ -275,7 +281,7 @@ const _: () = assert!(LIMB_PRODUCT + (4 * MASK) < 1 << 62);
 
 /// `a + b`, limb-wise, unnormalized.
 #[inline(always)]
-fn add<V: Lanes8>(a: &Element<V>, b: &Element<V>) -> Element<V> {
+fn add<const N: usize, V: Lanes<N>>(a: &Element<V>, b: &Element<V>) -> Element<V> {
     let [a0, a1, a2, a3, a4] = *a;
     let [b0, b1, b2, b3, b4] = *b;
     [a0.add(b0), a1.add(b1), a2.add(b2), a3.add(b3), a4.add(b4)]
@@ -285,7 +291,7 @@ fn add<V: Lanes8>(a: &Element<V>, b: &Element<V>) -> Element<V> {
 /// limbs 0–3 in `[0, 2^52)` and limb 4 the value's `⌊/2^208⌋`. For a value in `[0, 2^260)` and
 /// limbs within `±2^62`, the result is normalized, the value unchanged.
 #[inline(always)]
-fn normalize<V: Lanes8>(t: &Element<V>) -> Element<V> {
+fn normalize<const N: usize, V: Lanes<N>>(t: &Element<V>) -> Element<V> {
     let mask = V::splat(MASK);
     let [t0, t1, t2, t3, t4] = *t;
     let t1 = t1.add(t0.carry52());
@@ -299,7 +305,7 @@ fn normalize<V: Lanes8>(t: &Element<V>) -> Element<V> {
 /// `c·2^-260 mod p`, below `c/R + p`, five unnormalized limbs below [`LIMB_PRODUCT`].
 #[allow(clippy::indexing_slicing, reason = "fixed-size arrays, constant loop bounds: indices below 10")]
 #[inline(always)]
-fn reduce<V: Lanes8>(mut c: [V; 10]) -> Element<V> {
+fn reduce<const N: usize, V: Lanes<N>>(mut c: [V; 10]) -> Element<V> {
     let zero = V::splat(0);
     let inv = V::splat(INV);
     let p = splat(&P);
@@ -319,7 +325,7 @@ fn reduce<V: Lanes8>(mut c: [V; 10]) -> Element<V> {
 /// Montgomery product `a·b·2^-260`, for normalized inputs: below `a·b/R + p`, unnormalized.
 #[allow(clippy::indexing_slicing, reason = "fixed-size arrays, constant loop bounds: indices below 10")]
 #[inline(always)]
-fn mul<V: Lanes8>(a: &Element<V>, b: &Element<V>) -> Element<V> {
+fn mul<const N: usize, V: Lanes<N>>(a: &Element<V>, b: &Element<V>) -> Element<V> {
     let mut c = [V::splat(0); 10];
     for i in 0..5 {
         for j in 0..5 {
@@ -334,7 +340,7 @@ fn mul<V: Lanes8>(a: &Element<V>, b: &Element<V>) -> Element<V> {
 /// 10 off-diagonal ones doubled by an addition), below `a²/R + p`, unnormalized.
 #[allow(clippy::indexing_slicing, reason = "fixed-size arrays, constant loop bounds: indices below 10")]
 #[inline(always)]
-fn square<V: Lanes8>(a: &Element<V>) -> Element<V> {
+fn square<const N: usize, V: Lanes<N>>(a: &Element<V>) -> Element<V> {
     let mut c = [V::splat(0); 10];
     for i in 0..5 {
         for j in i + 1..5 {
@@ -362,7 +368,7 @@ fn square<V: Lanes8>(a: &Element<V>) -> Element<V> {
 /// `2^215` in all, and the roundings) cost less than `1 + 2^-30` in `q`. Since `q·p ≤ V < 2^260`,
 /// `q·p₄ < 2^52`: the high half of that limb product is zero and is not formed.
 #[inline(always)]
-fn reduce_sum<V: Lanes8>(s: &Element<V>) -> Element<V> {
+fn reduce_sum<const N: usize, V: Lanes<N>>(s: &Element<V>) -> Element<V> {
     let zero = V::splat(0);
     let [s0, s1, s2, s3, s4] = *s;
     let q = zero.madd52hi(s4.shr6(), V::splat(QUOTIENT)).shr32();
@@ -379,7 +385,7 @@ fn reduce_sum<V: Lanes8>(s: &Element<V>) -> Element<V> {
 /// `x^5` for a normalized `x` in three products (`x²`, `x⁴`, `x·x⁴`), unnormalized: below
 /// [`sbox_bound`] of `x`'s bound.
 #[inline(always)]
-fn sbox<V: Lanes8>(x: &Element<V>) -> Element<V> {
+fn sbox<const N: usize, V: Lanes<N>>(x: &Element<V>) -> Element<V> {
     let x2 = normalize(&square(x));
     let x4 = normalize(&square(&x2));
     mul(x, &x4)
@@ -388,7 +394,7 @@ fn sbox<V: Lanes8>(x: &Element<V>) -> Element<V> {
 /// `M_E·s` by barretenberg's addition chain (as the scalar `external_matrix`), on unnormalized
 /// limbs: each output is a sum of the inputs with coefficients adding up to at most 16.
 #[inline(always)]
-fn external_matrix<V: Lanes8>(s: &mut Lanes<V>) {
+fn external_matrix<const N: usize, V: Lanes<N>>(s: &mut Elements<V>) {
     let [x0, x1, x2, x3] = *s;
     let t0 = add(&x0, &x1);
     let t1 = add(&x2, &x3);
@@ -405,7 +411,7 @@ fn external_matrix<V: Lanes8>(s: &mut Lanes<V>) {
 
 /// One full round on unnormalized lanes: constants, S-boxes, `M_E`; unnormalized lanes out.
 #[inline(always)]
-fn full_round<V: Lanes8>(s: &mut Lanes<V>, constants: &[Element<V>; WIDTH]) {
+fn full_round<const N: usize, V: Lanes<N>>(s: &mut Elements<V>, constants: &[Element<V>; WIDTH]) {
     let [x0, x1, x2, x3] = *s;
     let [c0, c1, c2, c3] = constants;
     *s = [
@@ -421,7 +427,11 @@ fn full_round<V: Lanes8>(s: &mut Lanes<V>, constants: &[Element<V>; WIDTH]) {
 /// reduced once ([`reduce_sum`]); normalized lanes out. Lanes 1–3's products are independent of
 /// the S-box and written between its products, as in the scalar round.
 #[inline(always)]
-fn partial_round<V: Lanes8>(s: &mut Lanes<V>, constant: &Element<V>, diagonal: &Lanes<V>) {
+fn partial_round<const N: usize, V: Lanes<N>>(
+    s: &mut Elements<V>,
+    constant: &Element<V>,
+    diagonal: &Elements<V>,
+) {
     let [x0, x1, x2, x3] = *s;
     let [d0, d1, d2, d3] = diagonal;
     let x = normalize(&add(&x0, constant));
@@ -446,28 +456,28 @@ fn partial_round<V: Lanes8>(s: &mut Lanes<V>, constant: &Element<V>, diagonal: &
 
 /// Splats a constant element.
 #[inline(always)]
-fn splat<V: Lanes8>(l: &[u64; 5]) -> Element<V> {
+fn splat<const N: usize, V: Lanes<N>>(l: &[u64; 5]) -> Element<V> {
     [V::splat(l[0]), V::splat(l[1]), V::splat(l[2]), V::splat(l[3]), V::splat(l[4])]
 }
 
 /// Splats four constant elements.
 #[inline(always)]
-fn splat4<V: Lanes8>(c: &[[u64; 5]; WIDTH]) -> Lanes<V> {
+fn splat4<const N: usize, V: Lanes<N>>(c: &[[u64; 5]; WIDTH]) -> Elements<V> {
     [splat(&c[0]), splat(&c[1]), splat(&c[2]), splat(&c[3])]
 }
 
-/// The permutation of eight states, each in its own lane: `Fr` in, canonical `Fr` out.
+/// The permutation of `N` states (eight for the zmm kernel, four for the ymm one), each in its own lane: `Fr` in, canonical `Fr` out.
 #[allow(
     clippy::indexing_slicing,
     reason = "fixed-size arrays, constant loop bounds: lane below 8, limb below 5"
 )]
 #[inline(always)]
-pub(crate) fn permute_x8<V: Lanes8>(states: &mut [State; 8]) {
+pub(crate) fn permute_n<const N: usize, V: Lanes<N>>(states: &mut [State; N]) {
     // In: each element's Montgomery limbs (x·2^256, below p) in 52-bit limbs, times ENTRY.
-    let entry = splat::<V>(&ENTRY);
-    let mut s: Lanes<V> = [splat(&[0; 5]); WIDTH];
+    let entry = splat::<N, V>(&ENTRY);
+    let mut s: Elements<V> = [splat(&[0; 5]); WIDTH];
     for (e, x) in s.iter_mut().enumerate() {
-        let mut limbs = [[0u64; 8]; 5];
+        let mut limbs = [[0u64; N]; 5];
         for (lane, state) in states.iter().enumerate() {
             let split = split((state[e].0).0);
             for j in 0..5 {
@@ -483,7 +493,7 @@ pub(crate) fn permute_x8<V: Lanes8>(states: &mut [State; 8]) {
         ];
         *x = mul(&limbs, &entry);
     }
-    let diagonal = splat4::<V>(&DIAGONAL);
+    let diagonal = splat4::<N, V>(&DIAGONAL);
     let (first, rest) = RC.split_at(FULL_ROUNDS / 2);
     let (partial, last) = rest.split_at(PARTIAL_ROUNDS);
     external_matrix(&mut s);
@@ -500,7 +510,7 @@ pub(crate) fn permute_x8<V: Lanes8>(states: &mut [State; 8]) {
         full_round(&mut s, &splat4(row));
     }
     // Out: times EXIT (below 2p, BOUNDS), normalized, joined, and one conditional subtraction.
-    let exit = splat::<V>(&EXIT);
+    let exit = splat::<N, V>(&EXIT);
     for (e, x) in s.iter().enumerate() {
         let [l0, l1, l2, l3, l4] = normalize(&mul(&normalize(x), &exit));
         let limbs = [l0.to_array(), l1.to_array(), l2.to_array(), l3.to_array(), l4.to_array()];
@@ -649,7 +659,7 @@ mod tests {
     #[test]
     fn the_model_gives_barretenbergs_vector() {
         let mut batch = [[0u64, 1, 2, 3].map(Fr::from); 8];
-        permute_x8::<X8>(&mut batch);
+        permute_n::<8, X8>(&mut batch);
         for state in &batch {
             assert_eq!(
                 crate::field::fr_to_hex(&state[0]),
@@ -663,7 +673,7 @@ mod tests {
         let mut checked = 0;
         for batch in batches() {
             let mut got = batch;
-            permute_x8::<X8>(&mut got);
+            permute_n::<8, X8>(&mut got);
             assert_eq!(got, scalar(&batch), "{batch:?}");
             assert!(got.iter().flatten().all(|x| x.into_bigint() < Fr::MODULUS));
             checked += 8;
@@ -672,7 +682,7 @@ mod tests {
         let mut batch = batches()[0];
         for _ in 0..8 {
             let expected = scalar(&batch);
-            permute_x8::<X8>(&mut batch);
+            permute_n::<8, X8>(&mut batch);
             assert_eq!(batch, expected);
             checked += 8;
         }
@@ -681,7 +691,7 @@ mod tests {
 
     /// An element of eight lanes from eight limb sets.
     fn element(values: [[u64; 5]; 8]) -> Element<X8> {
-        core::array::from_fn(|j| X8(values.map(|v| v[j])))
+        core::array::from_fn(|j| Xn(values.map(|v| v[j])))
     }
 
     /// Lane `lane` of an element.
@@ -822,21 +832,14 @@ mod tests {
     #[cfg(all(target_arch = "x86_64", feature = "asm"))]
     #[test]
     fn the_ifma_kernel_is_the_model_and_the_scalar_permutation() {
-        use crate::montgomery::ifma::{Ifma, kernel_lists_avx512ifma};
-        let Some(ifma) = Ifma::detect_ignoring_environment() else {
-            let listed = kernel_lists_avx512ifma();
-            assert_ne!(listed, Some(true), "/proc/cpuinfo lists avx512ifma, the CPU check did not find it");
-            std::eprintln!(
-                "SKIPPED: this CPU lacks AVX-512F or AVX-512 IFMA (/proc/cpuinfo: {listed:?}): \
-                 the IFMA batch kernel is never used here, nor compared"
-            );
+        let Some(ifma) = crate::montgomery::ifma::for_test_or_skip("the IFMA batch kernel") else {
             return;
         };
         let mut checked = 0;
         for batch in batches() {
             let (mut kernel, mut model) = (batch, batch);
             ifma.permute_x8(&mut kernel);
-            permute_x8::<X8>(&mut model);
+            permute_n::<8, X8>(&mut model);
             assert_eq!(kernel, model, "{batch:?}");
             assert_eq!(kernel, scalar(&batch), "{batch:?}");
             checked += 8;
@@ -849,6 +852,30 @@ mod tests {
             checked += 8;
         }
         assert_eq!(checked, 8 * (batches().len() + 32));
+    }
+
+    /// The four-lane (ymm) kernel against the four-lane model and the scalar permutation, on the
+    /// same batches cut in halves; skipped loudly where the CPU lacks AVX-512 IFMA.
+    #[cfg(all(target_arch = "x86_64", feature = "asm"))]
+    #[test]
+    fn the_four_lane_kernel_is_the_model_and_the_scalar_permutation() {
+        let Some(ifma) = crate::montgomery::ifma::for_test_or_skip("the four-lane IFMA kernel") else {
+            return;
+        };
+        let mut checked = 0;
+        for batch in batches() {
+            let expected = scalar(&batch);
+            for (half, expected) in batch.chunks_exact(4).zip(expected.chunks_exact(4)) {
+                let four: [State; 4] = [half[0], half[1], half[2], half[3]];
+                let (mut kernel, mut model) = (four, four);
+                ifma.permute_x4(&mut kernel);
+                permute_n::<4, Xn<4>>(&mut model);
+                assert_eq!(kernel, model, "{four:?}");
+                assert_eq!(kernel.as_slice(), expected, "{four:?}");
+                checked += 4;
+            }
+        }
+        assert_eq!(checked, 8 * batches().len());
     }
 
     #[test]
