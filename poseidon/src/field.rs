@@ -7,11 +7,10 @@
 //!
 //! The printed form is TypeScript's `Fr.toString()`: `0x` followed by 64 lowercase hex digits.
 
-use alloc::format;
 use alloc::string::String;
 
 use ark_bn254::Fr;
-use ark_ff::{BigInt, BigInteger, PrimeField};
+use ark_ff::{BigInt, PrimeField};
 
 /// The modulus p of the BN254 scalar field, as printed by [`fr_to_hex`].
 pub const MODULUS_HEX: &str = "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001";
@@ -185,7 +184,10 @@ fn parse_decimal_digits(digits: &str) -> Result<Fr, FieldError> {
 }
 
 fn from_limbs(limbs: [u64; 4]) -> Result<Fr, FieldError> {
-    Fr::from_bigint(BigInt::new(limbs)).ok_or(FieldError::NotCanonical)
+    if BigInt::new(limbs) >= Fr::MODULUS {
+        return Err(FieldError::NotCanonical);
+    }
+    Ok(crate::montgomery::fr_from_canonical(&limbs))
 }
 
 /// Reads a field element from 32 big-endian bytes (TypeScript `Fr.fromBuffer`).
@@ -215,14 +217,26 @@ pub fn fr_from_be_slice(bytes: &[u8]) -> Result<Fr, FieldError> {
 /// The 32 big-endian bytes of a field element (TypeScript `Fr.toBuffer`).
 pub fn fr_to_be_bytes(value: &Fr) -> [u8; 32] {
     let mut out = [0u8; 32];
-    out.copy_from_slice(&value.into_bigint().to_bytes_be());
+    for (chunk, limb) in out.chunks_exact_mut(8).zip(crate::montgomery::canonical_of_fr(value).iter().rev()) {
+        chunk.copy_from_slice(&limb.to_be_bytes());
+    }
     out
 }
 
 /// `0x` followed by 64 lowercase hex digits (TypeScript `Fr.toString`).
+///
+/// Written digit by digit rather than through `format!`, whose machinery costs more than the
+/// conversion itself where a hash is one call (the WASM build's per-call hashes).
 pub fn fr_to_hex(value: &Fr) -> String {
-    let limbs = value.into_bigint().0;
-    format!("0x{:016x}{:016x}{:016x}{:016x}", limbs[3], limbs[2], limbs[1], limbs[0])
+    let mut text = String::with_capacity(66);
+    text.push_str("0x");
+    for limb in crate::montgomery::canonical_of_fr(value).iter().rev() {
+        for shift in (0..16).rev() {
+            let nibble = (limb >> (4 * shift)) as u8 & 0xf;
+            text.push(char::from(if nibble < 10 { b'0' + nibble } else { b'a' - 10 + nibble }));
+        }
+    }
+    text
 }
 
 /// Unsigned integers packed into one field element as big-endian bit fields, most significant
@@ -467,6 +481,7 @@ pub mod serde_hex {
 mod tests {
     use super::*;
     use alloc::format;
+    use ark_ff::BigInteger;
 
     #[test]
     fn hex_and_decimal_agree_and_print_canonically() {
@@ -475,6 +490,23 @@ mod tests {
         assert_eq!(from_hex, from_dec);
         assert_eq!(fr_to_hex(&from_hex), format!("0x{:064x}", 0x1234));
         assert_eq!(parse_fr("0X00FF"), parse_fr("255"));
+    }
+
+    #[test]
+    fn printing_and_bytes_agree_with_ark_ffs_integer() {
+        let mut rng = crate::test_rng::SplitMix64(0x0ddba11);
+        let mut values = alloc::vec![Fr::from(0u64), Fr::from(1u64), -Fr::from(1u64), -Fr::from(2u64)];
+        values.extend(
+            (0..500).map(|_| Fr::from(rng.next_u64()) * Fr::from(rng.next_u64()) + Fr::from(rng.next_u64())),
+        );
+        for x in values {
+            let limbs = x.into_bigint().0;
+            let hex = format!("0x{:016x}{:016x}{:016x}{:016x}", limbs[3], limbs[2], limbs[1], limbs[0]);
+            assert_eq!(fr_to_hex(&x), hex);
+            assert_eq!(fr_to_be_bytes(&x).as_slice(), x.into_bigint().to_bytes_be().as_slice());
+            assert_eq!(parse_fr_hex(&hex), Ok(x));
+            assert_eq!(fr_from_be_bytes(&fr_to_be_bytes(&x)), Ok(x));
+        }
     }
 
     #[test]

@@ -240,21 +240,41 @@ const fn mul_29(a: &Coarse, b: &Coarse) -> Coarse {
 #[inline(always)]
 pub(crate) const fn row_29(mut acc: [u64; 9], a: &[u64; 9], bi: u64) -> [u64; 9] {
     const P29: [u64; 9] = split_29(&[P[0], P[1], P[2], P[3], 0]);
-    // -p⁻¹ mod 2^29 is -p⁻¹ mod 2^64 truncated.
-    const INV29: u64 = INV & MASK_29;
     let mut j = 0;
     while j < 9 {
         acc[j] += a[j] * bi;
         j += 1;
     }
-    let m = acc[0].wrapping_mul(INV29) & MASK_29;
-    let mut j = 0;
+    let (m, carry) = reduce_low_29(acc[0]);
+    let mut j = 1;
     while j < 9 {
         acc[j] += m * P29[j];
         j += 1;
     }
-    // acc[0] is now a multiple of 2^29: divide the whole by 2^29.
-    [acc[1] + (acc[0] >> LIMB_BITS_29), acc[2], acc[3], acc[4], acc[5], acc[6], acc[7], acc[8], 0]
+    // acc[0] + m·p_0 is a multiple of 2^29: the whole divides by 2^29.
+    [acc[1] + carry, acc[2], acc[3], acc[4], acc[5], acc[6], acc[7], acc[8], 0]
+}
+
+/// The low limb of BN254's `p` in 29-bit limbs is `2^28 + 1`, so `-p⁻¹ mod 2^29` is `2^28 − 1`.
+#[cfg(any(test, target_arch = "wasm32"))]
+const _: () =
+    assert!(split_29(&[P[0], P[1], P[2], P[3], 0])[0] == (1 << 28) + 1 && INV & MASK_29 == (1 << 28) - 1);
+
+/// A Montgomery round's low word `t`: `m = t·(-p⁻¹) mod 2^29` and `(t + m·p_0) / 2^29` (exact),
+/// with shifts and additions where a product by either constant would be a multiply.
+///
+/// `-p⁻¹ ≡ 2^28 − 1` and `p_0 = 2^28 + 1` (asserted above). So `m = (t·2^28 − t) mod 2^29`,
+/// where `t·2^28 mod 2^29` is the low bit of `t` at bit 28; and with `u = t + m`,
+/// `t + m·p_0 = u + m·2^28` is a multiple of 2^29, so `u` is a multiple of `2^28` and the
+/// quotient is `(u/2^28 + m)/2`. Written so, LLVM keeps it (it folds `t + (m << 28) + m` back
+/// into a multiply by `p_0`): wasm32's products are bound by the one port that multiplies, and
+/// this takes two of each round's nineteen multiplies off it. `t` below `2^63` (the callers'
+/// accumulator bounds).
+#[cfg(any(test, target_arch = "wasm32"))]
+#[inline(always)]
+pub(crate) const fn reduce_low_29(t: u64) -> (u64, u64) {
+    let m = ((t & 1) << 28).wrapping_sub(t) & MASK_29;
+    (m, (((t + m) >> 28) + m) >> 1)
 }
 
 /// A value below `2^261` in five 64-bit words as nine 29-bit limbs, little-endian.
@@ -493,6 +513,23 @@ pub(crate) const fn from_u128(x: u128) -> Coarse {
     mul(&[x as u64, (x >> 64) as u64, 0, 0], &R2)
 }
 
+/// The `Fr` of an integer below `p` (little-endian limbs; the caller has checked the bound):
+/// its Montgomery form by this module's product, `x·R²·R⁻¹`, below `x·R²/R + p < 1.2p`, then
+/// made canonical. The same `Fr` as `ark_ff`'s `from_bigint`, which on wasm32 pays for every
+/// 64×64-bit product with a software routine where this runs on 29-bit limbs.
+#[inline]
+pub(crate) fn fr_from_canonical(x: &[u64; 4]) -> Fr {
+    to_fr(&mul(x, &R2))
+}
+
+/// The integer an `Fr` stands for (little-endian limbs, below `p`): its Montgomery limbs times
+/// one, `x·R·R⁻¹` below `x·R/R + p`, hence at most `p`, made canonical. `into_bigint`'s
+/// value, by this module's product (see [`fr_from_canonical`]).
+#[inline]
+pub(crate) fn canonical_of_fr(x: &Fr) -> [u64; 4] {
+    subtract_if_not_below(mul(&from_fr(x), &[1, 0, 0, 0]), P)
+}
+
 /// An `Fr` as a coarse value: its Montgomery limbs, already below `p`.
 #[inline(always)]
 pub(crate) const fn from_fr(x: &Fr) -> Coarse {
@@ -697,6 +734,23 @@ mod tests {
     fn plain_integers_enter_montgomery_form() {
         for x in [0u128, 1, 3 << 64, u128::from(u64::MAX) << 64, u128::MAX] {
             assert_eq!(to_fr(&from_u128(x)), Fr::from(x), "{x}");
+        }
+    }
+
+    #[test]
+    fn canonical_integers_convert_as_ark_ff_converts_them() {
+        let mut rng = SplitMix64(0x5eed_f1e1d);
+        let mut values: Vec<[u64; 4]> =
+            vec![[0; 4], [1, 0, 0, 0], minus(P, 1), minus(P, 2), [u64::MAX, u64::MAX, 0, 0]];
+        values.extend((0..2000).map(|_| {
+            let x = [rng.next_u64(), rng.next_u64(), rng.next_u64(), rng.next_u64() >> 3];
+            if BigInt(x) < Fr::MODULUS { x } else { minus(x, 1u64 << 62) }
+        }));
+        for x in values {
+            assert!(BigInt(x) < Fr::MODULUS);
+            let ark = Fr::from_bigint(BigInt(x)).expect("below p");
+            assert_eq!(fr_from_canonical(&x), ark, "{x:x?}");
+            assert_eq!(canonical_of_fr(&ark), ark.into_bigint().0, "{x:x?}");
         }
     }
 

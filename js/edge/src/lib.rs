@@ -180,8 +180,16 @@ fn field(what: &str, text: &str) -> Result<Fr> {
     parse_fr_hex(text).map_err(|e| Thrown::new(e.class(), &e.kind(), &format!("{what}: {e}")))
 }
 
+/// Each element parsed; the failure names `what[i]`, formatted only when there is one (a
+/// per-call hash pays for no text it does not print).
 fn fields(what: &str, texts: &[String]) -> Result<Vec<Fr>> {
-    texts.iter().enumerate().map(|(i, text)| field(&format!("{what}[{i}]"), text)).collect()
+    texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            parse_fr_hex(text).map_err(|e| Thrown::new(e.class(), &e.kind(), &format!("{what}[{i}]: {e}")))
+        })
+        .collect()
 }
 
 fn block_number(given: Option<u32>) -> Option<BlockNumber> {

@@ -43,7 +43,9 @@
 //!   reduces with `to_fr` or adds coarse values).
 
 use super::{DIAGONAL, FULL_ROUNDS, Lanes, PARTIAL_ROUNDS, RC, WIDTH};
-use crate::montgomery::{Coarse, INV, LIMB_BITS_29, MASK_29, P, from_u128, join_29, row_29, split_29};
+use crate::montgomery::{
+    Coarse, LIMB_BITS_29, MASK_29, P, from_u128, join_29, reduce_low_29, row_29, split_29,
+};
 
 /// A value as nine little-endian 29-bit limbs in 64-bit words, radix `2^261` Montgomery form.
 /// "Normalised": limbs 0..7 below `2^29`, limb 8 holding the rest.
@@ -52,7 +54,8 @@ pub(crate) type Limbs = [u64; 9];
 /// `p` in limbs.
 const P29: Limbs = split_29(&widen(P));
 /// `-p⁻¹ mod 2^29`: `-p⁻¹ mod 2^64` truncated.
-const INV29: u64 = INV & MASK_29;
+#[cfg(test)]
+const INV29: u64 = crate::montgomery::INV & MASK_29;
 
 /// Limbs of a normalised value (0..7; the top limb of a value below `20p` is smaller still).
 const LIMB_BOUND: u128 = 1 << LIMB_BITS_29;
@@ -281,14 +284,14 @@ const fn reduce_wide(t: [u64; 18]) -> Limbs {
 )]
 #[inline(always)]
 const fn reduce_row<const I: usize>(mut t: [u64; 18]) -> [u64; 18] {
-    let m = t[I].wrapping_mul(INV29) & MASK_29;
-    let mut j = 0;
+    // m, and word I plus m·p_0 divided by 2^29 (exact), without a multiply.
+    let (m, carry) = reduce_low_29(t[I]);
+    let mut j = 1;
     while j < 9 {
         t[I + j] += m * P29[j];
         j += 1;
     }
-    // Word I is now a multiple of 2^29.
-    t[I + 1] += t[I] >> LIMB_BITS_29;
+    t[I + 1] += carry;
     t
 }
 
