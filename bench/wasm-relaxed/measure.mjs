@@ -18,10 +18,13 @@ import { fileURLToPath } from 'node:url';
 export function measure(bytes, samples) {
   const exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports;
   if (exports.relaxed_self_test() !== 1) return { error: 'relaxed_madd is not fused here: known answers differ' };
+  if (exports.simd29_self_test() !== 1) return { error: 'the simd128 29-bit product differs from the guest product' };
   // Products per round and per lane-vector: throughput = 8 independent vectors, latency = 1 chain.
   const cases = [
     { name: 'relaxed throughput', run: exports.relaxed_mul_independent, products: 16 },
     { name: 'relaxed latency', run: exports.relaxed_mul_chain, products: 2 },
+    { name: 'simd128 29-bit throughput', run: exports.simd29_mul_independent, products: 16 },
+    { name: 'simd128 29-bit latency', run: exports.simd29_mul_chain, products: 2 },
     { name: 'i64 29-bit throughput', run: exports.limbs29_mul_independent, products: 8 },
     { name: 'i64 29-bit latency', run: exports.limbs29_mul_chain, products: 1 },
   ];

@@ -11,6 +11,7 @@
 //! have there).
 
 pub mod product;
+pub mod simd29;
 
 /// The exported loops: `(seed, rounds) → checksum`, inputs made from the seed inside the module
 /// (below `p`), the checksum an XOR of the results' words so that no loop can be optimised away.
@@ -19,6 +20,7 @@ pub mod product;
 #[allow(clippy::indexing_slicing, reason = "constant indices into fixed-size arrays of inputs")]
 mod exports {
     use crate::product::{LANES, P, Vals, mul, self_test};
+    use crate::simd29;
 
     /// SplitMix64 from the seed: values below `p` (the top word below `p`'s).
     fn values<const N: usize>(seed: u32) -> [[u64; 4]; N] {
@@ -75,6 +77,57 @@ mod exports {
         let y = Vals::from_words(&[v[2], v[3]]);
         for _ in 0..rounds {
             x = mul(&x, &y);
+        }
+        fold(x.words())
+    }
+
+    /// 1 if the two-lane simd128 29-bit product gives, lane by lane, the guest's own product's
+    /// results (`bench_loops::mul_29_chain`, 40 chained products from 8 seeds), else 0.
+    #[unsafe(no_mangle)]
+    #[target_feature(enable = "simd128")]
+    pub extern "C" fn simd29_self_test() -> u32 {
+        let mut ok = true;
+        for seed in 0..8 {
+            let v: [[u64; 4]; 4] = values(seed);
+            let mut x = simd29::Vals::from_words(&[v[0], v[1]]);
+            let y = simd29::Vals::from_words(&[v[2], v[3]]);
+            for _ in 0..40 {
+                x = simd29::mul(&x, &y);
+            }
+            let got = x.words();
+            let (mut a, mut b) = (v[0], v[1]);
+            txfx_poseidon::bench_loops::mul_29_chain(&mut a, &v[2], 40);
+            txfx_poseidon::bench_loops::mul_29_chain(&mut b, &v[3], 40);
+            ok &= got == [a, b] && a != v[0];
+        }
+        u32::from(ok)
+    }
+
+    /// Eight independent two-lane simd128 vectors times one, `rounds` times: 16 products a round.
+    #[unsafe(no_mangle)]
+    #[target_feature(enable = "simd128")]
+    pub extern "C" fn simd29_mul_independent(seed: u32, rounds: u32) -> u32 {
+        let v: [[u64; 4]; 18] = values(seed);
+        let mut xs: [simd29::Vals; 8] =
+            core::array::from_fn(|k| simd29::Vals::from_words(&[v[2 * k], v[2 * k + 1]]));
+        let y = simd29::Vals::from_words(&[v[16], v[17]]);
+        for _ in 0..rounds {
+            for x in &mut xs {
+                *x = simd29::mul(x, &y);
+            }
+        }
+        fold(xs.iter().flat_map(|x| x.words()))
+    }
+
+    /// One two-lane simd128 vector times another, `rounds` times, chained: 2 products a round.
+    #[unsafe(no_mangle)]
+    #[target_feature(enable = "simd128")]
+    pub extern "C" fn simd29_mul_chain(seed: u32, rounds: u32) -> u32 {
+        let v: [[u64; 4]; 4] = values(seed);
+        let mut x = simd29::Vals::from_words(&[v[0], v[1]]);
+        let y = simd29::Vals::from_words(&[v[2], v[3]]);
+        for _ in 0..rounds {
+            x = simd29::mul(&x, &y);
         }
         fold(x.words())
     }
