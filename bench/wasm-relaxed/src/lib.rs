@@ -13,31 +13,34 @@
 pub mod product;
 pub mod simd29;
 
+/// SplitMix64 from the seed: values below `p` (the top word below `p`'s), for the exported loops
+/// and the host tests.
+#[cfg(any(test, target_arch = "wasm32"))]
+#[allow(clippy::indexing_slicing, reason = "constant indices into fixed-size words")]
+fn values<const N: usize>(seed: u32) -> [[u64; 4]; N] {
+    let mut state = u64::from(seed);
+    let mut next = move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    core::array::from_fn(|_| {
+        let mut w = [next(), next(), next(), next()];
+        w[3] %= product::P[3];
+        w
+    })
+}
+
 /// The exported loops: `(seed, rounds) → checksum`, inputs made from the seed inside the module
 /// (below `p`), the checksum an XOR of the results' words so that no loop can be optimised away.
 #[cfg(target_arch = "wasm32")]
 #[allow(unsafe_code, reason = "#[unsafe(no_mangle)] on the exported functions: the module's ABI")]
 #[allow(clippy::indexing_slicing, reason = "constant indices into fixed-size arrays of inputs")]
 mod exports {
-    use crate::product::{LANES, P, Vals, mul, self_test};
-    use crate::simd29;
-
-    /// SplitMix64 from the seed: values below `p` (the top word below `p`'s).
-    fn values<const N: usize>(seed: u32) -> [[u64; 4]; N] {
-        let mut state = u64::from(seed);
-        let mut next = move || {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
-        core::array::from_fn(|_| {
-            let mut w = [next(), next(), next(), next()];
-            w[3] %= P[3];
-            w
-        })
-    }
+    use crate::product::{LANES, Vals, mul, self_test};
+    use crate::{simd29, values};
 
     fn fold(words: impl IntoIterator<Item = [u64; 4]>) -> u32 {
         let x = words.into_iter().flatten().fold(0u64, |acc, w| acc ^ w);

@@ -297,30 +297,15 @@ pub fn mul(a: &Vals, b: &Vals) -> Vals {
 mod tests {
     use super::*;
     use ark_bn254::Fr;
-    use ark_ff::{BigInt, Field, PrimeField};
+    use ark_ff::{Field, PrimeField};
 
+    /// The field element of four words (reduced mod p: `P` itself is among the inputs).
     fn fr(w: &[u64; 4]) -> Fr {
-        Fr::from_bigint(BigInt(*w)).unwrap_or_else(|| Fr::from_le_bytes_mod_order(&words_bytes(w)))
-    }
-
-    fn words_bytes(w: &[u64; 4]) -> [u8; 32] {
-        let mut out = [0u8; 32];
-        for (k, word) in w.iter().enumerate() {
-            out[8 * k..8 * k + 8].copy_from_slice(&word.to_le_bytes());
-        }
-        out
+        Fr::from_le_bytes_mod_order(&w.iter().flat_map(|word| word.to_le_bytes()).collect::<Vec<u8>>())
     }
 
     #[test]
     fn each_lane_is_the_montgomery_product_in_radix_2_261() {
-        let mut state = 0x2929_u64;
-        let mut next = move || {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
         let p_minus_1 = {
             let mut w = P;
             w[0] -= 1;
@@ -328,11 +313,7 @@ mod tests {
         };
         let inv = Fr::from(2u64).pow([261]).inverse().expect("2 is invertible");
         let mut values = vec![[0u64; 4], [1, 0, 0, 0], p_minus_1, P];
-        values.extend((0..400).map(|_| {
-            let mut w = [next(), next(), next(), next()];
-            w[3] %= P[3];
-            w
-        }));
+        values.extend(crate::values::<400>(0x2929));
         let mut checked = 0;
         for (i, x) in values.iter().enumerate() {
             let y = values[(i * 7 + 3) % values.len()];
