@@ -12,6 +12,29 @@ export const ENGINE_INTERNALS = Symbol('txfx wasm engine internals');
 const KIND = { absent: 0, text: 1, number: 2, texts: 3, bytes: 4 };
 const STATUS = { text: 0, texts: 1, thrown: 2 };
 
+// A list of strings as the module packs it (js/wasm/src/lib.rs): the count and the byte lengths
+// as little-endian u32s, then the strings' UTF-8. Decoded as one string and sliced by the lengths
+// when every byte is one character (ASCII, what the lists carry: field elements), else string by
+// string. `decoder` is a fatal UTF-8 TextDecoder.
+export function unpackTexts(packed, decoder) {
+  const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+  const count = view.getUint32(0, true);
+  const lengths = new Array(count);
+  for (let i = 0; i < count; i += 1) lengths[i] = view.getUint32(4 * (1 + i), true);
+  const body = packed.subarray(4 * (1 + count));
+  const text = decoder.decode(body);
+  const ascii = text.length === body.length;
+  const texts = new Array(count);
+  let at = 0;
+  for (let i = 0; i < count; i += 1) {
+    const end = at + lengths[i];
+    texts[i] = ascii ? text.slice(at, end) : decoder.decode(body.subarray(at, end));
+    at = end;
+  }
+  if (at !== body.length) throw new Error(`a packed list of ${count} strings with ${body.length - at} bytes left over`);
+  return texts;
+}
+
 export function createWasmEngine(module) {
   if (!(module instanceof WebAssembly.Module)) throw new TypeError('createWasmEngine: expected a compiled WebAssembly.Module');
   const encoder = new TextEncoder();
@@ -19,75 +42,112 @@ export function createWasmEngine(module) {
   let wasm;
   let restarts = 0;
 
+  // The call's arena: one buffer in the module's memory holding everything a call passes (the
+  // strings, the lists' [pointer, length] pairs, the argument words), so that a call crosses into
+  // the module for its one allocation at most, not one per string. A small arena is kept for the
+  // next call; one a large document needed is freed after its call.
+  const KEEP_ARENA = 1 << 16;
+  let arena = 0;
+  let arenaCapacity = 0;
+
   function start() {
     wasm = new WebAssembly.Instance(module, {}).exports;
+    arena = 0;
+    arenaCapacity = 0;
   }
 
   function bytes(pointer, length) {
     return new Uint8Array(wasm.memory.buffer, pointer, length);
   }
 
+  function outputBytes() {
+    return bytes(wasm.txfx_output_ptr(), wasm.txfx_output_len());
+  }
+
   function output() {
-    return decoder.decode(bytes(wasm.txfx_output_ptr(), wasm.txfx_output_len()));
+    return decoder.decode(outputBytes());
   }
 
-  // A string in the module's memory: one byte per UTF-16 unit first (ASCII, the common case),
-  // three when it does not fit.
-  function writeText(text, buffers) {
-    let capacity = Math.max(text.length, 1);
-    let pointer = wasm.txfx_alloc(capacity);
-    let { read, written } = encoder.encodeInto(text, bytes(pointer, capacity));
-    if (read < text.length) {
-      wasm.txfx_free(pointer, capacity);
-      capacity = 3 * text.length;
-      pointer = wasm.txfx_alloc(capacity);
-      ({ written } = encoder.encodeInto(text, bytes(pointer, capacity)));
-    }
-    buffers.push([pointer, capacity]);
-    return [pointer, written];
-  }
-
-  // A document's bytes in the module's memory, copied as they are: the module reads them as UTF-8.
-  function writeBytes(value, buffers) {
-    const capacity = Math.max(value.length, 1);
+  // Room for `more` bytes after the arena's first `used`: a larger arena when it is full, the
+  // bytes written so far copied into it (every pointer into the arena is an offset until the
+  // call's words are written, so nothing points at the old one).
+  function reserve(used, more) {
+    if (arenaCapacity > 0 && used + more <= arenaCapacity) return;
+    const capacity = Math.max(2 * arenaCapacity, used + more, 256);
     const pointer = wasm.txfx_alloc(capacity);
-    bytes(pointer, value.length).set(value);
-    buffers.push([pointer, capacity]);
-    return [pointer, value.length];
+    if (used > 0) new Uint8Array(wasm.memory.buffer).copyWithin(pointer, arena, arena + used);
+    if (arenaCapacity > 0) wasm.txfx_free(arena, arenaCapacity);
+    arena = pointer;
+    arenaCapacity = capacity;
+  }
+
+  // A string into the arena at `used`: one byte per UTF-16 unit first (ASCII, the common case),
+  // three when it does not fit; its length in bytes.
+  function writeText(text, used) {
+    reserve(used, text.length);
+    const { read, written } = encoder.encodeInto(text, bytes(arena + used, arenaCapacity - used));
+    if (read === text.length) return written;
+    reserve(used, 3 * text.length);
+    return encoder.encodeInto(text, bytes(arena + used, arenaCapacity - used)).written;
   }
 
   function invoke(index, params, args) {
-    const buffers = [];
     const instance = wasm;
     try {
+      // The strings and documents first, at offsets into the arena; then the lists' pairs and the
+      // words, with the offsets made pointers once the arena can no longer move.
       const words = [];
+      const lists = [];
+      let used = 0;
       params.forEach((param, i) => {
         const value = args[i];
         if ((value === undefined || value === null) && param.endsWith('?')) {
           words.push(KIND.absent, 0, 0);
         } else if (value instanceof Uint8Array && param.startsWith('text') && param !== 'texts') {
-          words.push(KIND.bytes, ...writeBytes(value, buffers));
+          reserve(used, value.length);
+          bytes(arena + used, value.length).set(value);
+          words.push(KIND.bytes, used, value.length);
+          used += value.length;
         } else if (param.startsWith('text') && param !== 'texts') {
-          words.push(KIND.text, ...writeText(String(value), buffers));
+          const written = writeText(String(value), used);
+          words.push(KIND.text, used, written);
+          used += written;
         } else if (param === 'texts') {
-          const pairs = value.flatMap((text) => writeText(String(text), buffers));
-          const capacity = 4 * Math.max(pairs.length, 1);
-          const pointer = wasm.txfx_alloc(capacity);
-          buffers.push([pointer, capacity]);
-          new Uint32Array(wasm.memory.buffer, pointer, pairs.length).set(pairs);
-          words.push(KIND.texts, pointer, value.length);
+          const pairs = [];
+          for (const text of value) {
+            const written = writeText(String(text), used);
+            pairs.push(used, written);
+            used += written;
+          }
+          words.push(KIND.texts, lists.length, value.length);
+          lists.push(pairs);
         } else {
           words.push(KIND.number, value >>> 0, 0);
         }
       });
-      const capacity = 4 * Math.max(words.length, 1);
-      const pointer = wasm.txfx_alloc(capacity);
-      buffers.push([pointer, capacity]);
-      new Uint32Array(wasm.memory.buffer, pointer, words.length).set(words);
-      const status = wasm.txfx_call(index, pointer, words.length);
-      const text = output();
-      if (status === STATUS.thrown) throw new Error(text);
-      return status === STATUS.texts ? JSON.parse(text) : text;
+      used = (used + 3) & ~3;
+      const pairCount = lists.reduce((sum, pairs) => sum + pairs.length, 0);
+      reserve(used, 4 * (pairCount + words.length));
+      const memory = new Uint32Array(wasm.memory.buffer, arena + used, pairCount + words.length);
+      const listAt = [];
+      let at = 0;
+      for (const pairs of lists) {
+        listAt.push(arena + used + 4 * at);
+        for (let k = 0; k < pairs.length; k += 2) {
+          memory[at++] = arena + pairs[k];
+          memory[at++] = pairs[k + 1];
+        }
+      }
+      const wordsAt = arena + used + 4 * at;
+      for (let w = 0; w < words.length; w += 3) {
+        const kind = words[w];
+        memory[at++] = kind;
+        memory[at++] = kind === KIND.text || kind === KIND.bytes ? arena + words[w + 1] : kind === KIND.texts ? listAt[words[w + 1]] : words[w + 1];
+        memory[at++] = words[w + 2];
+      }
+      const status = wasm.txfx_call(index, wordsAt, words.length);
+      if (status === STATUS.thrown) throw new Error(output());
+      return status === STATUS.texts ? unpackTexts(outputBytes(), decoder) : output();
     } catch (error) {
       if (error instanceof WebAssembly.RuntimeError) {
         restart();
@@ -99,9 +159,11 @@ export function createWasmEngine(module) {
       }
       throw error;
     } finally {
-      // The buffers of a call that trapped went with its instance: none is freed on the new one.
-      if (wasm === instance) {
-        for (const [pointer, capacity] of buffers) wasm.txfx_free(pointer, capacity);
+      // An arena a large call needed is not kept (one that trapped went with its instance).
+      if (wasm === instance && arenaCapacity > KEEP_ARENA) {
+        wasm.txfx_free(arena, arenaCapacity);
+        arena = 0;
+        arenaCapacity = 0;
       }
     }
   }

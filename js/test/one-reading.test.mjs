@@ -117,3 +117,51 @@ test('the WASM engine recovers from a trap and from a refusal', () => {
   assert.equal(engine.txEffectsTreeRoot(body), three.root);
   assert.equal(engine.txEffectsTreeRoot(JSON.stringify(json('blocks/small-16.json'))), txfx.txEffectsTreeRoot(read('blocks/small-16.json')));
 });
+
+test('the WASM engine passes each call in one arena, whatever the order of sizes and scripts', () => {
+  const require = createRequire(import.meta.url);
+  const { createWasmEngine, unpackTexts } = require('../wasm.js');
+  const engine = createWasmEngine(new WebAssembly.Module(readFileSync(path.join(here, '..', 'dist', 'txfx.wasm'))));
+  const reference = json('reference.json');
+  const [permutation] = reference.poseidon2_permutation;
+  const longest = reference.poseidon2_hash.reduce((a, b) => (b.inputs.length > a.inputs.length ? b : a));
+  assert.ok(longest.inputs.length >= 4, 'a hash vector of several elements');
+  const body = read('blocks/three-fixtures.json');
+  // A document larger than the arena kept between calls, as text and as bytes (JSON's trailing
+  // whitespace changes no reading).
+  const large = body + ' '.repeat(100_000);
+  for (let round = 0; round < 3; round += 1) {
+    // The first call on a fresh engine outgrows its first arena in the middle of the list.
+    assert.deepEqual(engine.poseidon2Permutation(permutation.input), permutation.output);
+    assert.equal(engine.poseidon2Hash(longest.inputs), longest.output);
+    assert.equal(engine.txEffectsTreeRoot(large), three.root);
+    assert.equal(engine.txEffectsTreeRoot(new TextEncoder().encode(large)), three.root);
+    // Non-ASCII text after ASCII in the same list reaches the module as it was given.
+    assert.throws(() => engine.poseidon2Hash(['0x1', '0x2', '0x3é']), (error) => {
+      const { kind, message } = JSON.parse(error.message);
+      return kind === 'InvalidDigit' && message.startsWith('inputs[2]:') && message.includes("'é'");
+    });
+    assert.equal(engine.txEffectsTreeRoot(body), three.root);
+  }
+  // The packed lists the module returns, non-ASCII and empty strings included.
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const pack = (texts) => {
+    const encoded = texts.map((text) => new TextEncoder().encode(text));
+    const out = new Uint8Array(4 * (1 + texts.length) + encoded.reduce((sum, bytes) => sum + bytes.length, 0));
+    const view = new DataView(out.buffer);
+    view.setUint32(0, texts.length, true);
+    let at = 4 * (1 + texts.length);
+    encoded.forEach((bytes, i) => {
+      view.setUint32(4 * (1 + i), bytes.length, true);
+      out.set(bytes, at);
+      at += bytes.length;
+    });
+    return out;
+  };
+  for (const texts of [[], [''], ['0x1', '', '0xab'], ['é', '', 'a😀b', 'x']]) {
+    assert.deepEqual(unpackTexts(pack(texts), decoder), texts, JSON.stringify(texts));
+  }
+  const short = pack(['ab', 'c']);
+  new DataView(short.buffer).setUint32(8, 0, true);
+  assert.throws(() => unpackTexts(short, decoder), /1 bytes left over/);
+});

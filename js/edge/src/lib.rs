@@ -182,12 +182,13 @@ fn field(what: &str, text: &str) -> Result<Fr> {
 
 /// Each element parsed; the failure names `what[i]`, formatted only when there is one (a
 /// per-call hash pays for no text it does not print).
-fn fields(what: &str, texts: &[String]) -> Result<Vec<Fr>> {
+fn fields<S: AsRef<str>>(what: &str, texts: &[S]) -> Result<Vec<Fr>> {
     texts
         .iter()
         .enumerate()
         .map(|(i, text)| {
-            parse_fr_hex(text).map_err(|e| Thrown::new(e.class(), &e.kind(), &format!("{what}[{i}]: {e}")))
+            parse_fr_hex(text.as_ref())
+                .map_err(|e| Thrown::new(e.class(), &e.kind(), &format!("{what}[{i}]: {e}")))
         })
         .collect()
 }
@@ -200,7 +201,7 @@ fn block_number(given: Option<u32>) -> Option<BlockNumber> {
 ///
 /// # Errors
 /// A state that is not 4 field elements.
-pub fn poseidon2_permutation(state: &[String]) -> Result<Vec<String>> {
+pub fn poseidon2_permutation<S: AsRef<str>>(state: &[S]) -> Result<Vec<String>> {
     let values = fields("state", state)?;
     let mut state: State = values.try_into().map_err(|values: Vec<Fr>| {
         Thrown::new(
@@ -217,7 +218,7 @@ pub fn poseidon2_permutation(state: &[String]) -> Result<Vec<String>> {
 ///
 /// # Errors
 /// An input that is not a field element.
-pub fn poseidon2_hash(inputs: &[String]) -> Result<String> {
+pub fn poseidon2_hash<S: AsRef<str>>(inputs: &[S]) -> Result<String> {
     Ok(fr_to_hex(&txfx_poseidon::poseidon2_hash(&fields("inputs", inputs)?)))
 }
 
@@ -225,7 +226,7 @@ pub fn poseidon2_hash(inputs: &[String]) -> Result<String> {
 ///
 /// # Errors
 /// An input that is not a field element.
-pub fn poseidon2_hash_with_separator(inputs: &[String], separator: u32) -> Result<String> {
+pub fn poseidon2_hash_with_separator<S: AsRef<str>>(inputs: &[S], separator: u32) -> Result<String> {
     let inputs = fields("inputs", inputs)?;
     Ok(fr_to_hex(&txfx_poseidon::poseidon2_hash_with_separator(&inputs, DomainSeparator::new(separator))))
 }
@@ -913,9 +914,9 @@ impl<'a> Args<'a, '_> {
         }
     }
 
-    fn texts(&self, index: usize) -> Result<Vec<String>> {
+    fn texts(&self, index: usize) -> Result<&[&'a str]> {
         match self.0.get(index) {
-            Some(Arg::Texts(texts)) => Ok(texts.iter().map(|text| (*text).to_owned()).collect()),
+            Some(Arg::Texts(texts)) => Ok(texts),
             _ => Err(Self::missing(index)),
         }
     }
@@ -948,13 +949,13 @@ pub const EXPORTS: &[Export] = &[
     Export {
         name: "poseidon2Permutation",
         params: &[Texts],
-        run: |_, a| poseidon2_permutation(&a.texts(0)?).map(Returned::Texts),
+        run: |_, a| poseidon2_permutation(a.texts(0)?).map(Returned::Texts),
     },
-    Export { name: "poseidon2Hash", params: &[Texts], run: |_, a| text(poseidon2_hash(&a.texts(0)?)) },
+    Export { name: "poseidon2Hash", params: &[Texts], run: |_, a| text(poseidon2_hash(a.texts(0)?)) },
     Export {
         name: "poseidon2HashWithSeparator",
         params: &[Texts, Number],
-        run: |_, a| text(poseidon2_hash_with_separator(&a.texts(0)?, a.number(1)?)),
+        run: |_, a| text(poseidon2_hash_with_separator(a.texts(0)?, a.number(1)?)),
     },
     Export {
         name: "txEffectCommitment",

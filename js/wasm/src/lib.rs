@@ -7,14 +7,18 @@
 //!
 //! The ABI, for `js/wasm.js` (all numbers are wasm32 `i32`s):
 //! - `txfx_alloc(capacity) -> ptr` and `txfx_free(ptr, capacity)`: buffers the caller fills
-//!   (UTF-8 text) and frees after the call;
+//!   (UTF-8 text) and frees after the call. `js/wasm.js` fills one per call, an arena holding the
+//!   argument words, the lists' pairs and every string, and keeps a small one for the next call;
+//!   the module only reads what the words point at, wherever it is;
 //! - `txfx_call(export, words, count) -> status`: runs export `export` of the table with the
 //!   arguments described by `count` words at `words`, three a piece: `[0, 0, 0]` an absent
 //!   argument, `[1, ptr, len]` a string, `[2, value, 0]` a number, `[3, ptr, n]` a list of `n`
 //!   strings whose `[ptr, len]` pairs are at `ptr`, `[4, ptr, len]` a document's bytes as the
 //!   caller gave them (UTF-8 JSON, read and refused, `NotUtf8`, by the edge: the JavaScript side
-//!   decodes nothing). The status is 0 for a string result, 1 for a list (as JSON text), 2 for a
-//!   failure (the edge's JSON message);
+//!   decodes nothing). The status is 0 for a string result, 1 for a list of strings, 2 for a
+//!   failure (the edge's JSON message). A list is packed, not JSON (a permutation's four field
+//!   elements are most of what a call returns): its count `n`, then `n` byte lengths, all
+//!   little-endian `u32`s, then the `n` strings' UTF-8 back to back;
 //! - `txfx_output_ptr()` and `txfx_output_len()`: the last call's result or failure, as UTF-8,
 //!   valid until the next call;
 //! - `txfx_exports() -> len`: the export table as JSON (`txfx_js_edge::exports_json`), in the
@@ -130,6 +134,26 @@ unsafe fn arguments<'a>(words: *const u32, count: usize) -> Result<Vec<Arg<'a>>,
         .collect()
 }
 
+/// A list of strings as the output buffer carries it (module docs): the count and each string's
+/// length in bytes as little-endian `u32`s, then the strings' UTF-8 one after another.
+fn packed_texts(texts: &[String]) -> Vec<u8> {
+    let body: usize = texts.iter().map(String::len).sum();
+    let mut out = Vec::with_capacity(4 * (1 + texts.len()) + body);
+    out.extend_from_slice(&u32_of(texts.len()).to_le_bytes());
+    for text in texts {
+        out.extend_from_slice(&u32_of(text.len()).to_le_bytes());
+    }
+    for text in texts {
+        out.extend_from_slice(text.as_bytes());
+    }
+    out
+}
+
+/// A length as the ABI's `u32`: every length here is of something in wasm32's memory, so it fits.
+fn u32_of(len: usize) -> u32 {
+    u32::try_from(len).unwrap_or(u32::MAX)
+}
+
 /// Runs export `export` (module docs); the status.
 ///
 /// # Safety
@@ -145,7 +169,7 @@ pub unsafe extern "C" fn txfx_call(export: u32, words: *const u32, count: usize)
             0
         }
         Ok(Returned::Texts(texts)) => {
-            set_output(serde_json::Value::from(texts).to_string().into_bytes());
+            set_output(packed_texts(&texts));
             1
         }
         Err(thrown) => {
