@@ -264,16 +264,19 @@ const _: () =
 /// with shifts and additions where a product by either constant would be a multiply.
 ///
 /// `-p⁻¹ ≡ 2^28 − 1` and `p_0 = 2^28 + 1` (asserted above). So `m = (t·2^28 − t) mod 2^29`,
-/// where `t·2^28 mod 2^29` is the low bit of `t` at bit 28; and with `u = t + m`,
-/// `t + m·p_0 = u + m·2^28` is a multiple of 2^29, so `u` is a multiple of `2^28` and the
-/// quotient is `(u/2^28 + m)/2`. Written so, LLVM keeps it (it folds `t + (m << 28) + m` back
-/// into a multiply by `p_0`): wasm32's products are bound by the one port that multiplies, and
-/// this takes two of each round's nineteen multiplies off it. `t` below `2^63` (the callers'
-/// accumulator bounds).
+/// where `t·2^28 mod 2^29` is the low bit of `t` at bit 28: adding it to `−t mod 2^29` flips
+/// bit 28 (the carry out of bit 28 leaves the 29 bits), so `m = (−t ⊕ t·2^28) mod 2^29`. With
+/// `u = t + m`, `t + m·p_0 = u + m·2^28` is a multiple of 2^29, so `u` is a multiple of `2^28`
+/// and the quotient is `(u/2^28 + m)/2`. Both are written so that LLVM keeps them: it folds
+/// `t + (m << 28) + m` back into a multiply by `p_0`, and `((t & 1) << 28) − t` (the subtraction
+/// in place of the exclusive or) into a multiply by `2^28 − 1`, as the module built before
+/// December 2026's second change did (162 `i64.mul` a product, not 153). wasm32's products are
+/// bound by the one port that multiplies, and this takes two of each round's nineteen
+/// multiplies off it. `t` below `2^63` (the callers' accumulator bounds).
 #[cfg(any(test, target_arch = "wasm32"))]
 #[inline(always)]
 pub(crate) const fn reduce_low_29(t: u64) -> (u64, u64) {
-    let m = ((t & 1) << 28).wrapping_sub(t) & MASK_29;
+    let m = (t.wrapping_neg() ^ (t << 28)) & MASK_29;
     (m, (((t + m) >> 28) + m) >> 1)
 }
 
@@ -583,6 +586,33 @@ mod tests {
         let mut limbs = SplitMix64(0x7478_6678);
         values.extend((0..300).map(|_| limbs.fr()));
         values
+    }
+
+    /// The Montgomery round's low-word step without multiplies equals the step with them: `m` is
+    /// `t·(-p⁻¹) mod 2^29`, `t + m·p_0` is a multiple of `2^29`, and the carry is its quotient,
+    /// for every low pattern of `t` (all 2^12 values of the low twelve bits, under each of a few
+    /// high parts) and random `t` below `2^63`.
+    #[test]
+    fn reduce_low_29_is_the_round_with_its_multiplies() {
+        let p0 = split_29(&[P[0], P[1], P[2], P[3], 0])[0];
+        let inv = INV & MASK_29;
+        let mut rng = SplitMix64(0x29_1017);
+        let highs = [0, 1 << 29, (1 << 40) - (1 << 12), (1 << 63) - (1 << 12)];
+        let ts = highs
+            .iter()
+            .flat_map(|&high| (0..1u64 << 12).map(move |low| high | low))
+            .chain((0..20_000).map(|_| rng.next_u64() >> 1));
+        let mut checked = 0;
+        for t in ts {
+            let (m, carry) = reduce_low_29(t);
+            let expected_m = t.wrapping_mul(inv) & MASK_29;
+            let sum = u128::from(t) + u128::from(expected_m) * u128::from(p0);
+            assert_eq!(m, expected_m, "m for t = {t:#x}");
+            assert_eq!(sum % (1 << 29), 0, "t + m·p_0 for t = {t:#x}");
+            assert_eq!(u128::from(carry), sum >> 29, "carry for t = {t:#x}");
+            checked += 1;
+        }
+        assert_eq!(checked, 4 * 4096 + 20_000);
     }
 
     /// `limbs < hundredths_of_p·p/100`.
