@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { performance, monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 
-import { bbOps, timedWorkloads, txfxOps } from './workloads.mjs';
+import { bbOps, bbSyncOn, timedWorkloads, txfxOps } from './workloads.mjs';
 
 const [engine, exportPath, testdata, packageDir, outPath, ...flags] = process.argv.slice(2);
 const quick = flags.includes('--quick');
@@ -31,11 +31,11 @@ if (isTxfx) {
   ops = txfxOps(txfx, spec, (c) => readFileSync(path.join(testdata, 'blocks', `${c.profile}-${c.n}.json`), 'utf8'));
 } else {
   // This script runs from a copy in target/peer/js-bench/, under the reference's node_modules.
-  const { BarretenbergSync, BackendType } = await import('@aztec/bb.js');
+  const bb = await import('@aztec/bb.js');
+  const type = engine === 'bb-shm' ? bb.BackendType.NativeSharedMemory : bb.BackendType.Wasm;
+  const sync = await bbSyncOn(bb, type, () => import('@aztec/foundation/crypto/sync'));
   const { Fr } = await import('@aztec/foundation/curves/bn254');
-  const sync = await import('@aztec/foundation/crypto/sync');
   const trees = await import('@aztec/foundation/trees');
-  await BarretenbergSync.initSingleton({ backend: engine === 'bb-shm' ? BackendType.NativeSharedMemory : BackendType.Wasm });
   ops = bbOps({ Fr, sync, trees }, spec);
 }
 

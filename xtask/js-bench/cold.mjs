@@ -15,11 +15,12 @@ if (engine === 'native' || engine === 'wasm') {
   if (txfx.backend !== engine) throw new Error(`asked for ${engine}, got ${txfx.backend}`);
   root = txfx.txEffectsTreeRootFromLeaves(three.leaves);
 } else {
-  const { BarretenbergSync, BackendType } = await import('@aztec/bb.js');
+  const { bbSyncOn } = await import('./workloads.mjs');
+  const bb = await import('@aztec/bb.js');
+  const type = engine === 'bb-shm' ? bb.BackendType.NativeSharedMemory : bb.BackendType.Wasm;
+  const sync = await bbSyncOn(bb, type, () => import('@aztec/foundation/crypto/sync'));
   const { Fr } = await import('@aztec/foundation/curves/bn254');
-  const sync = await import('@aztec/foundation/crypto/sync');
   const { computeUnbalancedMerkleTreeRoot } = await import('@aztec/foundation/trees');
-  await BarretenbergSync.initSingleton({ backend: engine === 'bb-shm' ? BackendType.NativeSharedMemory : BackendType.Wasm });
   const separator = Number(separatorText);
   const node = (l, r) => sync.poseidon2HashWithSeparator([Fr.fromBuffer(l), Fr.fromBuffer(r)], separator).toBuffer();
   root = '0x' + computeUnbalancedMerkleTreeRoot(three.leaves.map((x) => Fr.fromString(x).toBuffer()), node).toString('hex');

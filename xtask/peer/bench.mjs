@@ -8,29 +8,33 @@
 // Trees use foundation's unbalanced-tree code. Every root is checked against txfx's before any
 // timing; a mismatch aborts the run.
 
+// foundation's modules are imported only after the singleton is set: crypto/sync's top level
+// awaits `BarretenbergSync.initSingleton()` with no options, which picks native barretenberg over
+// shared memory wherever the bb binary is installed, and the singleton keeps the first backend it
+// gets (until December 2026 this script imported foundation first, and its `wasm` rows timed
+// native barretenberg). The backend that runs is checked below.
 import { Barretenberg, BarretenbergSync, BackendType } from '@aztec/bb.js';
-import { Fr } from '@aztec/foundation/curves/bn254';
-import * as asyncPoseidon from '@aztec/foundation/crypto/poseidon';
-import * as syncPoseidon from '@aztec/foundation/crypto/sync';
-import {
-  UnbalancedMerkleTreeCalculator,
-  computeUnbalancedMerkleTreeRoot,
-  computeUnbalancedMerkleTreeRootAsync,
-} from '@aztec/foundation/trees';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 const [exportPath, backend, outPath] = process.argv.slice(2);
 const spec = JSON.parse(readFileSync(exportPath, 'utf8'));
 const isAsync = backend === 'uds';
+const SYNC_BACKEND = { shm: [BackendType.NativeSharedMemory, 'BarretenbergNativeShmSyncBackend'], wasm: [BackendType.Wasm, 'BarretenbergWasmSyncBackend'] };
 if (backend === 'uds') {
   await Barretenberg.initSingleton({ backend: BackendType.NativeUnixSocket });
-} else if (backend === 'shm') {
-  await BarretenbergSync.initSingleton({ backend: BackendType.NativeSharedMemory });
-} else if (backend === 'wasm') {
-  await BarretenbergSync.initSingleton({ backend: BackendType.Wasm });
+} else if (SYNC_BACKEND[backend]) {
+  await BarretenbergSync.initSingleton({ backend: SYNC_BACKEND[backend][0] });
 } else {
   throw new Error(`unknown backend ${backend}`);
+}
+const { Fr } = await import('@aztec/foundation/curves/bn254');
+const asyncPoseidon = await import('@aztec/foundation/crypto/poseidon');
+const syncPoseidon = await import('@aztec/foundation/crypto/sync');
+const { UnbalancedMerkleTreeCalculator, computeUnbalancedMerkleTreeRoot, computeUnbalancedMerkleTreeRootAsync } = await import('@aztec/foundation/trees');
+if (!isAsync) {
+  const runs = BarretenbergSync.getSingleton().backend?.constructor?.name ?? 'an unknown backend';
+  if (runs !== SYNC_BACKEND[backend][1]) throw new Error(`bb.js's synchronous singleton runs ${runs}, not ${SYNC_BACKEND[backend][1]} (${backend})`);
 }
 
 const TREE = spec.separators.tree;
