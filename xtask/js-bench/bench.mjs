@@ -14,7 +14,8 @@ import { createRequire } from 'node:module';
 import { performance, monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 
-import { bbOps, bbSyncOn, timedWorkloads, txfxOps } from './workloads.mjs';
+import { bbSyncOn } from './bb-sync.mjs';
+import { bbOps, timedWorkloads, txfxOps } from './workloads.mjs';
 
 const [engine, exportPath, testdata, packageDir, outPath, ...flags] = process.argv.slice(2);
 const quick = flags.includes('--quick');

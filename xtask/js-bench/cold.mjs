@@ -15,7 +15,7 @@ if (engine === 'native' || engine === 'wasm') {
   if (txfx.backend !== engine) throw new Error(`asked for ${engine}, got ${txfx.backend}`);
   root = txfx.txEffectsTreeRootFromLeaves(three.leaves);
 } else {
-  const { bbSyncOn } = await import('./workloads.mjs');
+  const { bbSyncOn } = await import('./bb-sync.mjs');
   const bb = await import('@aztec/bb.js');
   const type = engine === 'bb-shm' ? bb.BackendType.NativeSharedMemory : bb.BackendType.Wasm;
   const sync = await bbSyncOn(bb, type, () => import('@aztec/foundation/crypto/sync'));

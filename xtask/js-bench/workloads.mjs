@@ -57,22 +57,6 @@ export function txfxOps(txfx, spec, body) {
   };
 }
 
-// bb.js's synchronous singleton on the backend `type`, checked, and then foundation's
-// crypto/sync module (`loadSync()`, the caller's dynamic import of it). The order matters: that
-// module's top level awaits `BarretenbergSync.initSingleton()` with no options, which in Node
-// picks native barretenberg over shared memory wherever its bb binary is installed, and the
-// singleton keeps the first backend it gets, so an `initSingleton({ backend: Wasm })` after the
-// import returns the native one. (Until December 2026 this benchmark imported foundation first,
-// and its "bb.js WASM" rows in Node timed native barretenberg.)
-export async function bbSyncOn({ BarretenbergSync, BackendType }, type, loadSync) {
-  await BarretenbergSync.initSingleton({ backend: type });
-  const sync = await loadSync();
-  const runs = BarretenbergSync.getSingleton().backend?.constructor?.name ?? 'an unknown backend';
-  const expected = type === BackendType.Wasm ? 'BarretenbergWasmSyncBackend' : 'BarretenbergNativeShmSyncBackend';
-  if (runs !== expected) throw new Error(`bb.js's synchronous singleton runs ${runs}, not ${expected} (${type})`);
-  return sync;
-}
-
 // The reference: `Fr` (@aztec/foundation/curves/bn254), `sync` (@aztec/foundation/crypto/sync)
 // and `trees` (@aztec/foundation/trees), with bb.js's BarretenbergSync singleton initialised on
 // the backend being measured. Leaves and nodes are Buffers, as foundation's trees take them.

@@ -8,34 +8,31 @@
 // Trees use foundation's unbalanced-tree code. Every root is checked against txfx's before any
 // timing; a mismatch aborts the run.
 
-// foundation's modules are imported only after the singleton is set: crypto/sync's top level
-// awaits `BarretenbergSync.initSingleton()` with no options, which picks native barretenberg over
-// shared memory wherever the bb binary is installed, and the singleton keeps the first backend it
-// gets (until December 2026 this script imported foundation first, and its `wasm` rows timed
-// native barretenberg). The backend that runs is checked below.
-import { Barretenberg, BarretenbergSync, BackendType } from '@aztec/bb.js';
+// foundation's modules are imported only after bb.js's singleton is set (bb-sync.mjs says why).
+import * as bb from '@aztec/bb.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
+import { bbSyncOn } from './bb-sync.mjs';
+
 const [exportPath, backend, outPath] = process.argv.slice(2);
 const spec = JSON.parse(readFileSync(exportPath, 'utf8'));
+const { Barretenberg, BackendType } = bb;
 const isAsync = backend === 'uds';
-const SYNC_BACKEND = { shm: [BackendType.NativeSharedMemory, 'BarretenbergNativeShmSyncBackend'], wasm: [BackendType.Wasm, 'BarretenbergWasmSyncBackend'] };
-if (backend === 'uds') {
+const SYNC_TYPE = { shm: BackendType.NativeSharedMemory, wasm: BackendType.Wasm };
+const loadSync = () => import('@aztec/foundation/crypto/sync');
+let syncPoseidon;
+if (isAsync) {
   await Barretenberg.initSingleton({ backend: BackendType.NativeUnixSocket });
-} else if (SYNC_BACKEND[backend]) {
-  await BarretenbergSync.initSingleton({ backend: SYNC_BACKEND[backend][0] });
+  syncPoseidon = await loadSync();
+} else if (SYNC_TYPE[backend]) {
+  syncPoseidon = await bbSyncOn(bb, SYNC_TYPE[backend], loadSync);
 } else {
   throw new Error(`unknown backend ${backend}`);
 }
 const { Fr } = await import('@aztec/foundation/curves/bn254');
 const asyncPoseidon = await import('@aztec/foundation/crypto/poseidon');
-const syncPoseidon = await import('@aztec/foundation/crypto/sync');
 const { UnbalancedMerkleTreeCalculator, computeUnbalancedMerkleTreeRoot, computeUnbalancedMerkleTreeRootAsync } = await import('@aztec/foundation/trees');
-if (!isAsync) {
-  const runs = BarretenbergSync.getSingleton().backend?.constructor?.name ?? 'an unknown backend';
-  if (runs !== SYNC_BACKEND[backend][1]) throw new Error(`bb.js's synchronous singleton runs ${runs}, not ${SYNC_BACKEND[backend][1]} (${backend})`);
-}
 
 const TREE = spec.separators.tree;
 const hashSep = isAsync

@@ -638,6 +638,9 @@ pub fn bench(quick: bool) -> Result<(), String> {
         std::fs::copy(root().join("xtask/js-bench").join(script), scripts.join(script))
             .map_err(|e| format!("{script}: {e}"))?;
     }
+    // bb.js's checked singleton, shared with `bench --peer`'s script.
+    std::fs::copy(root().join("xtask/peer/bb-sync.mjs"), scripts.join("bb-sync.mjs"))
+        .map_err(|e| format!("bb-sync.mjs: {e}"))?;
     // The Chromium runner's server and flags, shared with the browser tests.
     std::fs::copy(root().join("js/test/browser/serve.mjs"), scripts.join("serve.mjs"))
         .map_err(|e| format!("serve.mjs: {e}"))?;

@@ -31,6 +31,8 @@ pub fn run_peer(export: &str, out: &str) -> Result<(), String> {
     let dir = install()?;
     let script = dir.join("bench.mjs");
     std::fs::copy(root().join("xtask/peer/bench.mjs"), &script).map_err(|e| e.to_string())?;
+    std::fs::copy(root().join("xtask/peer/bb-sync.mjs"), dir.join("bb-sync.mjs"))
+        .map_err(|e| e.to_string())?;
     let mut versions = Value::Null;
     let mut results = Vec::new();
     for backend in ["uds", "shm", "wasm"] {
