@@ -11,11 +11,14 @@
 //!
 //! **Radix.** Values are held in Montgomery form with radix `2^261` (nine limbs of 29 bits), not
 //! `R = 2^256`: `x` is held as `x·2^261 mod p`, and [`mul`] returns `a·b·2^-261`, which is again
-//! in that form. Entry multiplies by `2^266 mod p` (`x·R·2^266·2^-261 = x·2^261`) and exit by
-//! `2^256 mod p` (`x·2^261·2^256·2^-261 = x·R`): one product each, eight per permutation against
-//! its 488, and the round constants and the diagonal are converted at compile time by the same
-//! function. (The alternative, keeping radix `R` and shifting one operand by 5 bits per product as
-//! `mul_29` does, costs a shift per product and keeps the looser bound below.)
+//! in that form. The two radixes differ by `2^5`, so neither conversion needs a product: entry
+//! shifts the coarse value left by 5 bits (`x·R·2^5 = x·2^261`) and reduces it ([`enter`]), exit
+//! divides by `2^5` exactly, after adding the multiple of `p` below `32p` that makes the value
+//! divisible ([`leave`]). The round constants and the diagonal are converted at compile time by
+//! the same function. (Before, each conversion was a product with `2^266 mod p` or `2^256 mod p`:
+//! eight per permutation against its 488. The alternative, keeping radix `R` and shifting one
+//! operand by 5 bits per product as `mul_29` does, costs a shift per product and keeps the looser
+//! bound below.)
 //!
 //! **Bounds.** With `p/2^261 < 0.006`, a product of values `a, b` is below `a·b/2^261 + p`, i.e.
 //! below `(1 + 0.006·(a/p)·(b/p))·p`: much tighter than the radix-`R` product (`0.19` there in
@@ -29,7 +32,7 @@
 //! each S-box.
 //!
 //! - Full round: `x + c` (limbs below `2^33 + 2^29`, value below `18.1p + 1.03p < 20p`; entry
-//!   and the compile-time conversions give values below `1.03p`), normalised, the
+//!   and the compile-time conversions give values below `1.001p`), normalised, the
 //!   S-box (below `1.13p`, normalised), then `M_E` by additions and shifts: coefficients sum to
 //!   at most 16, so limbs below `2^33` and values below `16·1.13p < 18.1p`.
 //! - Partial round: lane 0 as above. Lanes 1..3 enter a product with `d_i` (below `p`) as they
@@ -37,15 +40,14 @@
 //!   of the four lanes has limbs below `2^32` but its value would grow threefold per round, so
 //!   [`reduce`] brings it below `1.001p` (one multiple of `p` subtracted, estimated from the top
 //!   limb). Each output, product plus sum, has limbs below `2^30` and value below `2.12p`.
-//! - Exit: normalised, times `2^256 mod p` (below `2p`): below `18.1·2·0.006·p + p < 1.22p`, a
-//!   coarse value in `[0, 2p)` as [`super::permute_lanes`] promises. The coarse representative
+//! - Exit: normalised (value below `18.1p`), plus `k·p` for the `k < 32` that makes it a
+//!   multiple of 32, divided by 32: below `(18.1 + 31)p/32 < 1.6p`, a coarse value in `[0, 2p)`
+//!   as [`super::permute_lanes`] promises. The coarse representative
 //!   may differ from the portable permutation's (both are the same field element; every caller
 //!   reduces with `to_fr` or adds coarse values).
 
 use super::{DIAGONAL, FULL_ROUNDS, Lanes, PARTIAL_ROUNDS, RC, WIDTH};
-use crate::montgomery::{
-    Coarse, LIMB_BITS_29, MASK_29, P, from_u128, join_29, reduce_low_29, row_29, split_29,
-};
+use crate::montgomery::{Coarse, INV, LIMB_BITS_29, MASK_29, P, join_29, reduce_low_29, row_29, split_29};
 
 /// A value as nine little-endian 29-bit limbs in 64-bit words, radix `2^261` Montgomery form.
 /// "Normalised": limbs 0..7 below `2^29`, limb 8 holding the rest.
@@ -55,7 +57,7 @@ pub(crate) type Limbs = [u64; 9];
 const P29: Limbs = split_29(&widen(P));
 /// `-p⁻¹ mod 2^29`: `-p⁻¹ mod 2^64` truncated.
 #[cfg(test)]
-const INV29: u64 = crate::montgomery::INV & MASK_29;
+const INV29: u64 = INV & MASK_29;
 
 /// Limbs of a normalised value (0..7; the top limb of a value below `20p` is smaller still).
 const LIMB_BOUND: u128 = 1 << LIMB_BITS_29;
@@ -73,10 +75,8 @@ const fn widen(a: Coarse) -> [u64; 5] {
     [a[0], a[1], a[2], a[3], 0]
 }
 
-/// `2^266 mod p` (coarse): the product with it takes radix `2^256` to radix `2^261`.
-const ENTER: Limbs = split_29(&widen(from_u128(1 << 10)));
-/// `2^256 mod p` (coarse): the product with it takes radix `2^261` back to `2^256`.
-const LEAVE: Limbs = split_29(&widen(from_u128(1)));
+/// The bits between the radixes: `2^261 = 2^256 · 2^RADIX_SHIFT`.
+const RADIX_SHIFT: u32 = 261 - 256;
 
 /// One carry pass: limbs 0..7 below `2^29`, the same value.
 #[allow(
@@ -374,16 +374,56 @@ fn shl(a: &Limbs, k: u32) -> Limbs {
 }
 
 /// A coarse value (radix `2^256`, below `2p`) into limbs (radix `2^261`): normalised, below
-/// `2·2·0.006·p + p < 1.03p`.
+/// `1.001p`.
+///
+/// `x·2^5`, below `64p < 2^260`, fits nine limbs exactly (`split_29` of the shifted words);
+/// [`reduce`] then takes it below `1.001p` (its limbs are normalised, and the top limb is below
+/// `2^28`, far under its bound). No product: the radix changes by a shift.
 #[inline(always)]
 pub(crate) const fn enter(x: &Coarse) -> Limbs {
-    mul(&split_29(&widen(*x)), &ENTER)
+    let back = 64 - RADIX_SHIFT;
+    let shifted = [
+        x[0] << RADIX_SHIFT,
+        (x[1] << RADIX_SHIFT) | (x[0] >> back),
+        (x[2] << RADIX_SHIFT) | (x[1] >> back),
+        (x[3] << RADIX_SHIFT) | (x[2] >> back),
+        x[3] >> back,
+    ];
+    reduce(&split_29(&shifted))
 }
 
-/// Limbs (limbs below `2^29` after [`normalise`], value below `20p`) back to a coarse value.
+/// Limbs (limbs below `2^29` after [`normalise`], value `v` below `20p`) back to a coarse value,
+/// below `1.6p`.
+///
+/// `v·2^-5 mod p` exactly, with no product: `k = −v·p⁻¹ mod 2^5` (from the low limb and `INV`,
+/// which is `−p⁻¹ mod 2^64`) makes `v + k·p` a multiple of `2^5`, and the quotient is below
+/// `(20 + 31)p/32 < 1.6p`. The limbs of `v + k·p` stay below `2^35` (`k·p_j < 2^34`), one carry
+/// pass normalises them, and the shift right moves each limb's low five bits into the limb
+/// below; the top limb of a value below `1.6p` (`< 2^255`) fits `join_29`.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "const loops over fixed-size limb arrays, every index below the length; iterators are not const"
+)]
 #[inline(always)]
 pub(crate) const fn leave(x: &Limbs) -> Coarse {
-    join_29(&mul(x, &LEAVE))
+    let low = (1 << RADIX_SHIFT) - 1;
+    let k = x[0].wrapping_mul(INV) & low;
+    let mut t = [0u64; 9];
+    let mut j = 0;
+    while j < 9 {
+        t[j] = x[j] + k * P29[j];
+        j += 1;
+    }
+    let t = normalise(t);
+    debug_assert!(t[0] & low == 0);
+    let mut out = [0u64; 9];
+    let mut j = 0;
+    while j < 8 {
+        out[j] = (t[j] >> RADIX_SHIFT) | ((t[j + 1] & low) << (LIMB_BITS_29 - RADIX_SHIFT));
+        j += 1;
+    }
+    out[8] = t[8] >> RADIX_SHIFT;
+    join_29(&out)
 }
 
 /// The full rounds' constants, in limbs.
@@ -579,6 +619,41 @@ mod tests {
             assert_eq!(join_29(&split_29(&widen(*x))), *x);
         }
         assert!(samples.len() > 300);
+    }
+
+    /// Exit on every value a permutation can end with (normalised, below `20p`), at and around
+    /// each residue mod 32, and entry on shifted values near its widest (`32·2p`): the element
+    /// is kept and the bounds hold.
+    #[test]
+    fn entry_and_exit_keep_the_element_across_their_range() {
+        let samples = coarse_samples();
+        let two_p = {
+            let mut t = BigInt(P);
+            t.mul2();
+            t
+        };
+        let mut widest = 0f64;
+        let mut residues = [false; 32];
+        for (i, x) in samples.iter().enumerate() {
+            let a = enter(x);
+            // Up to 19 times a value below 1.001p, plus small offsets that walk the low limb
+            // through every residue mod 32.
+            for (factor, offset) in [(1u32, 0u64), (3, 1), (16, 7), (19, (i % 32) as u64)] {
+                let mut v = [0u64; 9];
+                for _ in 0..factor {
+                    v = add(&v, &a);
+                }
+                v[0] += offset;
+                let v = normalise(v);
+                widest = widest.max(over_p(&v));
+                residues[(v[0] % 32) as usize] = true;
+                let back = leave(&v);
+                assert_eq!(to_fr(&back), element(&v), "{v:x?}");
+                assert!(BigInt(back) < two_p && over_p(&split_29(&widen(back))) < 1.6, "{back:x?}");
+            }
+        }
+        assert!(widest > 18.0, "the widest exit input reached only {widest}p");
+        assert!(residues.iter().all(|&seen| seen), "not every residue mod 32 was left: {residues:?}");
     }
 
     #[test]
