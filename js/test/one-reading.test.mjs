@@ -118,6 +118,46 @@ test('the WASM engine recovers from a trap and from a refusal', () => {
   assert.equal(engine.txEffectsTreeRoot(JSON.stringify(json('blocks/small-16.json'))), txfx.txEffectsTreeRoot(read('blocks/small-16.json')));
 });
 
+test('the WASM module aligns its buffers and refuses misaligned argument words', () => {
+  const require = createRequire(import.meta.url);
+  const { createWasmEngine, ENGINE_INTERNALS } = require('../wasm.js');
+  const module = new WebAssembly.Module(readFileSync(path.join(here, '..', 'dist', 'txfx.wasm')));
+  // Odd sizes in between, so that an allocator packing by size alone would hand out odd addresses.
+  const raw = new WebAssembly.Instance(module, {}).exports;
+  const buffers = [1, 3, 5, 7, 9, 100, 1001, 65_537].map((size) => [raw.txfx_alloc(size), size]);
+  for (const [pointer, size] of buffers) assert.equal(pointer % 8, 0, `txfx_alloc(${size}) gave ${pointer}`);
+  for (const [pointer, size] of buffers) raw.txfx_free(pointer, size);
+  // The same valid words (the document, and no options) at an aligned address and
+  // one 2 bytes past it: the first call answers (status 0), the second is refused as the
+  // engine's fault (status 2), not read (wasm loads need no alignment, so only the check refuses).
+  const text = new TextEncoder().encode(read('blocks/three-fixtures.json'));
+  const base = raw.txfx_alloc(text.length + 64);
+  new Uint8Array(raw.memory.buffer, base, text.length).set(text);
+  raw.txfx_exports();
+  const table = JSON.parse(new TextDecoder().decode(new Uint8Array(raw.memory.buffer, raw.txfx_output_ptr(), raw.txfx_output_len())));
+  const rootIndex = table.findIndex(({ name }) => name === 'txEffectsTreeRoot');
+  const wordsAt = (offset) => {
+    const view = new DataView(raw.memory.buffer);
+    const at = base + ((text.length + 7) & ~7) + offset;
+    [1, base, text.length, 0, 0, 0].forEach((word, i) => view.setUint32(at + 4 * i, word, true));
+    return at;
+  };
+  const status = raw.txfx_call(rootIndex, wordsAt(0), 6);
+  assert.equal(status, 0, new TextDecoder().decode(new Uint8Array(raw.memory.buffer, raw.txfx_output_ptr(), raw.txfx_output_len())));
+  const answer = new TextDecoder().decode(new Uint8Array(raw.memory.buffer, raw.txfx_output_ptr(), raw.txfx_output_len()));
+  assert.equal(answer, three.root);
+  assert.equal(raw.txfx_call(rootIndex, wordsAt(2), 6), 2);
+  const refusal = new TextDecoder().decode(new Uint8Array(raw.memory.buffer, raw.txfx_output_ptr(), raw.txfx_output_len()));
+  assert.match(refusal, /not aligned/);
+  // Through the engine: a refusal, not a trap.
+  const engine = createWasmEngine(module);
+  const internals = engine[ENGINE_INTERNALS];
+  const index = internals.exports().indexOf('txEffectsTreeRoot');
+  for (const misaligned of [2, 0x1001, 0x1003]) assert.equal(internals.call(index, misaligned, 3), 2);
+  assert.equal(internals.restarts(), 0, 'a refusal is not a trap');
+  assert.equal(engine.txEffectsTreeRoot(read('blocks/three-fixtures.json')), three.root);
+});
+
 test('the WASM engine passes each call in one arena, whatever the order of sizes and scripts', () => {
   const require = createRequire(import.meta.url);
   const { createWasmEngine, unpackTexts } = require('../wasm.js');

@@ -44,13 +44,31 @@ fn set_output(bytes: Vec<u8>) -> usize {
     len
 }
 
-/// A buffer of `capacity` bytes for the caller to fill (at least one byte, so that the pointer is
-/// always a real allocation).
+/// The alignment of every buffer [`txfx_alloc`] gives. `js/wasm.js` writes the call's words and
+/// the lists' pairs through a `Uint32Array` at a 4-aligned offset into its arena, and the module
+/// reads them as `u32`s, so the arena itself must start 4-aligned: a promise of this layout, not
+/// of the allocator's habits (a `Vec<u8>` promises only 1).
+const BUFFER_ALIGN: usize = 8;
+
+/// The layout of a `capacity`-byte buffer (at least one byte, so that the pointer is always a
+/// real allocation); a capacity no allocation can have traps, as a failed allocation does.
+fn buffer_layout(capacity: usize) -> std::alloc::Layout {
+    match std::alloc::Layout::from_size_align(capacity.max(1), BUFFER_ALIGN) {
+        Ok(layout) => layout,
+        Err(_) => std::process::abort(),
+    }
+}
+
+/// A buffer of `capacity` bytes for the caller to fill, aligned to 8 bytes. A failed
+/// allocation traps (`js/wasm.js` then drops the instance and starts a fresh one).
 #[unsafe(no_mangle)]
 pub extern "C" fn txfx_alloc(capacity: usize) -> *mut u8 {
-    let mut buffer = Vec::<u8>::with_capacity(capacity.max(1));
-    let pointer = buffer.as_mut_ptr();
-    std::mem::forget(buffer);
+    let layout = buffer_layout(capacity);
+    // SAFETY: the layout's size is at least one byte.
+    let pointer = unsafe { std::alloc::alloc(layout) };
+    if pointer.is_null() {
+        std::alloc::handle_alloc_error(layout);
+    }
     pointer
 }
 
@@ -60,8 +78,22 @@ pub extern "C" fn txfx_alloc(capacity: usize) -> *mut u8 {
 /// `pointer` and `capacity` are those of one [`txfx_alloc`] call, freed once.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn txfx_free(pointer: *mut u8, capacity: usize) {
-    // SAFETY: the caller passes back what txfx_alloc allocated, with its capacity.
-    drop(unsafe { Vec::from_raw_parts(pointer, 0, capacity.max(1)) });
+    // SAFETY: the caller passes back what txfx_alloc allocated, with its capacity, so with the
+    // layout it was allocated with.
+    unsafe { std::alloc::dealloc(pointer, buffer_layout(capacity)) };
+}
+
+/// `n` words at `pointer`, refused unless the pointer is aligned for `u32` (every word the
+/// JavaScript side writes is, inside an arena [`txfx_alloc`] aligned).
+///
+/// # Safety
+/// `pointer..pointer + 4·n` is memory the caller filled.
+unsafe fn aligned_words<'a>(pointer: usize, n: usize) -> Result<&'a [u32], Thrown> {
+    if !pointer.is_multiple_of(std::mem::align_of::<u32>()) {
+        return Err(abi_fault("argument words not aligned to 4 bytes"));
+    }
+    // SAFETY: aligned (checked above), and filled by the caller, as the contract says.
+    Ok(unsafe { std::slice::from_raw_parts(pointer as *const u32, n) })
 }
 
 /// The output buffer's address.
@@ -103,7 +135,7 @@ unsafe fn text<'a>(pointer: usize, len: usize) -> Result<&'a str, Thrown> {
 /// The words and every buffer they name are memory the caller filled.
 unsafe fn arguments<'a>(words: *const u32, count: usize) -> Result<Vec<Arg<'a>>, Thrown> {
     // SAFETY: as the function's contract says.
-    let words = unsafe { std::slice::from_raw_parts(words, count) };
+    let words = unsafe { aligned_words(words as usize, count)? };
     words
         .chunks(3)
         .map(|word| match *word {
@@ -117,8 +149,7 @@ unsafe fn arguments<'a>(words: *const u32, count: usize) -> Result<Vec<Arg<'a>>,
             })),
             [3, pointer, n] => {
                 // SAFETY: n pairs of words the caller wrote.
-                let pairs =
-                    unsafe { std::slice::from_raw_parts(pointer as usize as *const u32, 2 * n as usize) };
+                let pairs = unsafe { aligned_words(pointer as usize, 2 * n as usize)? };
                 pairs
                     .chunks_exact(2)
                     .map(|pair| match *pair {
