@@ -133,8 +133,10 @@ test('the WASM module aligns its buffers and refuses misaligned argument words',
   const text = new TextEncoder().encode(read('blocks/three-fixtures.json'));
   const base = raw.txfx_alloc(text.length + 64);
   new Uint8Array(raw.memory.buffer, base, text.length).set(text);
+  // The module's last output (a result or a refusal), as text.
+  const output = () => new TextDecoder().decode(new Uint8Array(raw.memory.buffer, raw.txfx_output_ptr(), raw.txfx_output_len()));
   raw.txfx_exports();
-  const table = JSON.parse(new TextDecoder().decode(new Uint8Array(raw.memory.buffer, raw.txfx_output_ptr(), raw.txfx_output_len())));
+  const table = JSON.parse(output());
   const rootIndex = table.findIndex(({ name }) => name === 'txEffectsTreeRoot');
   const wordsAt = (offset) => {
     const view = new DataView(raw.memory.buffer);
@@ -142,13 +144,10 @@ test('the WASM module aligns its buffers and refuses misaligned argument words',
     [1, base, text.length, 0, 0, 0].forEach((word, i) => view.setUint32(at + 4 * i, word, true));
     return at;
   };
-  const status = raw.txfx_call(rootIndex, wordsAt(0), 6);
-  assert.equal(status, 0, new TextDecoder().decode(new Uint8Array(raw.memory.buffer, raw.txfx_output_ptr(), raw.txfx_output_len())));
-  const answer = new TextDecoder().decode(new Uint8Array(raw.memory.buffer, raw.txfx_output_ptr(), raw.txfx_output_len()));
-  assert.equal(answer, three.root);
+  assert.equal(raw.txfx_call(rootIndex, wordsAt(0), 6), 0, output());
+  assert.equal(output(), three.root);
   assert.equal(raw.txfx_call(rootIndex, wordsAt(2), 6), 2);
-  const refusal = new TextDecoder().decode(new Uint8Array(raw.memory.buffer, raw.txfx_output_ptr(), raw.txfx_output_len()));
-  assert.match(refusal, /not aligned/);
+  assert.match(output(), /not aligned/);
   // Through the engine: a refusal, not a trap.
   const engine = createWasmEngine(module);
   const internals = engine[ENGINE_INTERNALS];

@@ -574,6 +574,13 @@ mod tests {
         l.iter().rev().fold(0f64, |acc, limb| acc * 2f64.powi(29) + *limb as f64) / p_f
     }
 
+    /// `2p`, the bound of a coarse value.
+    fn two_p() -> BigInt<4> {
+        let mut t = BigInt(P);
+        t.mul2();
+        t
+    }
+
     fn coarse_samples() -> Vec<Coarse> {
         let mut rng = SplitMix64(0x2929);
         let p_minus = |k: u64| {
@@ -608,14 +615,7 @@ mod tests {
             assert_eq!(element(&l), to_fr(x));
             let back = leave(&l);
             assert_eq!(to_fr(&back), to_fr(x));
-            assert!(
-                BigInt(back) < {
-                    let mut t = BigInt(P);
-                    t.mul2();
-                    t
-                },
-                "{back:x?} not coarse"
-            );
+            assert!(BigInt(back) < two_p(), "{back:x?} not coarse");
             assert_eq!(join_29(&split_29(&widen(*x))), *x);
         }
         assert!(samples.len() > 300);
@@ -627,11 +627,6 @@ mod tests {
     #[test]
     fn entry_and_exit_keep_the_element_across_their_range() {
         let samples = coarse_samples();
-        let two_p = {
-            let mut t = BigInt(P);
-            t.mul2();
-            t
-        };
         let mut widest = 0f64;
         let mut residues = [false; 32];
         for (i, x) in samples.iter().enumerate() {
@@ -649,7 +644,7 @@ mod tests {
                 residues[(v[0] % 32) as usize] = true;
                 let back = leave(&v);
                 assert_eq!(to_fr(&back), element(&v), "{v:x?}");
-                assert!(BigInt(back) < two_p && over_p(&split_29(&widen(back))) < 1.6, "{back:x?}");
+                assert!(BigInt(back) < two_p() && over_p(&split_29(&widen(back))) < 1.6, "{back:x?}");
             }
         }
         assert!(widest > 18.0, "the widest exit input reached only {widest}p");
