@@ -66,7 +66,7 @@ impl Product for Portable {
 pub(crate) const P: [u64; 4] = <FrConfig as MontConfig<4>>::MODULUS.0;
 
 /// `2p`, which still fits in four limbs (`2p < 2^255`).
-const TWO_P: [u64; 4] = double(P);
+pub(crate) const TWO_P: [u64; 4] = double(P);
 
 /// `-p^{-1} mod 2^64`, the Montgomery reduction factor, by Newton iteration at compile time.
 pub(crate) const INV: u64 = {

@@ -60,8 +60,8 @@ impl Ifma {
         unsafe { kernel(states) }
     }
 
-    /// Permutes coarse lanes with the partial rounds split between the ADX product and a ymm
-    /// register (`permutation::x8::mixed`).
+    /// Permutes coarse lanes: the full rounds on a ymm register, the partial rounds split between
+    /// the ADX product and the ymm register (`permutation::x8::mixed`).
     #[inline]
     pub(crate) fn permute_lanes_mixed(
         self,
@@ -279,5 +279,10 @@ impl Across for V256 {
     fn with_lane0(self, first: Self) -> Self {
         // 32-bit words 0 and 1 (64-bit lane 0) from `first`.
         Self(unsafe { _mm256_blend_epi32::<0b0000_0011>(self.0, first.0) })
+    }
+    #[inline(always)]
+    fn with_odd(self, odd: Self) -> Self {
+        // 32-bit words 2, 3, 6 and 7 (64-bit lanes 1 and 3) from `odd`.
+        Self(unsafe { _mm256_blend_epi32::<0b1100_1100>(self.0, odd.0) })
     }
 }

@@ -17,14 +17,22 @@
 //!   joined into 64-bit limbs), in time for the next round's last addition.
 //! ```
 //!
-//! The full rounds stay scalar. Lane 0 of the vector holds `0` times `d` plus the sum: bounded
-//! like the others, never read.
+//! Lane 0 of the vector holds `0` times `d` plus the sum: bounded like the others, never read.
+//!
+//! The full rounds run on the vector alone, the state's four elements in its four lanes, in the
+//! batch kernel's form `x·2^260` (entered and left by one product each, by `2^264` and by `1`):
+//! one vector S-box a round instead of four scalar ones, and the external matrix as lane
+//! shuffles and additions. Their S-boxes are independent, so the vector's latency is shared by
+//! four elements; the scalar permutation runs them one product after another on one multiplier.
+//! Measured on AMD Zen 4 (one core, interleaved runs): 7.12 µs a permutation with scalar full
+//! rounds, 5.49 µs with vector ones.
 
 use super::{
-    DIAGONAL, Element, INPUT_MAX, Lanes, UNIT, add, join, mul, normalize, product, reduce_sum, split,
+    DIAGONAL, ENTRY, EXIT, Element, INPUT_MAX, Lanes, RC as KERNEL_RC, UNIT, add, join, mul, normalize,
+    product, reduce_sum, sbox, sbox_bound, splat, split,
 };
 use crate::montgomery::{Coarse, Product, add as add_coarse, add_unreduced};
-use crate::permutation::{FULL_ROUNDS, PARTIAL_ROUNDS, RC, WIDTH, external_matrix, full_round};
+use crate::permutation::{FULL_ROUNDS, PARTIAL_ROUNDS, RC, WIDTH};
 
 /// Four lanes with the shuffles the split round needs, on top of [`Lanes<4>`].
 pub(crate) trait Across: Lanes<4> {
@@ -34,6 +42,8 @@ pub(crate) trait Across: Lanes<4> {
     fn swap_halves(self) -> Self;
     /// Lane 0 from `first`, lanes 1–3 from `self`.
     fn with_lane0(self, first: Self) -> Self;
+    /// Lanes 0 and 2 from `self`, lanes 1 and 3 from `odd`.
+    fn with_odd(self, odd: Self) -> Self;
 }
 
 #[cfg(test)]
@@ -50,23 +60,41 @@ impl Across for super::Xn<4> {
         let [_, b, c, d] = self.0;
         Self([first.0[0], b, c, d])
     }
+    fn with_odd(self, odd: Self) -> Self {
+        let [a, _, c, _] = self.0;
+        Self([a, odd.0[1], c, odd.0[3]])
+    }
 }
 
-/// `[0, d₁, d₂, d₃]`, each `d·2^260 mod p` in 52-bit limbs: a vector product by it takes
-/// `x·2^256` to `x·d·2^256`.
-const DIAGONAL_123: [[u64; 5]; WIDTH] = [[0; 5], DIAGONAL[1], DIAGONAL[2], DIAGONAL[3]];
+/// `[0, d₁, d₂, d₃]`, each `d·2^260 mod p` in 52-bit limbs, limb by limb (`[limb][lane]`): a
+/// vector product by it takes `x·2^256` to `x·d·2^256`.
+const DIAGONAL_123: [[u64; WIDTH]; 5] = transpose([[0; 5], DIAGONAL[1], DIAGONAL[2], DIAGONAL[3]]);
 
-/// The scalar lanes 1–3 of `lanes` into the vector's lanes 1–3 (lane 0 zero).
+/// Four elements' 52-bit limbs (`[lane][limb]`) as five limb rows (`[limb][lane]`).
+#[allow(
+    clippy::indexing_slicing,
+    reason = "const loops over fixed-size arrays, every index below the length"
+)]
 #[inline(always)]
-fn to_vector<V: Across>(lanes: &[Coarse; WIDTH]) -> Element<V> {
-    let [_, a, b, c] = lanes.each_ref().map(|x| split(*x));
-    [
-        V::from_array([0, a[0], b[0], c[0]]),
-        V::from_array([0, a[1], b[1], c[1]]),
-        V::from_array([0, a[2], b[2], c[2]]),
-        V::from_array([0, a[3], b[3], c[3]]),
-        V::from_array([0, a[4], b[4], c[4]]),
-    ]
+const fn transpose(elements: [[u64; 5]; WIDTH]) -> [[u64; WIDTH]; 5] {
+    let mut out = [[0; WIDTH]; 5];
+    let mut limb = 0;
+    while limb < 5 {
+        let mut lane = 0;
+        while lane < WIDTH {
+            out[limb][lane] = elements[lane][limb];
+            lane += 1;
+        }
+        limb += 1;
+    }
+    out
+}
+
+/// Five limb rows (`[limb][lane]`) as an element of vectors.
+#[inline(always)]
+fn from_rows<V: Across>(rows: &[[u64; WIDTH]; 5]) -> Element<V> {
+    let [r0, r1, r2, r3, r4] = *rows;
+    [V::from_array(r0), V::from_array(r1), V::from_array(r2), V::from_array(r3), V::from_array(r4)]
 }
 
 /// A scalar value broadcast to every lane, in 52-bit limbs.
@@ -87,36 +115,92 @@ fn lane<V: Across>(x: &Element<V>, i: usize) -> Coarse {
 /// `x₁ + x₂ + x₃` in every lane (lane 0 left out), reduced below `1.001p`, normalized.
 #[inline(always)]
 fn sum_123<V: Across>(x: &Element<V>) -> Element<V> {
-    let zero = V::splat(0);
     let [l0, l1, l2, l3, l4] = *x;
-    let across = |v: V| {
-        let v = v.with_lane0(zero);
-        let pairs = v.add(v.swap_pairs());
-        pairs.add(pairs.swap_halves())
-    };
     normalize(&reduce_sum(&[across(l0), across(l1), across(l2), across(l3), across(l4)]))
 }
 
-/// The permutation on coarse lanes, the partial rounds split between `a`'s scalar products and
-/// `V`'s vector lanes.
+/// Lanes 1–3 of one limb summed into every lane. A function, not a closure: see
+/// [`external_limb`].
+#[inline(always)]
+fn across<V: Across>(v: V) -> V {
+    let v = v.with_lane0(V::splat(0));
+    let pairs = v.add(v.swap_pairs());
+    pairs.add(pairs.swap_halves())
+}
+
+/// The full rounds' constants in the kernel's form, element `i` in lane `i`: `[round][limb]`.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "const loops over fixed-size arrays, every index below the length"
+)]
+const FULL_RC: [[[u64; WIDTH]; 5]; FULL_ROUNDS] = {
+    let mut out = [[[0u64; WIDTH]; 5]; FULL_ROUNDS];
+    let mut r = 0;
+    while r < FULL_ROUNDS {
+        let row = if r < FULL_ROUNDS / 2 { r } else { r + PARTIAL_ROUNDS };
+        out[r] = transpose(KERNEL_RC[row]);
+        r += 1;
+    }
+    out
+};
+
+/// `M_E·s` with element `i` of the state in lane `i`, limb by limb (unnormalized limbs, as the
+/// batch kernel's `external_matrix`). With `tₖ` the pair sums `x₀ + x₁` and `x₂ + x₃`, `S` the
+/// total and `O = x₁ + x₃`, barretenberg's rows `[5,7,1,3] [4,6,1,1] [1,3,5,7] [1,1,4,6]` are
+/// `3t + S` plus, in lanes 0 and 2, `t + 2·O`, and in lanes 1 and 3, twice the lane's own
+/// element. Each output limb is a sum of at most 16 input limbs, as in the batch kernel.
+#[inline(always)]
+fn external_across<V: Across>(x: &Element<V>) -> Element<V> {
+    let [l0, l1, l2, l3, l4] = *x;
+    [external_limb(l0), external_limb(l1), external_limb(l2), external_limb(l3), external_limb(l4)]
+}
+
+/// [`external_across`] on one limb. A function, not a closure: a closure compiles to a function
+/// of its own, outside the kernel's target features, where the lane operations would not inline.
+#[inline(always)]
+fn external_limb<V: Across>(l: V) -> V {
+    let swapped = l.swap_pairs();
+    let pairs = l.add(swapped);
+    let total = pairs.add(pairs.swap_halves());
+    let odd = swapped.add(swapped.swap_halves());
+    let base = pairs.add(pairs).add(pairs).add(total);
+    let even_part = pairs.add(odd).add(odd);
+    base.add(even_part.with_odd(l.add(l)))
+}
+
+/// One full round with the state's four elements in the four lanes: one vector S-box.
+#[inline(always)]
+fn full_round_across<V: Across>(x: &Element<V>, constants: &[[u64; WIDTH]; 5]) -> Element<V> {
+    external_across(&sbox(&normalize(&add(x, &from_rows(constants)))))
+}
+
+/// Lane 0 from `first`, lanes 1–3 from `x`, limb by limb.
+#[inline(always)]
+fn with_lane0<V: Across>(x: &Element<V>, first: &Element<V>) -> Element<V> {
+    let [l0, l1, l2, l3, l4] = *x;
+    let [f0, f1, f2, f3, f4] = *first;
+    [l0.with_lane0(f0), l1.with_lane0(f1), l2.with_lane0(f2), l3.with_lane0(f3), l4.with_lane0(f4)]
+}
+
+/// The permutation on coarse lanes: the full rounds on the vector (the state's four elements in
+/// its four lanes, the kernel's form `x·2^260`), the partial rounds split between `a`'s scalar
+/// products (lane 0) and `V`'s lanes (lanes 1–3, in the scalar's form `x·2^256`).
 #[inline(always)]
 pub(crate) fn permute_lanes_mixed<A: Product, V: Across>(a: A, lanes: &mut [Coarse; WIDTH]) {
-    let (first, rest) = RC.split_at(FULL_ROUNDS / 2);
-    let (partial, last) = rest.split_at(PARTIAL_ROUNDS);
-    external_matrix(lanes);
+    let (first, last) = FULL_RC.split_at(FULL_ROUNDS / 2);
+    let (partial, _) = RC.split_at(FULL_ROUNDS / 2).1.split_at(PARTIAL_ROUNDS);
+    let entry = splat::<4, V>(&ENTRY);
+    let exit = splat::<4, V>(&EXIT);
+    let mut v = mul(&to_vector(lanes), &entry);
+    v = external_across(&v);
     for row in first {
-        full_round(a, lanes, row);
+        v = full_round_across(&v, row);
     }
+    // Into the scalar's form (`x·2^256`), below 2p: lane 0 to the scalar side.
+    let mut v = normalize(&mul(&normalize(&v), &exit));
+    let mut x0 = lane(&v, 0);
     let d0 = &crate::permutation::DIAGONAL[0];
-    let diagonal = [
-        V::from_array([DIAGONAL_123[0][0], DIAGONAL_123[1][0], DIAGONAL_123[2][0], DIAGONAL_123[3][0]]),
-        V::from_array([DIAGONAL_123[0][1], DIAGONAL_123[1][1], DIAGONAL_123[2][1], DIAGONAL_123[3][1]]),
-        V::from_array([DIAGONAL_123[0][2], DIAGONAL_123[1][2], DIAGONAL_123[2][2], DIAGONAL_123[3][2]]),
-        V::from_array([DIAGONAL_123[0][3], DIAGONAL_123[1][3], DIAGONAL_123[2][3], DIAGONAL_123[3][3]]),
-        V::from_array([DIAGONAL_123[0][4], DIAGONAL_123[1][4], DIAGONAL_123[2][4], DIAGONAL_123[3][4]]),
-    ];
-    let mut x0 = lanes[0];
-    let mut v: Element<V> = to_vector(lanes);
+    let diagonal = from_rows(&DIAGONAL_123);
     let mut t = lane(&sum_123(&v), 0);
     for row in partial {
         let products = mul(&v, &diagonal);
@@ -130,12 +214,20 @@ pub(crate) fn permute_lanes_mixed<A: Product, V: Across>(a: A, lanes: &mut [Coar
         x0 = add_coarse(&p0, &sum);
         t = lane(&sum_123(&v), 0);
     }
-    // Lanes 1–3 below 3.1p: reduced below 1.001p for the scalar rounds (which take them below 2p).
-    let v = normalize(&reduce_sum(&v));
-    *lanes = [x0, lane(&v, 1), lane(&v, 2), lane(&v, 3)];
+    // Lane 0 back from the scalar side, all four into the kernel's form.
+    let mut v = mul(&with_lane0(&v, &broadcast(&x0)), &entry);
     for row in last {
-        full_round(a, lanes, row);
+        v = full_round_across(&v, row);
     }
+    let v = normalize(&mul(&normalize(&v), &exit));
+    *lanes = [lane(&v, 0), lane(&v, 1), lane(&v, 2), lane(&v, 3)];
+}
+
+/// All four scalar lanes into the vector's four lanes.
+#[inline(always)]
+fn to_vector<V: Across>(lanes: &[Coarse; WIDTH]) -> Element<V> {
+    let [a, b, c, d] = lanes;
+    from_rows(&transpose([split(*a), split(*b), split(*c), split(*d)]))
 }
 
 /// The vector lanes' bound (units `p/2^16`): lanes 1–3 enter below 2p; each round adds the
@@ -156,13 +248,42 @@ const LANE_BOUND: u128 = bounds();
 // Evaluated (and so asserted) at compile time: the lanes settle near 3.04p.
 const _: () = assert!(LANE_BOUND < 4 * UNIT);
 
+/// The bound (units `p/2^16`) after four full rounds on the vector from values below `entered`
+/// (a product's output, normalized), with `M_E` first where `matrix_first`: each round's S-box
+/// input (the lanes plus a constant below p) stays below `R`.
+const fn full_rounds_bound(entered: u128, matrix_first: bool) -> u128 {
+    let mut x = if matrix_first { 16 * entered } else { entered };
+    let mut round = 0;
+    while round < FULL_ROUNDS / 2 {
+        let input = x + UNIT;
+        assert!(input <= INPUT_MAX, "a full round's S-box input must stay below R");
+        x = 16 * sbox_bound(input);
+        round += 1;
+    }
+    assert!(x <= INPUT_MAX, "the exit product's input must stay below R");
+    x
+}
+/// The split permutation's bounds: lanes leave the first full rounds, through the exit product,
+/// below 2p (the partial rounds' [`bounds`] start there; lane 0 goes to the scalar side as a
+/// coarse value); they leave the last full rounds the same way, coarse.
+const SPLIT_OUT: [u128; 2] = {
+    let first = product(full_rounds_bound(product(2 * UNIT, UNIT), true), UNIT);
+    let widest_in = if LANE_BOUND > 2 * UNIT { LANE_BOUND } else { 2 * UNIT };
+    let last = product(full_rounds_bound(product(widest_in, UNIT), false), UNIT);
+    [first, last]
+};
+const _: () = assert!(SPLIT_OUT[0] < 2 * UNIT && SPLIT_OUT[1] < 2 * UNIT);
+
 #[cfg(test)]
 mod tests {
     use super::super::Xn;
     use super::super::tests::batches;
     use super::*;
+    use crate::montgomery::TWO_P;
     use crate::montgomery::{Portable, from_fr, to_fr};
     use crate::permutation::permute_lanes_portable;
+    use ark_bn254::Fr;
+    use ark_ff::{AdditiveGroup, Field};
 
     /// States: every batch's eight (random, zero, near p, mixed edges), then a chain of 64
     /// (each output the next input).
@@ -182,20 +303,45 @@ mod tests {
         checked
     }
 
-    /// The model: the split round on `Xn<4>` and the portable product, coarse lane for coarse
-    /// lane the scalar permutation's (the vector lanes leave below 1.001p, so even the
-    /// representatives agree after the last full rounds... checked as values and as limbs).
+    /// The model (`Xn<4>` and the portable product): coarse lane for coarse lane the scalar
+    /// permutation's values, every lane below 2p.
     #[test]
     fn the_model_is_the_scalar_permutation() {
-        std::eprintln!("mixed: vector lanes below {:.3}p", LANE_BOUND as f64 / UNIT as f64);
+        std::eprintln!("mixed: partial rounds' vector lanes below {:.3}p", LANE_BOUND as f64 / UNIT as f64);
         let checked = each_state(|input| {
             let (mut got, mut expected) = (*input, *input);
             permute_lanes_mixed::<Portable, Xn<4>>(Portable, &mut got);
             permute_lanes_portable(&mut expected);
             assert_eq!(got.each_ref().map(to_fr), expected.each_ref().map(to_fr), "{input:x?}");
+            assert!(got.iter().all(|x| x.iter().rev().lt(TWO_P.iter().rev())), "{got:x?}");
             expected
         });
         assert_eq!(checked, 8 * batches().len() + 64);
+    }
+
+    /// The external matrix across lanes against the scalar one, on values below 2p.
+    #[test]
+    fn the_matrix_across_lanes_is_the_scalar_matrix() {
+        for batch in batches() {
+            for state in &batch {
+                let lanes = state.each_ref().map(from_fr);
+                let mut expected = lanes;
+                crate::permutation::external_matrix(&mut expected);
+                let v: Element<Xn<4>> = to_vector(&lanes);
+                // Up to 32p: compared as integers mod p, limb by limb.
+                let got = external_across(&v);
+                let plain = |limbs: &[u64], bits: u64| {
+                    limbs
+                        .iter()
+                        .rev()
+                        .fold(Fr::ZERO, |acc, &l| acc * Fr::from(2u64).pow([bits]) + Fr::from(l))
+                };
+                for (i, e) in expected.iter().enumerate() {
+                    let limbs = got.map(|l| l.0[i]);
+                    assert_eq!(plain(&limbs, 52), plain(e, 64), "{state:?} lane {i}");
+                }
+            }
+        }
     }
 
     /// The kernel (ADX product, ymm lanes) against the model and the scalar permutation. Where
