@@ -1,23 +1,31 @@
 //! One permutation on both kinds of execution unit: the partial rounds split between the scalar
 //! product (general-purpose registers, `mulx`) and a 4-lane vector (52-bit limbs, IFMA).
 //!
-//! A partial round is seven products: the S-box's three on lane 0, lane 0's product by `d₀`,
+//! A partial round is seven products: the S-box's three on lane 0, lane 0's product by `d₀ + 1`,
 //! and the three diagonal products of lanes 1–3, which do not depend on this round's S-box. The
 //! scalar permutation runs all seven on the integer multiplier, which bounds it (instruction
 //! throughput, not latency). Here lanes 1–3 live in the vector registers for the whole partial
 //! phase, in the scalar's own Montgomery form (`x·2^256`: the vector product divides by `2^260`,
 //! so the diagonal is held as `d·2^260`), and their three products are one vector product on
-//! the vector units, while the integer units run lane 0's four. Per round, two values cross:
+//! the vector units, while the integer units run lane 0's S-box.
+//!
+//! The product by `d₀ + 1` is scaled away. With `λ⁴ = (d₀ + 1)/2` (a fourth root exists for half
+//! of `d₀ + 1`, not for `d₀ + 1`), the scalar side holds `z = λ(x₀ + c)` and the vector lanes
+//! `wᵢ = μxᵢ` with `μ = 2λ⁵`; then `λ(d₀ + 1)s₀ = 2z⁵ = μs₀`, the same value for both sides:
 //!
 //! ```text
-//!   scalar:  y = x₀ + c;  s₀ = y⁵;  x₀' = s₀·d₀ + (s₀ + T)
-//!   vector:  [·, x₁', x₂', x₃'] = [0, x₁d₁, x₂d₂, x₃d₃] + (s₀ + T)
-//!            T' = x₁' + x₂' + x₃', reduced below 1.001p
-//!   s₀ goes to the vector side (split into 52-bit limbs, broadcast); T' comes back (lane 0,
-//!   joined into 64-bit limbs), in time for the next round's last addition.
+//!   scalar:  u = 2z·z⁴ (= μs₀);  z' = u + κW + λc'          (κ = (d₀ + 1)⁻¹, so κW = λT)
+//!   vector:  [κW, w₁', w₂', w₃'] = [W, w₁, w₂, w₃]·[κ, d₁, d₂, d₃] + (0 | u + W)
+//!            W' = w₁' + w₂' + w₃', reduced below 1.001p
+//!   u goes to the vector side (split into 52-bit limbs, broadcast); κW comes back (lane 0 of the
+//!   product, joined into 64-bit limbs), before this round's last addition.
 //! ```
 //!
-//! Lane 0 of the vector holds `0` times `d` plus the sum: bounded like the others, never read.
+//! Three products a round on the integer multiplier instead of four; `κW` rides in lane 0 of the
+//! vector product, which held nothing before. The scalings enter and leave with the products
+//! that take the state into and out of the scalar's form (by `[λ, μ, μ, μ]` and their inverses),
+//! and the round constants are held as `λc`, so they cost nothing a permutation. Lane 0 of the
+//! vector holds `κW + u + W` after a round: bounded, never read.
 //!
 //! The full rounds run on the vector alone, the state's four elements in its four lanes, in the
 //! batch kernel's form `x·2^260` (entered and left by one product each, by `2^264` and by `1`):
@@ -25,14 +33,17 @@
 //! shuffles and additions. Their S-boxes are independent, so the vector's latency is shared by
 //! four elements; the scalar permutation runs them one product after another on one multiplier.
 //! Measured on AMD Zen 4 (one core, interleaved runs): 7.12 µs a permutation with scalar full
-//! rounds, 5.49 µs with vector ones.
+//! rounds, 5.49 µs with vector ones; 5.09 µs with the scaled partial rounds (BENCHMARKS.md,
+//! design: scaled-partial-rounds).
 
 use super::{
-    DIAGONAL, ENTRY, EXIT, Element, INPUT_MAX, Lanes, RC as KERNEL_RC, UNIT, add, join, mul, normalize,
-    product, reduce_sum, sbox, sbox_bound, splat, split,
+    DIAGONAL, ENTRY, EXIT, Element, INPUT_MAX, Lanes, P64, R256, RC as KERNEL_RC, UNIT, add, join, mul,
+    normalize, product, reduce_sum, sbox, sbox_bound, shl_mod_p, splat, split,
 };
-use crate::montgomery::{Coarse, Product, add as add_coarse, add_unreduced};
+use crate::montgomery::{Coarse, Product, add as add_coarse, add_unreduced, double_coarse, from_fr};
 use crate::permutation::{FULL_ROUNDS, PARTIAL_ROUNDS, RC, WIDTH};
+use ark_bn254::Fr;
+use ark_ff::MontFp;
 
 /// Four lanes with the shuffles the split round needs, on top of [`Lanes<4>`].
 pub(crate) trait Across: Lanes<4> {
@@ -66,9 +77,118 @@ impl Across for super::Xn<4> {
     }
 }
 
-/// `[0, d₁, d₂, d₃]`, each `d·2^260 mod p` in 52-bit limbs, limb by limb (`[limb][lane]`): a
-/// vector product by it takes `x·2^256` to `x·d·2^256`.
-const DIAGONAL_123: [[u64; WIDTH]; 5] = transpose([[0; 5], DIAGONAL[1], DIAGONAL[2], DIAGONAL[3]]);
+/// `λ`, a fourth root of `(d₀ + 1)/2` (`d₀ + 1` itself, a square, has none; half of it does).
+/// Found once with `sympy.ntheory.residue_ntheory.nthroot_mod`; checked below at compile time.
+const LAMBDA: Fr = MontFp!("5116563062127029100476143134713608988837323147718107905362676694079485286281");
+/// `λ⁻¹`, checked below.
+const LAMBDA_INVERSE: Fr =
+    MontFp!("5159327881818309535776654757054078623380163324308146152846556699744562710457");
+
+/// `a + b` over four limbs and the carry out, at compile time.
+#[allow(clippy::indexing_slicing, reason = "const loops over four limbs, every index below 4")]
+const fn add_limbs(a: Coarse, b: Coarse) -> (Coarse, bool) {
+    let mut out = [0u64; 4];
+    let mut carry = false;
+    let mut i = 0;
+    while i < 4 {
+        let (s, c1) = a[i].overflowing_add(b[i]);
+        let (s, c2) = s.overflowing_add(carry as u64);
+        out[i] = s;
+        carry = c1 | c2;
+        i += 1;
+    }
+    (out, carry)
+}
+
+/// `a - p` if `a ≥ p`, else `a`, at compile time: `a + (2^256 − p)` carries out exactly when
+/// `a ≥ p`.
+const fn canonical(a: Coarse) -> Coarse {
+    let minus_p = [P64[0].wrapping_neg(), !P64[1], !P64[2], !P64[3]];
+    let (less, carry) = add_limbs(a, minus_p);
+    if carry { less } else { a }
+}
+
+/// `a + b mod p` for canonical inputs (no carry out of `2p < 2^255`), canonical, at compile time.
+const fn plus(a: Coarse, b: Coarse) -> Coarse {
+    canonical(add_limbs(a, b).0)
+}
+
+/// `a·b` in Montgomery form, canonical, at compile time.
+const fn times(a: Coarse, b: Coarse) -> Coarse {
+    canonical(crate::montgomery::mul(&a, &b))
+}
+
+/// `a/2 mod p` for a canonical input: `a/2` or `(a + p)/2`, at compile time.
+const fn half(a: Coarse) -> Coarse {
+    let (x, top) = if a[0] & 1 == 1 { add_limbs(a, P64) } else { (a, false) };
+    [
+        (x[0] >> 1) | (x[1] << 63),
+        (x[1] >> 1) | (x[2] << 63),
+        (x[2] >> 1) | (x[3] << 63),
+        (x[3] >> 1) | ((top as u64) << 63),
+    ]
+}
+
+/// Equality of limb arrays, at compile time.
+const fn same(a: Coarse, b: Coarse) -> bool {
+    a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3]
+}
+
+/// `[λ, μ = 2λ⁵, μ⁻¹, κ = (d₀ + 1)⁻¹]` in the scalar's Montgomery form, with the identities they
+/// rest on asserted (`2λ⁴ = d₀ + 1`, so `μ⁻¹ = λ⁻⁵/2 = κ·λ⁻¹` and `κ = λ⁻⁴/2`).
+const SCALINGS: [Coarse; 4] = {
+    let lambda = from_fr(&LAMBDA);
+    let inverse = from_fr(&LAMBDA_INVERSE);
+    assert!(same(times(lambda, inverse), R256), "λ·λ⁻¹ must be 1");
+    let lambda4 = times(times(lambda, lambda), times(lambda, lambda));
+    let d0_plus_one = plus(crate::permutation::DIAGONAL[0], R256);
+    assert!(same(plus(lambda4, lambda4), d0_plus_one), "2λ⁴ must be d₀ + 1");
+    let lambda5 = times(lambda4, lambda);
+    let mu = plus(lambda5, lambda5);
+    let inverse4 = times(times(inverse, inverse), times(inverse, inverse));
+    let kappa = half(inverse4);
+    assert!(same(times(kappa, d0_plus_one), R256), "κ·(d₀ + 1) must be 1");
+    let mu_inverse = times(kappa, inverse);
+    assert!(same(times(mu, mu_inverse), R256), "μ·μ⁻¹ must be 1");
+    [lambda, mu, mu_inverse, kappa]
+};
+
+/// The product that takes the state from the first full rounds (kernel form `x·2^260`) to the
+/// partial rounds' scaled state `[λx₀, μx₁, μx₂, μx₃]` in the scalar's form: `[λ, μ, μ, μ]`,
+/// each times `2^256`, plain (as [`EXIT`] for the unscaled state).
+const INTO_PARTIAL: [[u64; WIDTH]; 5] = {
+    let [lambda, mu, _, _] = SCALINGS;
+    transpose([split(lambda), split(mu), split(mu), split(mu)])
+};
+
+/// The product that takes the scaled state back to the kernel's form: `[λ⁻¹, μ⁻¹, μ⁻¹, μ⁻¹]`,
+/// each times `2^264`, plain (as [`ENTRY`] for the unscaled state).
+const OUT_OF_PARTIAL: [[u64; WIDTH]; 5] = {
+    let [_, _, mu_inverse, _] = SCALINGS;
+    let lanes = split(shl_mod_p(mu_inverse, 8));
+    transpose([split(shl_mod_p(from_fr(&LAMBDA_INVERSE), 8)), lanes, lanes, lanes])
+};
+
+/// A partial round's vector factors `[κ, d₁, d₂, d₃]` in the kernel's form: a product by them
+/// takes `[W, w₁, w₂, w₃]` (the scalar's form) to `[κW, d₁w₁, d₂w₂, d₃w₃]`.
+const FACTORS: [[u64; WIDTH]; 5] =
+    transpose([split(shl_mod_p(SCALINGS[3], 4)), DIAGONAL[1], DIAGONAL[2], DIAGONAL[3]]);
+
+/// `λ·c` for each partial round's lane-0 constant `c` (canonical, the scalar's form), and a zero
+/// after the last: round `r` adds entry `r + 1` to `z`.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "const loops over fixed-size arrays, every index below the length"
+)]
+const SCALED_RC: [Coarse; PARTIAL_ROUNDS + 1] = {
+    let mut out = [[0u64; 4]; PARTIAL_ROUNDS + 1];
+    let mut r = 0;
+    while r < PARTIAL_ROUNDS {
+        out[r] = times(SCALINGS[0], canonical(RC[FULL_ROUNDS / 2 + r][0]));
+        r += 1;
+    }
+    out
+};
 
 /// Four elements' 52-bit limbs (`[lane][limb]`) as five limb rows (`[limb][lane]`).
 #[allow(
@@ -188,7 +308,6 @@ fn with_lane0<V: Across>(x: &Element<V>, first: &Element<V>) -> Element<V> {
 #[inline(always)]
 pub(crate) fn permute_lanes_mixed<A: Product, V: Across>(a: A, lanes: &mut [Coarse; WIDTH]) {
     let (first, last) = FULL_RC.split_at(FULL_ROUNDS / 2);
-    let (partial, _) = RC.split_at(FULL_ROUNDS / 2).1.split_at(PARTIAL_ROUNDS);
     let entry = splat::<4, V>(&ENTRY);
     let exit = splat::<4, V>(&EXIT);
     let mut v = mul(&to_vector(lanes), &entry);
@@ -196,26 +315,28 @@ pub(crate) fn permute_lanes_mixed<A: Product, V: Across>(a: A, lanes: &mut [Coar
     for row in first {
         v = full_round_across(&v, row);
     }
-    // Into the scalar's form (`x·2^256`), below 2p: lane 0 to the scalar side.
-    let mut v = normalize(&mul(&normalize(&v), &exit));
-    let mut x0 = lane(&v, 0);
-    let d0 = &crate::permutation::DIAGONAL[0];
-    let diagonal = from_rows(&DIAGONAL_123);
-    let mut t = lane(&sum_123(&v), 0);
-    for row in partial {
-        let products = mul(&v, &diagonal);
-        let y = add_unreduced(&x0, &row[0]);
-        let y2 = a.square(&y);
-        let y4 = a.square(&y2);
-        let s0 = a.mul(&y, &y4);
-        let sum = add_coarse(&s0, &t);
-        v = normalize(&add(&products, &broadcast(&sum)));
-        let p0 = a.mul(&s0, d0);
-        x0 = add_coarse(&p0, &sum);
-        t = lane(&sum_123(&v), 0);
+    // Into the scalar's form (`x·2^256`), scaled, below 2p: `[λx₀, μx₁, μx₂, μx₃]`, lane 0 to
+    // the scalar side as `z = λ(x₀ + c)`.
+    let mut v = normalize(&mul(&normalize(&v), &from_rows(&INTO_PARTIAL)));
+    let factors = from_rows(&FACTORS);
+    let mut z = add_coarse(&lane(&v, 0), &SCALED_RC[0]);
+    let mut w = sum_123(&v);
+    for constant in SCALED_RC.iter().skip(1) {
+        // [W, w₁, w₂, w₃]·[κ, d₁, d₂, d₃]: lane 0 is `κW = λT`, the scalar's share of the sum.
+        let products = mul(&with_lane0(&v, &w), &factors);
+        let share = add_unreduced(&lane(&normalize(&products), 0), constant);
+        let doubled = double_coarse(&z);
+        let z2 = a.square(&z);
+        let z4 = a.square(&z2);
+        // u = 2z⁵ = μs₀.
+        let u = a.mul(&doubled, &z4);
+        v = normalize(&add(&products, &add(&broadcast(&u), &w)));
+        // 2z⁵ + λT + λc = λ((d₀ + 1)s₀ + T + c).
+        z = add_coarse(&u, &share);
+        w = sum_123(&v);
     }
-    // Lane 0 back from the scalar side, all four into the kernel's form.
-    let mut v = mul(&with_lane0(&v, &broadcast(&x0)), &entry);
+    // Lane 0 back from the scalar side, the scaling undone, all four into the kernel's form.
+    let mut v = mul(&with_lane0(&v, &broadcast(&z)), &from_rows(&OUT_OF_PARTIAL));
     for row in last {
         v = full_round_across(&v, row);
     }
@@ -230,23 +351,49 @@ fn to_vector<V: Across>(lanes: &[Coarse; WIDTH]) -> Element<V> {
     from_rows(&transpose([split(*a), split(*b), split(*c), split(*d)]))
 }
 
-/// The vector lanes' bound (units `p/2^16`): lanes 1–3 enter below 2p; each round adds the
-/// scalar's reduced sum (below 2p) to their products by the canonical diagonal (below
-/// `product(lane, p)`). Asserts that every product input and the three lanes' sum stay below `R`
-/// (the sum's quotient estimate needs it); they leave through the same reduction, below 1.001p.
+/// A scalar product's bound (units `p/2^16`) for inputs below `a` and `b`: `a·b·p/2^256 + p`,
+/// rounded up (`p < (p₃ + 1)·2^192`, so `p/2^256 < (⌊p₃/2^32⌋ + 1)/2^32`). Asserts the inputs
+/// are below `3p`, as [`crate::montgomery::mul`] requires.
+const fn scalar_product(a: u128, b: u128) -> u128 {
+    assert!(a <= 3 * UNIT && b <= 3 * UNIT, "a scalar product input above 3p");
+    (a * b * ((P64[3] >> 32) as u128 + 1)).div_ceil(1 << 48) + UNIT
+}
+
+/// The partial rounds' shared sum `W` after [`reduce_sum`]: below `1.001p` (units `p/2^16`).
+const SUM_BOUND: u128 = UNIT + UNIT / 512;
+
+/// The partial rounds' bounds (units `p/2^16`): lane 0 on the scalar side from `z < 2p`: `2z`
+/// (reduced below 2p), `z²`, `z⁴`, `u = 2z·z⁴`, plus the vector's `κW` and a canonical `λc`,
+/// asserted below `4p` so that the reducing addition leaves `z < 2p` again. Returns `u`'s bound,
+/// which the vector lanes add.
+const U_BOUND: u128 = {
+    let z = 2 * UNIT;
+    let z2 = scalar_product(z, z);
+    let u = scalar_product(z, scalar_product(z2, z2));
+    assert!(u + product(SUM_BOUND, UNIT) + UNIT < 4 * UNIT, "z must leave the reducing addition below 2p");
+    u
+};
+
+/// The vector lanes' bound (units `p/2^16`): lanes 1–3 enter below 2p; each round adds `u` and
+/// `W` to their products by the canonical diagonal (below `product(lane, p)`). Asserts that every
+/// product input and the three lanes' sum stay below `R` (the sum's quotient estimate needs it),
+/// and that lane 0 (`κW + u + W`, never read) stays below `R` for the normalization; they leave
+/// through the same reduction, below 1.001p.
 const fn bounds() -> u128 {
+    let sum = U_BOUND + SUM_BOUND;
+    assert!(product(SUM_BOUND, UNIT) + sum <= INPUT_MAX, "lane 0 must stay below R");
     let mut x = 2 * UNIT;
     let mut round = 0;
     while round < PARTIAL_ROUNDS {
-        x = product(x, UNIT) + 2 * UNIT;
+        x = product(x, UNIT) + sum;
         assert!(3 * x <= INPUT_MAX, "the three lanes' sum must stay below R");
         round += 1;
     }
     x
 }
 const LANE_BOUND: u128 = bounds();
-// Evaluated (and so asserted) at compile time: the lanes settle near 3.04p.
-const _: () = assert!(LANE_BOUND < 4 * UNIT);
+// Evaluated (and so asserted) at compile time: the lanes settle near 4.6p.
+const _: () = assert!(LANE_BOUND < 5 * UNIT);
 
 /// The bound (units `p/2^16`) after four full rounds on the vector from values below `entered`
 /// (a product's output, normalized), with `M_E` first where `matrix_first`: each round's S-box
