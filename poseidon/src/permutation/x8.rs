@@ -29,11 +29,11 @@
 
 pub(crate) mod mixed;
 
-use ark_bn254::{Fr, FrConfig};
+use ark_bn254::FrConfig;
 use ark_ff::MontConfig;
 
 use crate::constants::{INTERNAL_DIAGONAL_MINUS_ONE, ROUND_CONSTANTS};
-use crate::montgomery::{Coarse, to_fr};
+use crate::montgomery::{Coarse, from_fr, to_fr};
 use crate::permutation::{FULL_ROUNDS, PARTIAL_ROUNDS, State, WIDTH};
 
 /// `N` 64-bit lanes (eight in a zmm register, four in a ymm one) and the operations the kernel uses, each lane-wise. The `madd52` pair is
@@ -186,29 +186,48 @@ const fn join(l: [u64; 5]) -> [u64; 4] {
     ]
 }
 
-/// `2^k·a mod p` for `a < p`, at compile time (k doublings, each followed by a conditional
-/// subtraction of p; `2a < 2p < 2^255` fits).
+/// `a + b` over four limbs and the carry out, at compile time.
+#[allow(clippy::indexing_slicing, reason = "const loops over four limbs, every index below 4")]
+const fn add_limbs(a: [u64; 4], b: [u64; 4]) -> ([u64; 4], bool) {
+    let mut out = [0u64; 4];
+    let mut carry = false;
+    let mut i = 0;
+    while i < 4 {
+        let (s, c1) = a[i].overflowing_add(b[i]);
+        let (s, c2) = s.overflowing_add(carry as u64);
+        out[i] = s;
+        carry = c1 | c2;
+        i += 1;
+    }
+    (out, carry)
+}
+
+/// `a - p` if `a ≥ p`, else `a`, at compile time: `a + (2^256 − p)` carries out exactly when
+/// `a ≥ p`.
+const fn canonical(a: [u64; 4]) -> [u64; 4] {
+    let minus_p = [P64[0].wrapping_neg(), !P64[1], !P64[2], !P64[3]];
+    let (less, carry) = add_limbs(a, minus_p);
+    if carry { less } else { a }
+}
+
+/// `a + b mod p` for canonical inputs (no carry out of `2p < 2^255`), canonical, at compile time.
+const fn plus(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
+    canonical(add_limbs(a, b).0)
+}
+
+/// `2^k·a mod p` for `a < p`, at compile time: k doublings modulo p.
 const fn shl_mod_p(mut a: [u64; 4], k: u32) -> [u64; 4] {
     let mut step = 0;
     while step < k {
-        let doubled =
-            [a[0] << 1, (a[1] << 1) | (a[0] >> 63), (a[2] << 1) | (a[1] >> 63), (a[3] << 1) | (a[2] >> 63)];
-        let (d0, b0) = doubled[0].overflowing_sub(P64[0]);
-        let (d1, b1a) = doubled[1].overflowing_sub(P64[1]);
-        let (d1, b1b) = d1.overflowing_sub(b0 as u64);
-        let (d2, b2a) = doubled[2].overflowing_sub(P64[2]);
-        let (d2, b2b) = d2.overflowing_sub((b1a | b1b) as u64);
-        let (d3, b3a) = doubled[3].overflowing_sub(P64[3]);
-        let (d3, b3b) = d3.overflowing_sub((b2a | b2b) as u64);
-        a = if b3a | b3b { doubled } else { [d0, d1, d2, d3] };
+        a = plus(a, a);
         step += 1;
     }
     a
 }
 
 /// A canonical Montgomery (`2^256`) limb set as the kernel's form: `2^4·a mod p`, split.
-const fn to_kernel_form(a: &Fr) -> [u64; 5] {
-    split(shl_mod_p((a.0).0, 4))
+const fn to_kernel_form(a: Coarse) -> [u64; 5] {
+    split(shl_mod_p(a, 4))
 }
 
 /// `2^256 mod p` (ark-ff's Montgomery one).
@@ -230,7 +249,7 @@ const RC: [[[u64; 5]; WIDTH]; FULL_ROUNDS + PARTIAL_ROUNDS] = {
     while r < rows.len() {
         let mut i = 0;
         while i < WIDTH {
-            rows[r][i] = to_kernel_form(&ROUND_CONSTANTS[r][i]);
+            rows[r][i] = to_kernel_form(from_fr(&ROUND_CONSTANTS[r][i]));
             i += 1;
         }
         r += 1;
@@ -240,10 +259,10 @@ const RC: [[[u64; 5]; WIDTH]; FULL_ROUNDS + PARTIAL_ROUNDS] = {
 
 /// The internal matrix's diagonal minus one in the kernel's form.
 const DIAGONAL: [[u64; 5]; WIDTH] = [
-    to_kernel_form(&INTERNAL_DIAGONAL_MINUS_ONE[0]),
-    to_kernel_form(&INTERNAL_DIAGONAL_MINUS_ONE[1]),
-    to_kernel_form(&INTERNAL_DIAGONAL_MINUS_ONE[2]),
-    to_kernel_form(&INTERNAL_DIAGONAL_MINUS_ONE[3]),
+    to_kernel_form(from_fr(&INTERNAL_DIAGONAL_MINUS_ONE[0])),
+    to_kernel_form(from_fr(&INTERNAL_DIAGONAL_MINUS_ONE[1])),
+    to_kernel_form(from_fr(&INTERNAL_DIAGONAL_MINUS_ONE[2])),
+    to_kernel_form(from_fr(&INTERNAL_DIAGONAL_MINUS_ONE[3])),
 ];
 
 /// `⌊2^106 / (p₃ + 1)⌋` (`p₃` the top 64-bit limb of p): with `p < (p₃+1)·2^192`,
@@ -617,6 +636,7 @@ mod tests {
     use crate::permutation::permute;
     use crate::test_rng::SplitMix64;
     use alloc::vec::Vec;
+    use ark_bn254::Fr;
     use ark_ff::{AdditiveGroup, Field, PrimeField};
 
     /// `p − k`.
@@ -900,6 +920,6 @@ mod tests {
         assert_eq!(plain(ENTRY), two.pow([264u64]));
         assert_eq!(plain(EXIT), two.pow([256u64]));
         // The kernel form of 1 is 2^260 mod p.
-        assert_eq!(plain(to_kernel_form(&Fr::ONE)), two.pow([260u64]));
+        assert_eq!(plain(to_kernel_form(from_fr(&Fr::ONE))), two.pow([260u64]));
     }
 }

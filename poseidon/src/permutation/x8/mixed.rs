@@ -37,8 +37,9 @@
 //! design: scaled-partial-rounds).
 
 use super::{
-    DIAGONAL, ENTRY, EXIT, Element, INPUT_MAX, Lanes, P64, R256, RC as KERNEL_RC, UNIT, add, join, mul,
-    normalize, product, reduce_sum, sbox, sbox_bound, shl_mod_p, splat, split,
+    DIAGONAL, ENTRY, EXIT, Element, INPUT_MAX, Lanes, P64, R256, RC as KERNEL_RC, UNIT, add, add_limbs,
+    canonical, join, mul, normalize, plus, product, reduce_sum, sbox, sbox_bound, shl_mod_p, splat, split,
+    to_kernel_form,
 };
 use crate::montgomery::{Coarse, Product, add as add_coarse, add_unreduced, double_coarse, from_fr};
 use crate::permutation::{FULL_ROUNDS, PARTIAL_ROUNDS, RC, WIDTH};
@@ -83,35 +84,6 @@ const LAMBDA: Fr = MontFp!("5116563062127029100476143134713608988837323147718107
 /// `λ⁻¹`, checked below.
 const LAMBDA_INVERSE: Fr =
     MontFp!("5159327881818309535776654757054078623380163324308146152846556699744562710457");
-
-/// `a + b` over four limbs and the carry out, at compile time.
-#[allow(clippy::indexing_slicing, reason = "const loops over four limbs, every index below 4")]
-const fn add_limbs(a: Coarse, b: Coarse) -> (Coarse, bool) {
-    let mut out = [0u64; 4];
-    let mut carry = false;
-    let mut i = 0;
-    while i < 4 {
-        let (s, c1) = a[i].overflowing_add(b[i]);
-        let (s, c2) = s.overflowing_add(carry as u64);
-        out[i] = s;
-        carry = c1 | c2;
-        i += 1;
-    }
-    (out, carry)
-}
-
-/// `a - p` if `a ≥ p`, else `a`, at compile time: `a + (2^256 − p)` carries out exactly when
-/// `a ≥ p`.
-const fn canonical(a: Coarse) -> Coarse {
-    let minus_p = [P64[0].wrapping_neg(), !P64[1], !P64[2], !P64[3]];
-    let (less, carry) = add_limbs(a, minus_p);
-    if carry { less } else { a }
-}
-
-/// `a + b mod p` for canonical inputs (no carry out of `2p < 2^255`), canonical, at compile time.
-const fn plus(a: Coarse, b: Coarse) -> Coarse {
-    canonical(add_limbs(a, b).0)
-}
 
 /// `a·b` in Montgomery form, canonical, at compile time.
 const fn times(a: Coarse, b: Coarse) -> Coarse {
@@ -172,7 +144,7 @@ const OUT_OF_PARTIAL: [[u64; WIDTH]; 5] = {
 /// A partial round's vector factors `[κ, d₁, d₂, d₃]` in the kernel's form: a product by them
 /// takes `[W, w₁, w₂, w₃]` (the scalar's form) to `[κW, d₁w₁, d₂w₂, d₃w₃]`.
 const FACTORS: [[u64; WIDTH]; 5] =
-    transpose([split(shl_mod_p(SCALINGS[3], 4)), DIAGONAL[1], DIAGONAL[2], DIAGONAL[3]]);
+    transpose([to_kernel_form(SCALINGS[3]), DIAGONAL[1], DIAGONAL[2], DIAGONAL[3]]);
 
 /// `λ·c` for each partial round's lane-0 constant `c` (canonical, the scalar's form), and a zero
 /// after the last: round `r` adds entry `r + 1` to `z`.
@@ -184,7 +156,7 @@ const SCALED_RC: [Coarse; PARTIAL_ROUNDS + 1] = {
     let mut out = [[0u64; 4]; PARTIAL_ROUNDS + 1];
     let mut r = 0;
     while r < PARTIAL_ROUNDS {
-        out[r] = times(SCALINGS[0], canonical(RC[FULL_ROUNDS / 2 + r][0]));
+        out[r] = times(SCALINGS[0], RC[FULL_ROUNDS / 2 + r][0]);
         r += 1;
     }
     out
