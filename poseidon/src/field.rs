@@ -121,11 +121,56 @@ pub fn parse_fr_json(text: &str) -> Result<Fr, FieldError> {
     }
 }
 
+/// Each byte's hex digit value, or [`NOT_HEX`]: the fast path's table.
+#[allow(clippy::indexing_slicing, reason = "a const loop over the table's 256 entries")]
+const HEX_VALUE: [u8; 256] = {
+    let mut table = [NOT_HEX; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = match byte as u8 {
+            digit @ b'0'..=b'9' => digit - b'0',
+            letter @ b'a'..=b'f' => letter - b'a' + 10,
+            letter @ b'A'..=b'F' => letter - b'A' + 10,
+            _ => NOT_HEX,
+        };
+        byte += 1;
+    }
+    table
+};
+const NOT_HEX: u8 = 0xff;
+
 fn parse_hex_digits(digits: &str, offset: usize) -> Result<Fr, FieldError> {
     if digits.is_empty() {
         return Err(FieldError::Empty);
     }
-    // Validate every character before the length so that the error names the first bad one.
+    match hex_limbs(digits) {
+        Some(limbs) => from_limbs(limbs),
+        None => hex_by_character(digits, offset),
+    }
+}
+
+/// The common case, read a byte at a time: at most 64 ASCII hex digits, sixteen to a limb from the
+/// right. `None` for anything else (a bad digit, a non-ASCII character, too many digits), which
+/// [`hex_by_character`] reads to name the problem; for valid text both give the same limbs.
+fn hex_limbs(digits: &str) -> Option<[u64; 4]> {
+    if digits.len() > MAX_HEX_DIGITS {
+        return None;
+    }
+    let mut limbs = [0u64; 4];
+    let mut seen = 0u8;
+    for (limb, chunk) in limbs.iter_mut().zip(digits.as_bytes().rchunks(16)) {
+        *limb = chunk.iter().fold(0u64, |acc, &byte| {
+            let value = HEX_VALUE.get(usize::from(byte)).copied().unwrap_or(NOT_HEX);
+            seen |= value;
+            (acc << 4) | u64::from(value & 0xf)
+        });
+    }
+    (seen & 0xf0 == 0).then_some(limbs)
+}
+
+/// Hex digits read a character at a time: the error names the first bad character, with its
+/// position counted from `offset`, before the length is checked.
+fn hex_by_character(digits: &str, offset: usize) -> Result<Fr, FieldError> {
     let mut limbs = [0u64; 4];
     let count = digits.len();
     for (position, character) in digits.char_indices() {
@@ -225,18 +270,23 @@ pub fn fr_to_be_bytes(value: &Fr) -> [u8; 32] {
 
 /// `0x` followed by 64 lowercase hex digits (TypeScript `Fr.toString`).
 ///
-/// Written digit by digit rather than through `format!`, whose machinery costs more than the
-/// conversion itself where a hash is one call (the WASM build's per-call hashes).
+/// Written into a byte array rather than through `format!` or a `char` at a time, whose machinery
+/// costs more than the conversion itself where a hash is one call (the per-call hashes of the
+/// addon and the WASM build).
 pub fn fr_to_hex(value: &Fr) -> String {
-    let mut text = String::with_capacity(66);
-    text.push_str("0x");
-    for limb in crate::montgomery::canonical_of_fr(value).iter().rev() {
-        for shift in (0..16).rev() {
-            let nibble = (limb >> (4 * shift)) as u8 & 0xf;
-            text.push(char::from(if nibble < 10 { b'0' + nibble } else { b'a' - 10 + nibble }));
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = [b'0'; 66];
+    let (prefix, digits) = text.split_at_mut(2);
+    prefix.copy_from_slice(b"0x");
+    for (chunk, limb) in
+        digits.chunks_exact_mut(16).zip(crate::montgomery::canonical_of_fr(value).iter().rev())
+    {
+        for (shift, out) in (0..16).rev().zip(chunk.iter_mut()) {
+            *out = DIGITS.get(((limb >> (4 * shift)) & 0xf) as usize).copied().unwrap_or(b'0');
         }
     }
-    text
+    // ASCII throughout, so this is never lossy: it borrows, and `into_owned` copies once.
+    String::from_utf8_lossy(&text).into_owned()
 }
 
 /// Unsigned integers packed into one field element as big-endian bit fields, most significant
@@ -557,6 +607,37 @@ mod tests {
         assert_eq!(parse_fr_hex("0X2a"), Err(FieldError::MissingHexPrefix));
         assert_eq!(parse_fr_hex("2a"), Err(FieldError::MissingHexPrefix));
         assert_eq!(fr_from_be_slice(&[0u8; 31]), Err(FieldError::WrongLength { expected: 32, actual: 31 }));
+    }
+
+    #[test]
+    fn the_byte_path_reads_hex_as_the_character_path_does() {
+        // Random strings over hex digits of both cases and characters that are not hex digits,
+        // ASCII or not (a digit of another script, one that is two bytes in UTF-8), of every
+        // length around the limit.
+        const ALPHABET: [char; 26] = [
+            '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f', 'A', 'B', 'C',
+            'D', 'E', 'F', 'g', ',', '\u{0663}', '\u{0130}',
+        ];
+        let mut rng = crate::test_rng::SplitMix64(0x4e7_d161);
+        let (mut read, mut refused) = (0, 0);
+        for round in 0..20_000 {
+            let length = 1 + (rng.next_u64() % 70) as usize;
+            // Half of the strings hold hex digits only, so that both outcomes are common.
+            let letters = if round % 2 == 0 { 22 } else { ALPHABET.len() };
+            let text: alloc::string::String =
+                (0..length).map(|_| ALPHABET[(rng.next_u64() % letters as u64) as usize]).collect();
+            match hex_limbs(&text) {
+                Some(limbs) => {
+                    read += 1;
+                    assert_eq!(from_limbs(limbs), hex_by_character(&text, 2), "{text}");
+                }
+                None => {
+                    refused += 1;
+                    assert!(hex_by_character(&text, 2).is_err(), "{text}");
+                }
+            }
+        }
+        assert!(read > 5_000 && refused > 5_000, "{read} read, {refused} refused");
     }
 
     #[test]
