@@ -9,7 +9,7 @@
 
 export const ENGINE_INTERNALS = Symbol('txfx wasm engine internals');
 
-const KIND = { absent: 0, text: 1, number: 2, texts: 3, bytes: 4 };
+const KIND = { absent: 0, text: 1, number: 2, bytes: 4 };
 const STATUS = { text: 0, texts: 1, thrown: 2 };
 
 // A list of strings as the module packs it (js/wasm/src/lib.rs): the count and the byte lengths
@@ -94,56 +94,36 @@ export function createWasmEngine(module) {
   function invoke(index, params, args) {
     const instance = wasm;
     try {
-      // The strings and documents first, at offsets into the arena; then the lists' pairs and the
-      // words, with the offsets made pointers once the arena can no longer move.
+      // The strings and documents first, at offsets into the arena; then the words, with the
+      // offsets made pointers once the arena can no longer move.
       const words = [];
-      const lists = [];
       let used = 0;
       params.forEach((param, i) => {
         const value = args[i];
         if ((value === undefined || value === null) && param.endsWith('?')) {
           words.push(KIND.absent, 0, 0);
-        } else if (value instanceof Uint8Array && param.startsWith('text') && param !== 'texts') {
+        } else if (value instanceof Uint8Array && param.startsWith('text')) {
           reserve(used, value.length);
           bytes(arena + used, value.length).set(value);
           words.push(KIND.bytes, used, value.length);
           used += value.length;
-        } else if (param.startsWith('text') && param !== 'texts') {
+        } else if (param.startsWith('text')) {
           const written = writeText(String(value), used);
           words.push(KIND.text, used, written);
           used += written;
-        } else if (param === 'texts') {
-          const pairs = [];
-          for (const text of value) {
-            const written = writeText(String(text), used);
-            pairs.push(used, written);
-            used += written;
-          }
-          words.push(KIND.texts, lists.length, value.length);
-          lists.push(pairs);
         } else {
           words.push(KIND.number, value >>> 0, 0);
         }
       });
       used = (used + 3) & ~3;
-      const pairCount = lists.reduce((sum, pairs) => sum + pairs.length, 0);
-      reserve(used, 4 * (pairCount + words.length));
-      const memory = new Uint32Array(wasm.memory.buffer, arena + used, pairCount + words.length);
-      const listAt = [];
-      let at = 0;
-      for (const pairs of lists) {
-        listAt.push(arena + used + 4 * at);
-        for (let k = 0; k < pairs.length; k += 2) {
-          memory[at++] = arena + pairs[k];
-          memory[at++] = pairs[k + 1];
-        }
-      }
-      const wordsAt = arena + used + 4 * at;
+      reserve(used, 4 * words.length);
+      const memory = new Uint32Array(wasm.memory.buffer, arena + used, words.length);
+      const wordsAt = arena + used;
       for (let w = 0; w < words.length; w += 3) {
         const kind = words[w];
-        memory[at++] = kind;
-        memory[at++] = kind === KIND.text || kind === KIND.bytes ? arena + words[w + 1] : kind === KIND.texts ? listAt[words[w + 1]] : words[w + 1];
-        memory[at++] = words[w + 2];
+        memory[w] = kind;
+        memory[w + 1] = kind === KIND.text || kind === KIND.bytes ? arena + words[w + 1] : words[w + 1];
+        memory[w + 2] = words[w + 2];
       }
       const status = wasm.txfx_call(index, wordsAt, words.length);
       if (status === STATUS.thrown) throw new Error(output());

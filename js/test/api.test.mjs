@@ -37,6 +37,7 @@ const failing = [
   ['a decimal string >= p', () => txfx.poseidon2Hash([(2n ** 254n).toString()]), RangeError],
   ['a hex string >= p (the engine)', () => txfx.poseidon2Hash([`0x${(2n ** 255n).toString(16)}`]), RangeError],
   ['bad hex digits (the engine)', () => txfx.poseidon2Hash(['0xzz']), TypeError],
+  ['a comma inside an element (the engine)', () => txfx.poseidon2Permutation(['0x1,0x2', '0x3', '0x4']), TypeError],
   ['a string separator', () => txfx.poseidon2HashWithSeparator(['0x1'], '7'), TypeError],
   ['a separator past u32', () => txfx.poseidon2HashWithSeparator(['0x1'], 2 ** 32), RangeError],
   ['an ambiguous bigint tx', () => txfx.txEffectMembershipWitness(body, 1n, 3), TypeError],
@@ -96,6 +97,18 @@ test('every rejection has a kind and its class, and its stack starts at the call
     assert.ok(thrown, `${name}: did not reject`);
     check(name, thrown, Kind);
   }
+});
+
+test('a list crosses into the engine as one string: an element holding a comma is refused, never read as two', () => {
+  const refusedAsSplit = (error) => error instanceof TypeError && error.kind === 'InvalidDigit' && /splits at ','/.test(error.message);
+  // Three elements that would join into four, four that would join into five, one into two.
+  assert.throws(() => txfx.poseidon2Permutation(['0x1,0x2', '0x3', '0x4']), refusedAsSplit);
+  assert.throws(() => txfx.poseidon2Permutation(['0x1', '0x2', '0x3', '0x4,0x5']), refusedAsSplit);
+  assert.throws(() => txfx.poseidon2Hash(['0x1,0x2']), refusedAsSplit);
+  assert.throws(() => txfx.poseidon2HashWithSeparator([',', '0x1'], 3), refusedAsSplit);
+  // An empty element is still named by its index (the empty list and every vector's length are
+  // vectors.test.mjs's).
+  assert.throws(() => txfx.poseidon2Hash(['0x1', '']), (error) => error instanceof TypeError && error.message.startsWith('inputs[1]'));
 });
 
 test('an error the caller\'s own object throws passes unchanged', () => {

@@ -6,7 +6,11 @@
 //!
 //! The edge protocol, shared with `js/api.js` (which is all a user sees):
 //! - field elements arrive as `0x`-hex strings (the JavaScript side converts `bigint`s and
-//!   32-byte arrays), and leave as `0x`-hex strings;
+//!   32-byte arrays), and leave as `0x`-hex strings. A list of them (a permutation's state, a
+//!   hash's inputs) crosses as one string, the elements joined by `,`, with their count beside it
+//!   ([`split_fields`]): one string to convert, where one per element cost the addon more than
+//!   the permutation's fixed cost. A permutation's four outputs leave as one string of 264
+//!   characters, four elements of 66 back to back ([`poseidon2_permutation_joined`]);
 //! - documents arrive as JSON text (the JavaScript side serializes parsed objects) or as the
 //!   caller's bytes of UTF-8 JSON ([`Arg::Bytes`], read by [`utf8`]: bytes that are not UTF-8 are
 //!   refused with kind `NotUtf8`, naming the offset of the first bad byte), and objects leave as
@@ -229,6 +233,54 @@ pub fn poseidon2_hash<S: AsRef<str>>(inputs: &[S]) -> Result<String> {
 pub fn poseidon2_hash_with_separator<S: AsRef<str>>(inputs: &[S], separator: u32) -> Result<String> {
     let inputs = fields("inputs", inputs)?;
     Ok(fr_to_hex(&txfx_poseidon::poseidon2_hash_with_separator(&inputs, DomainSeparator::new(separator))))
+}
+
+/// A list of field elements as the engines take it: `joined`, the elements joined by `,`, and
+/// their `count`. No field element holds a `,`, so a list splits back into exactly `count`
+/// elements unless one of them held one, which is refused (kind `InvalidDigit`, as a `,` in one
+/// element read alone is): the count keeps `["0x1,0x2"]` from passing for two elements.
+///
+/// # Errors
+/// A split that does not give `count` elements.
+pub fn split_fields<'a>(what: &str, joined: &'a str, count: u32) -> Result<Vec<&'a str>> {
+    let texts: Vec<&str> =
+        if count == 0 && joined.is_empty() { Vec::new() } else { joined.split(',').collect() };
+    if u32::try_from(texts.len()) == Ok(count) {
+        return Ok(texts);
+    }
+    Err(Thrown::new(
+        ErrorClass::Malformed,
+        "InvalidDigit",
+        &format!(
+            "{what}: {count} elements given, but their text splits at ',' into {}: an element holds ',', which is not a hex digit",
+            texts.len()
+        ),
+    ))
+}
+
+/// [`poseidon2_permutation`] over a list as the engines take it ([`split_fields`]): the four
+/// outputs back to back, 66 characters each (`fr_to_hex` writes every element at that width).
+///
+/// # Errors
+/// A list that does not split into its count, or a state that is not 4 field elements.
+pub fn poseidon2_permutation_joined(joined: &str, count: u32) -> Result<String> {
+    Ok(poseidon2_permutation(&split_fields("state", joined, count)?)?.concat())
+}
+
+/// [`poseidon2_hash`] over a list as the engines take it ([`split_fields`]).
+///
+/// # Errors
+/// A list that does not split into its count, or an input that is not a field element.
+pub fn poseidon2_hash_joined(joined: &str, count: u32) -> Result<String> {
+    poseidon2_hash(&split_fields("inputs", joined, count)?)
+}
+
+/// [`poseidon2_hash_with_separator`] over a list as the engines take it ([`split_fields`]).
+///
+/// # Errors
+/// A list that does not split into its count, or an input that is not a field element.
+pub fn poseidon2_hash_with_separator_joined(joined: &str, count: u32, separator: u32) -> Result<String> {
+    poseidon2_hash_with_separator(&split_fields("inputs", joined, count)?, separator)
 }
 
 /// An effect's commitment: `txHash`, `txStartMarker`, `categoryHashes`, `categoriesHash`, `leaf`,
@@ -830,8 +882,6 @@ pub enum Arg<'a> {
     Text(&'a str),
     /// A document's bytes (UTF-8 JSON), as the caller gave them: read by [`utf8`].
     Bytes(&'a [u8]),
-    /// A list of strings (field elements).
-    Texts(Vec<&'a str>),
     /// An unsigned 32-bit number (a block number, a separator).
     Number(u32),
 }
@@ -852,8 +902,6 @@ pub enum Param {
     Text,
     /// A string, or absent.
     OptionalText,
-    /// A list of strings.
-    Texts,
     /// An unsigned 32-bit number.
     Number,
     /// An unsigned 32-bit number, or absent.
@@ -861,12 +909,11 @@ pub enum Param {
 }
 
 impl Param {
-    /// The name the engines' JavaScript side reads (`text`, `text?`, `texts`, `u32`, `u32?`).
+    /// The name the engines' JavaScript side reads (`text`, `text?`, `u32`, `u32?`).
     pub fn name(self) -> &'static str {
         match self {
             Self::Text => "text",
             Self::OptionalText => "text?",
-            Self::Texts => "texts",
             Self::Number => "u32",
             Self::OptionalNumber => "u32?",
         }
@@ -914,13 +961,6 @@ impl<'a> Args<'a, '_> {
         }
     }
 
-    fn texts(&self, index: usize) -> Result<&[&'a str]> {
-        match self.0.get(index) {
-            Some(Arg::Texts(texts)) => Ok(texts),
-            _ => Err(Self::missing(index)),
-        }
-    }
-
     fn number(&self, index: usize) -> Result<u32> {
         match self.0.get(index) {
             Some(Arg::Number(number)) => Ok(*number),
@@ -937,7 +977,7 @@ impl<'a> Args<'a, '_> {
     }
 }
 
-use Param::{Number, OptionalNumber, OptionalText, Text, Texts};
+use Param::{Number, OptionalNumber, OptionalText, Text};
 
 fn text(value: Result<String>) -> Result<Returned> {
     value.map(Returned::Text)
@@ -948,14 +988,18 @@ fn text(value: Result<String>) -> Result<Returned> {
 pub const EXPORTS: &[Export] = &[
     Export {
         name: "poseidon2Permutation",
-        params: &[Texts],
-        run: |_, a| poseidon2_permutation(a.texts(0)?).map(Returned::Texts),
+        params: &[Text, Number],
+        run: |_, a| text(poseidon2_permutation_joined(a.text(0)?, a.number(1)?)),
     },
-    Export { name: "poseidon2Hash", params: &[Texts], run: |_, a| text(poseidon2_hash(a.texts(0)?)) },
+    Export {
+        name: "poseidon2Hash",
+        params: &[Text, Number],
+        run: |_, a| text(poseidon2_hash_joined(a.text(0)?, a.number(1)?)),
+    },
     Export {
         name: "poseidon2HashWithSeparator",
-        params: &[Texts, Number],
-        run: |_, a| text(poseidon2_hash_with_separator(a.texts(0)?, a.number(1)?)),
+        params: &[Text, Number, Number],
+        run: |_, a| text(poseidon2_hash_with_separator_joined(a.text(0)?, a.number(1)?, a.number(2)?)),
     },
     Export {
         name: "txEffectCommitment",
@@ -1092,6 +1136,36 @@ mod tests {
             (value["class"].as_str(), value["kind"].as_str()),
             (Some("OutOfRange"), Some("StateLength"))
         );
+    }
+
+    /// A list crosses as one string and its count: it splits into exactly that many elements, and
+    /// an element holding a `,` cannot pass for two.
+    #[test]
+    fn joined_lists_split_into_their_count() {
+        let one = "0x0000000000000000000000000000000000000000000000000000000000000001";
+        assert_eq!(split_fields("inputs", "", 0), Ok(Vec::new()));
+        assert_eq!(split_fields("inputs", "", 1), Ok(vec![""]));
+        assert_eq!(split_fields("inputs", "0x1,,0x2", 3), Ok(vec!["0x1", "", "0x2"]));
+        for (joined, count) in [("0x1,0x2", 1), ("0x1", 0), ("", 2), ("0x1,0x2,0x3", 4)] {
+            let error = split_fields("inputs", joined, count).expect_err(joined);
+            let value: serde_json::Value = serde_json::from_str(error.message()).expect("JSON message");
+            assert_eq!(
+                (value["class"].as_str(), value["kind"].as_str()),
+                (Some("Malformed"), Some("InvalidDigit"))
+            );
+        }
+        // The permutation's outputs, back to back, are the list form's.
+        let state = [one, one, one, one].map(str::to_owned);
+        let listed = poseidon2_permutation(&state).expect("a state");
+        assert_eq!(poseidon2_permutation_joined(&state.join(","), 4), Ok(listed.concat()));
+        assert!(listed.iter().all(|element| element.len() == 66));
+        assert_eq!(poseidon2_hash_joined("0x1,0x2", 2), poseidon2_hash(&["0x1", "0x2"]));
+        assert_eq!(
+            poseidon2_hash_with_separator_joined("0x1,0x2", 2, 7),
+            poseidon2_hash_with_separator(&["0x1", "0x2"], 7)
+        );
+        // An element's own error names its index, as the list form's does.
+        assert_eq!(poseidon2_hash_joined("0x1,0xg", 2), poseidon2_hash(&["0x1", "0xg"]));
     }
 
     /// A misspelt expectation is refused, never dropped.

@@ -70,22 +70,24 @@ impl Owned {
     }
 }
 
-/// The Poseidon2 permutation of a 4-element state.
+/// The Poseidon2 permutation of a 4-element state, joined by `,` with its count (the edge's
+/// list form, `txfx_js_edge::split_fields`); the four outputs back to back, 66 characters each.
 #[napi(js_name = "poseidon2Permutation")]
-pub fn poseidon2_permutation(state: Vec<String>) -> Result<Vec<String>> {
-    edge::poseidon2_permutation(&state).map_err(thrown)
+pub fn poseidon2_permutation(state: String, count: u32) -> Result<String> {
+    edge::poseidon2_permutation_joined(&state, count).map_err(thrown)
 }
 
-/// Aztec's `poseidon2Hash`: the sponge over `inputs`.
+/// Aztec's `poseidon2Hash`: the sponge over `inputs` (joined by `,`, with their count).
 #[napi(js_name = "poseidon2Hash")]
-pub fn poseidon2_hash(inputs: Vec<String>) -> Result<String> {
-    edge::poseidon2_hash(&inputs).map_err(thrown)
+pub fn poseidon2_hash(inputs: String, count: u32) -> Result<String> {
+    edge::poseidon2_hash_joined(&inputs, count).map_err(thrown)
 }
 
-/// Aztec's `poseidon2HashWithSeparator`: the separator first, then `inputs`.
+/// Aztec's `poseidon2HashWithSeparator`: the separator first, then `inputs` (joined by `,`, with
+/// their count).
 #[napi(js_name = "poseidon2HashWithSeparator")]
-pub fn poseidon2_hash_with_separator(inputs: Vec<String>, separator: u32) -> Result<String> {
-    edge::poseidon2_hash_with_separator(&inputs, separator).map_err(thrown)
+pub fn poseidon2_hash_with_separator(inputs: String, count: u32, separator: u32) -> Result<String> {
+    edge::poseidon2_hash_with_separator_joined(&inputs, count, separator).map_err(thrown)
 }
 
 /// An effect's commitment, as JSON text.

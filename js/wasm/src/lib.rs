@@ -8,16 +8,16 @@
 //! The ABI, for `js/wasm.js` (all numbers are wasm32 `i32`s):
 //! - `txfx_alloc(capacity) -> ptr` and `txfx_free(ptr, capacity)`: buffers the caller fills
 //!   (UTF-8 text) and frees after the call. `js/wasm.js` fills one per call, an arena holding the
-//!   argument words, the lists' pairs and every string, and keeps a small one for the next call;
+//!   argument words and every string, and keeps a small one for the next call;
 //!   the module only reads what the words point at, wherever it is;
 //! - `txfx_call(export, words, count) -> status`: runs export `export` of the table with the
 //!   arguments described by `count` words at `words`, three a piece: `[0, 0, 0]` an absent
-//!   argument, `[1, ptr, len]` a string, `[2, value, 0]` a number, `[3, ptr, n]` a list of `n`
-//!   strings whose `[ptr, len]` pairs are at `ptr`, `[4, ptr, len]` a document's bytes as the
-//!   caller gave them (UTF-8 JSON, read and refused, `NotUtf8`, by the edge: the JavaScript side
-//!   decodes nothing). The status is 0 for a string result, 1 for a list of strings, 2 for a
-//!   failure (the edge's JSON message). A list is packed, not JSON (a permutation's four field
-//!   elements are most of what a call returns): its count `n`, then `n` byte lengths, all
+//!   argument, `[1, ptr, len]` a string, `[2, value, 0]` a number, `[4, ptr, len]` a document's
+//!   bytes as the caller gave them (UTF-8 JSON, read and refused, `NotUtf8`, by the edge: the
+//!   JavaScript side decodes nothing). A list of field elements is a string and a number (the
+//!   edge's list form: joined by `,`, with the count), not a kind of its own. The status is 0 for
+//!   a string result, 1 for a list of strings, 2 for a failure (the edge's JSON message). A list
+//!   is packed, not JSON (a checkpoint's blob fields): its count `n`, then `n` byte lengths, all
 //!   little-endian `u32`s, then the `n` strings' UTF-8 back to back;
 //! - `txfx_output_ptr()` and `txfx_output_len()`: the last call's result or failure, as UTF-8,
 //!   valid until the next call;
@@ -147,19 +147,6 @@ unsafe fn arguments<'a>(words: *const u32, count: usize) -> Result<Vec<Arg<'a>>,
             [4, pointer, len] => Ok(Arg::Bytes(unsafe {
                 std::slice::from_raw_parts(pointer as usize as *const u8, len as usize)
             })),
-            [3, pointer, n] => {
-                // SAFETY: n pairs of words the caller wrote.
-                let pairs = unsafe { aligned_words(pointer as usize, 2 * n as usize)? };
-                pairs
-                    .chunks_exact(2)
-                    .map(|pair| match *pair {
-                        // SAFETY: each pair names a buffer the caller filled.
-                        [pointer, len] => unsafe { text(pointer as usize, len as usize) },
-                        _ => Err(abi_fault("a list of strings cut short")),
-                    })
-                    .collect::<Result<Vec<&str>, Thrown>>()
-                    .map(Arg::Texts)
-            }
             _ => Err(abi_fault("an argument of an unknown kind")),
         })
         .collect()
