@@ -243,18 +243,26 @@ pub fn poseidon2_hash_with_separator<S: AsRef<str>>(inputs: &[S], separator: u32
 /// # Errors
 /// A split that does not give `count` elements.
 pub fn split_fields<'a>(what: &str, joined: &'a str, count: u32) -> Result<Vec<&'a str>> {
-    let texts: Vec<&str> =
-        if count == 0 && joined.is_empty() { Vec::new() } else { joined.split(',').collect() };
-    if u32::try_from(texts.len()) == Ok(count) {
+    // At most one element more than the count is split off: enough to refuse a list with too
+    // many, without first collecting every piece of a text that holds many commas.
+    let count = count as usize;
+    let texts: Vec<&str> = if count == 0 && joined.is_empty() {
+        Vec::new()
+    } else {
+        joined.split(',').take(count.saturating_add(1)).collect()
+    };
+    if texts.len() == count {
         return Ok(texts);
     }
+    let why = if texts.len() > count {
+        "into more: an element holds ',', which is not a hex digit"
+    } else {
+        "into fewer"
+    };
     Err(Thrown::new(
         ErrorClass::Malformed,
         "InvalidDigit",
-        &format!(
-            "{what}: {count} elements given, but their text splits at ',' into {}: an element holds ',', which is not a hex digit",
-            texts.len()
-        ),
+        &format!("{what}: {count} elements given, but their text splits at ',' {why}"),
     ))
 }
 
