@@ -25,9 +25,9 @@
 //! place of `0.006`). So the S-box takes inputs up to `20p` and still returns below `1.13p`
 //! (`20²·0.006 + 1 < 3.4`, `3.4²·0.006 + 1 < 1.07`, `20·1.07·0.006 + 1 < 1.13`), and the
 //! additions need no reduction at all except the partial round's sum (below). Limbs, not values,
-//! bound the additions: a product's accumulator word collects nine rounds of `a_j·b_i + m·p_j`,
-//! so one operand's limbs may reach `2^30` and the other's `2^29` ([`LIMB_BOUND_WIDE`]); a
-//! square wants both below `2^29`. Additions therefore add limb by limb (no carries) and
+//! bound the additions: a product's word collects nine limb products `a_i·b_j` and nine
+//! reduction terms `m·p_j`, so one operand's limbs may reach `2^30` and the other's `2^29`
+//! ([`LIMB_BOUND_WIDE`]); a square wants both below `2^29`. Additions therefore add limb by limb (no carries) and
 //! [`normalise`] (one carry pass, value unchanged) runs only where a product needs it: before
 //! each S-box.
 //!
@@ -47,7 +47,9 @@
 //!   reduces with `to_fr` or adds coarse values).
 
 use super::{DIAGONAL, FULL_ROUNDS, Lanes, PARTIAL_ROUNDS, RC, WIDTH};
-use crate::montgomery::{Coarse, INV, LIMB_BITS_29, MASK_29, P, join_29, reduce_low_29, row_29, split_29};
+#[cfg(test)]
+use crate::montgomery::row_29;
+use crate::montgomery::{Coarse, INV, LIMB_BITS_29, MASK_29, P, join_29, reduce_low_29, split_29};
 
 /// A value as nine little-endian 29-bit limbs in 64-bit words, radix `2^261` Montgomery form.
 /// "Normalised": limbs 0..7 below `2^29`, limb 8 holding the rest.
@@ -68,6 +70,9 @@ const _: () = assert!(9 * (LIMB_BOUND_WIDE * LIMB_BOUND + LIMB_BOUND * LIMB_BOUN
 // A square's (and product-then-reduce's) wide word: at most nine limb products below 2^58, then
 // nine reduction terms m·p_j below 2^58, and a carry.
 const _: () = assert!(18 * LIMB_BOUND * LIMB_BOUND + (1 << 36) < 1 << 64);
+// A product's wide word ([`mul_inline`]): nine limb products of a wide and a normalised limb,
+// nine reduction terms and a carry, below 2^63 as `montgomery::reduce_low_29` takes it.
+const _: () = assert!(9 * LIMB_BOUND_WIDE * LIMB_BOUND + 9 * LIMB_BOUND * LIMB_BOUND + (1 << 36) < 1 << 63);
 // p/2^261 < 0.006, the factor in every product bound above (p < (P[3] + 1)·2^192).
 const _: () = assert!((P[3] as u128 + 1) * 1000 < 6 << 69);
 
@@ -102,13 +107,59 @@ pub(crate) const fn mul(a: &Limbs, b: &Limbs) -> Limbs {
     mul_inline(a, b)
 }
 
-/// [`mul`], inlined. Rows interleaved with their reduction (`montgomery::row_29`), written out,
-/// not looped: rolled, LLVM keeps the accumulator in linear memory; unrolled it lives in locals.
-/// Measured in V8 against two other orders (BENCHMARKS.md, design: wasm-limbs-29): product then
-/// reduction ([`mul_then_reduce`]) and product scanning ([`mul_columns`]) were slower.
+/// [`mul`], inlined: the 17-word product from 54 limb products instead of 81, then
+/// [`reduce_wide`]. The limbs are three blocks of three, `A = A₀ + A₁·2^87 + A₂·2^174`, and
+/// each pair of blocks takes Karatsuba's identity, `A_iB_j + A_jB_i = (A_i + A_j)(B_i + B_j) −
+/// A_iB_i − A_jB_j`: six block products of nine limb products each. With the reduction's 72,
+/// 126 `i64.mul` a product instead of 153; wasm32's products are bound by the one port that
+/// multiplies. In V8 the permutation took 22.3 µs against 25.0 µs with the schoolbook rows
+/// interleaved with the reduction ([`mul_rows`], before December 2026's seventh day), in one
+/// run on the Intel Xeon (BENCHMARKS.md, design: wasm-karatsuba).
+///
+/// Exact in 64-bit words: a block sum's limbs are below `2^31` and `2^30` (one operand's limbs
+/// below `2^30`, the other's below `2^29`), so a block product's word (at most three limb
+/// products) is below `3·2^61`. The subtractions wrap in between, but each word they leave is
+/// its column's `Σ a_i·b_j`: the schoolbook product's word, non-negative. The same integer
+/// product as [`mul_then_reduce`], so the same result limb for limb.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "const loops over fixed-size limb arrays, every index below the length; iterators are not const"
+)]
 #[inline(always)]
 pub(crate) const fn mul_inline(a: &Limbs, b: &Limbs) -> Limbs {
     debug_assert!(limbs_below(a, 30) && limbs_below(b, 29) || limbs_below(a, 29) && limbs_below(b, 30));
+    let a0 = [a[0], a[1], a[2]];
+    let a1 = [a[3], a[4], a[5]];
+    let a2 = [a[6], a[7], a[8]];
+    let b0 = [b[0], b[1], b[2]];
+    let b1 = [b[3], b[4], b[5]];
+    let b2 = [b[6], b[7], b[8]];
+    let p00 = block_product(&a0, &b0);
+    let p11 = block_product(&a1, &b1);
+    let p22 = block_product(&a2, &b2);
+    let s01 = block_product(&block_sum(&a0, &a1), &block_sum(&b0, &b1));
+    let s02 = block_product(&block_sum(&a0, &a2), &block_sum(&b0, &b2));
+    let s12 = block_product(&block_sum(&a1, &a2), &block_sum(&b1, &b2));
+    let mut t = [0u64; 18];
+    let mut k = 0;
+    while k < 5 {
+        t[k] += p00[k];
+        t[k + 3] += s01[k].wrapping_sub(p00[k]).wrapping_sub(p11[k]);
+        t[k + 6] += p11[k].wrapping_add(s02[k]).wrapping_sub(p00[k]).wrapping_sub(p22[k]);
+        t[k + 9] += s12[k].wrapping_sub(p11[k]).wrapping_sub(p22[k]);
+        t[k + 12] += p22[k];
+        k += 1;
+    }
+    reduce_wide(t)
+}
+
+// A block product's word: three products of a block sum's limbs (below 2^31 and 2^30).
+const _: () = assert!(3 * (2 * LIMB_BOUND_WIDE) * (2 * LIMB_BOUND) < 1 << 64);
+
+/// [`mul`] as it was before [`mul_inline`]'s blocks: schoolbook rows interleaved with their
+/// reduction (`montgomery::row_29`), written out. Equal limb for limb; only tests build it.
+#[cfg(test)]
+const fn mul_rows(a: &Limbs, b: &Limbs) -> Limbs {
     let acc = row_29([0; 9], a, b[0]);
     let acc = row_29(acc, a, b[1]);
     let acc = row_29(acc, a, b[2]);
@@ -242,6 +293,66 @@ const fn mul_then_reduce(a: &Limbs, b: &Limbs) -> Limbs {
     let t = product_row::<7>(t, a, b);
     let t = product_row::<8>(t, a, b);
     reduce_wide(t)
+}
+
+/// [`square`] by blocks, as [`mul_inline`] multiplies: `A_i²` for the three blocks, and each
+/// `2A_iA_j` as `(A_i + A_j)² − A_i² − A_j²`, six block squares of six limb products, 36 in all
+/// instead of 45. Equal limb for limb; it lost in V8 (the permutation 22.7 against 22.3 µs with
+/// [`square`], same run as [`mul_inline`]'s figures: nine products saved, about thirty additions
+/// and subtractions added), so only tests build it.
+#[cfg(test)]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "const loops over fixed-size limb arrays, every index below the length; iterators are not const"
+)]
+const fn square_karatsuba(a: &Limbs) -> Limbs {
+    debug_assert!(limbs_below(a, 29));
+    let a0 = [a[0], a[1], a[2]];
+    let a1 = [a[3], a[4], a[5]];
+    let a2 = [a[6], a[7], a[8]];
+    let p00 = block_square(&a0);
+    let p11 = block_square(&a1);
+    let p22 = block_square(&a2);
+    let s01 = block_square(&block_sum(&a0, &a1));
+    let s02 = block_square(&block_sum(&a0, &a2));
+    let s12 = block_square(&block_sum(&a1, &a2));
+    let mut t = [0u64; 18];
+    let mut k = 0;
+    while k < 5 {
+        t[k] += p00[k];
+        t[k + 3] += s01[k].wrapping_sub(p00[k]).wrapping_sub(p11[k]);
+        t[k + 6] += p11[k].wrapping_add(s02[k]).wrapping_sub(p00[k]).wrapping_sub(p22[k]);
+        t[k + 9] += s12[k].wrapping_sub(p11[k]).wrapping_sub(p22[k]);
+        t[k + 12] += p22[k];
+        k += 1;
+    }
+    reduce_wide(t)
+}
+
+/// The five-word square of a block of three limbs (six limb products).
+#[cfg(test)]
+#[inline(always)]
+const fn block_square(x: &[u64; 3]) -> [u64; 5] {
+    let twice0 = x[0] << 1;
+    [x[0] * x[0], twice0 * x[1], twice0 * x[2] + x[1] * x[1], (x[1] << 1) * x[2], x[2] * x[2]]
+}
+
+/// Two blocks of three limbs added limb by limb.
+#[inline(always)]
+const fn block_sum(x: &[u64; 3], y: &[u64; 3]) -> [u64; 3] {
+    [x[0] + y[0], x[1] + y[1], x[2] + y[2]]
+}
+
+/// The five-word product of two blocks of three limbs (nine limb products).
+#[inline(always)]
+const fn block_product(x: &[u64; 3], y: &[u64; 3]) -> [u64; 5] {
+    [
+        x[0] * y[0],
+        x[0] * y[1] + x[1] * y[0],
+        x[0] * y[2] + x[1] * y[1] + x[2] * y[0],
+        x[1] * y[2] + x[2] * y[1],
+        x[2] * y[2],
+    ]
 }
 
 /// Row `I` of [`mul_then_reduce`]: `a_j·b_I` at word `I + j`.
@@ -663,12 +774,15 @@ mod tests {
             for v in [a, b, wide, normalise(P29), normalise(shl(&P29, 4))] {
                 let sq = square(&v);
                 assert_eq!(sq, mul(&v, &v), "{v:x?}");
+                assert_eq!(sq, square_karatsuba(&v));
                 assert_eq!(sq, mul_then_reduce(&v, &v));
                 assert_eq!(element(&sq), element(&v).square());
                 assert!(over_p(&sq) < 1.0 + 0.006 * over_p(&v) * over_p(&v));
                 let ab = mul(&v, &b);
                 assert_eq!(ab, mul_then_reduce(&v, &b));
                 assert_eq!(ab, mul_columns(&v, &b));
+                assert_eq!(ab, mul_rows(&v, &b));
+                assert_eq!(ab, mul(&b, &v));
                 assert_eq!(sq, mul_columns(&v, &v));
                 assert_eq!(element(&ab), element(&v) * element(&b));
                 checked += 1;
@@ -680,6 +794,34 @@ mod tests {
             assert_eq!(mul_then_reduce(&unnormalised, &b), mul(&normalise(unnormalised), &b));
         }
         assert_eq!(checked, 5 * samples.len());
+    }
+
+    /// The products at the widest limbs their bounds allow (every limb `2^30 − 1` beside every
+    /// limb `2^29 − 1`, and single limbs at the bound among zeros): no word overflows (debug
+    /// builds check every addition but the block product's wrapping subtractions), and the block
+    /// product gives the schoolbook's integer, limb for limb.
+    #[test]
+    fn products_agree_at_the_limb_bounds() {
+        let wide = [(1u64 << 30) - 1; 9];
+        let narrow = [MASK_29; 9];
+        let mut operands = alloc::vec![(wide, narrow), (narrow, wide), (narrow, narrow)];
+        for j in 0..9 {
+            let mut one_wide = [0u64; 9];
+            one_wide[j] = (1 << 30) - 1;
+            let mut one_narrow = [0u64; 9];
+            one_narrow[8 - j] = MASK_29;
+            operands.push((one_wide, narrow));
+            operands.push((one_wide, one_narrow));
+            operands.push((narrow, one_wide));
+        }
+        for (a, b) in &operands {
+            let want = mul_rows(a, b);
+            assert_eq!(mul(a, b), want, "{a:x?} · {b:x?}");
+            assert_eq!(mul_then_reduce(a, b), want);
+            assert_eq!(element(&want), element(a) * element(b));
+        }
+        assert_eq!(square_karatsuba(&narrow), square(&narrow));
+        assert_eq!(operands.len(), 30);
     }
 
     #[test]
