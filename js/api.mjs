@@ -96,7 +96,10 @@ export function createApi(engine) {
     const out = new Array(values.length);
     for (let i = 0; i < values.length; i += 1) {
       if (!(i in values)) throw typeError(`${what}[${i}]: a hole in the array; every element must be a field element`);
-      out[i] = field(values[i], `${what}[${i}]`);
+      const value = values[i];
+      // 0x-hex, the common case, is passed on as `field` passes it (an 'x' second is not all
+      // decimal digits), without building the element's name for an error it cannot raise.
+      out[i] = typeof value === 'string' && value.charCodeAt(1) === 0x78 ? value : field(value, `${what}[${i}]`);
     }
     return out;
   }
