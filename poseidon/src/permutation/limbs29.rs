@@ -27,9 +27,9 @@
 //! additions need no reduction at all except the partial round's sum (below). Limbs, not values,
 //! bound the additions: a product's word collects nine limb products `a_i·b_j` and nine
 //! reduction terms `m·p_j`, so one operand's limbs may reach `2^30` and the other's `2^29`
-//! ([`LIMB_BOUND_WIDE`]); a square wants both below `2^29`. Additions therefore add limb by limb (no carries) and
-//! [`normalise`] (one carry pass, value unchanged) runs only where a product needs it: before
-//! each S-box.
+//! ([`LIMB_BOUND_WIDE`]); a square wants both below `2^29`. Additions therefore add limb by
+//! limb (no carries) and [`normalise`] (one carry pass, value unchanged) runs only where a
+//! product needs it: before each S-box.
 //!
 //! - Full round: `x + c` (limbs below `2^33 + 2^29`, value below `18.1p + 1.03p < 20p`; entry
 //!   and the compile-time conversions give values below `1.001p`), normalised, the
@@ -118,39 +118,20 @@ pub(crate) const fn mul(a: &Limbs, b: &Limbs) -> Limbs {
 ///
 /// Exact in 64-bit words: a block sum's limbs are below `2^31` and `2^30` (one operand's limbs
 /// below `2^30`, the other's below `2^29`), so a block product's word (at most three limb
-/// products) is below `3·2^61`. The subtractions wrap in between, but each word they leave is
-/// its column's `Σ a_i·b_j`: the schoolbook product's word, non-negative. The same integer
-/// product as [`mul_then_reduce`], so the same result limb for limb.
-#[allow(
-    clippy::indexing_slicing,
-    reason = "const loops over fixed-size limb arrays, every index below the length; iterators are not const"
-)]
+/// products) is below `3·2^61`, and [`join_blocks`] leaves each word of the schoolbook product.
+/// The same integer product as [`mul_then_reduce`], so the same result limb for limb.
 #[inline(always)]
 pub(crate) const fn mul_inline(a: &Limbs, b: &Limbs) -> Limbs {
     debug_assert!(limbs_below(a, 30) && limbs_below(b, 29) || limbs_below(a, 29) && limbs_below(b, 30));
-    let a0 = [a[0], a[1], a[2]];
-    let a1 = [a[3], a[4], a[5]];
-    let a2 = [a[6], a[7], a[8]];
-    let b0 = [b[0], b[1], b[2]];
-    let b1 = [b[3], b[4], b[5]];
-    let b2 = [b[6], b[7], b[8]];
+    let [a0, a1, a2] = blocks(a);
+    let [b0, b1, b2] = blocks(b);
     let p00 = block_product(&a0, &b0);
     let p11 = block_product(&a1, &b1);
     let p22 = block_product(&a2, &b2);
     let s01 = block_product(&block_sum(&a0, &a1), &block_sum(&b0, &b1));
     let s02 = block_product(&block_sum(&a0, &a2), &block_sum(&b0, &b2));
     let s12 = block_product(&block_sum(&a1, &a2), &block_sum(&b1, &b2));
-    let mut t = [0u64; 18];
-    let mut k = 0;
-    while k < 5 {
-        t[k] += p00[k];
-        t[k + 3] += s01[k].wrapping_sub(p00[k]).wrapping_sub(p11[k]);
-        t[k + 6] += p11[k].wrapping_add(s02[k]).wrapping_sub(p00[k]).wrapping_sub(p22[k]);
-        t[k + 9] += s12[k].wrapping_sub(p11[k]).wrapping_sub(p22[k]);
-        t[k + 12] += p22[k];
-        k += 1;
-    }
-    reduce_wide(t)
+    reduce_wide(join_blocks(&p00, &p11, &p22, &s01, &s02, &s12))
 }
 
 // A block product's word: three products of a block sum's limbs (below 2^31 and 2^30).
@@ -301,21 +282,49 @@ const fn mul_then_reduce(a: &Limbs, b: &Limbs) -> Limbs {
 /// [`square`], same run as [`mul_inline`]'s figures: nine products saved, about thirty additions
 /// and subtractions added), so only tests build it.
 #[cfg(test)]
-#[allow(
-    clippy::indexing_slicing,
-    reason = "const loops over fixed-size limb arrays, every index below the length; iterators are not const"
-)]
 const fn square_karatsuba(a: &Limbs) -> Limbs {
     debug_assert!(limbs_below(a, 29));
-    let a0 = [a[0], a[1], a[2]];
-    let a1 = [a[3], a[4], a[5]];
-    let a2 = [a[6], a[7], a[8]];
+    let [a0, a1, a2] = blocks(a);
     let p00 = block_square(&a0);
     let p11 = block_square(&a1);
     let p22 = block_square(&a2);
     let s01 = block_square(&block_sum(&a0, &a1));
     let s02 = block_square(&block_sum(&a0, &a2));
     let s12 = block_square(&block_sum(&a1, &a2));
+    reduce_wide(join_blocks(&p00, &p11, &p22, &s01, &s02, &s12))
+}
+
+/// The five-word square of a block of three limbs (six limb products).
+#[cfg(test)]
+#[inline(always)]
+const fn block_square(x: &[u64; 3]) -> [u64; 5] {
+    let twice0 = x[0] << 1;
+    [x[0] * x[0], twice0 * x[1], twice0 * x[2] + x[1] * x[1], (x[1] << 1) * x[2], x[2] * x[2]]
+}
+
+/// A value's limbs as three blocks of three, low block first.
+#[inline(always)]
+const fn blocks(a: &Limbs) -> [[u64; 3]; 3] {
+    [[a[0], a[1], a[2]], [a[3], a[4], a[5]], [a[6], a[7], a[8]]]
+}
+
+/// The 17-word product (in 18 words) from the block products of [`mul_inline`] and
+/// [`square_karatsuba`]: `pᵢᵢ = AᵢBᵢ` at block `2i`, and each cross term `AᵢBⱼ + AⱼBᵢ =
+/// sᵢⱼ − pᵢᵢ − pⱼⱼ` at block `i + j` (a block is three words). The subtractions wrap in
+/// between; each word they leave is its column's `Σ a_i·b_j`, the schoolbook product's word.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "const loops over fixed-size limb arrays, every index below the length; iterators are not const"
+)]
+#[inline(always)]
+const fn join_blocks(
+    p00: &[u64; 5],
+    p11: &[u64; 5],
+    p22: &[u64; 5],
+    s01: &[u64; 5],
+    s02: &[u64; 5],
+    s12: &[u64; 5],
+) -> [u64; 18] {
     let mut t = [0u64; 18];
     let mut k = 0;
     while k < 5 {
@@ -326,15 +335,7 @@ const fn square_karatsuba(a: &Limbs) -> Limbs {
         t[k + 12] += p22[k];
         k += 1;
     }
-    reduce_wide(t)
-}
-
-/// The five-word square of a block of three limbs (six limb products).
-#[cfg(test)]
-#[inline(always)]
-const fn block_square(x: &[u64; 3]) -> [u64; 5] {
-    let twice0 = x[0] << 1;
-    [x[0] * x[0], twice0 * x[1], twice0 * x[2] + x[1] * x[1], (x[1] << 1) * x[2], x[2] * x[2]]
+    t
 }
 
 /// Two blocks of three limbs added limb by limb.
