@@ -786,6 +786,13 @@ impl UncheckedBody {
         &self.document.body
     }
 
+    /// The block the body came in (a block response or an `L2Block`), its claims and header
+    /// checked, for a reader that must look at the block (its number, its place in its
+    /// checkpoint) before committing the body; `None` for a bare body.
+    pub fn block_parts(&self) -> Option<&BlockParts> {
+        self.document.block.as_ref()
+    }
+
     /// Ends the reading with `root`, the body's root computed from [`Self::body`]: the document,
     /// or the error [`body`] gives when the body is not the one its header commits to.
     pub(crate) fn check(&self, root: Fr) -> Result<&BodyDocument, DocumentError> {

@@ -239,6 +239,18 @@ impl BlockWitnesses {
         })
     }
 
+    /// From a commitment of `body` already made (a reader that checked the body against its
+    /// header committed it): the same witnesses as [`Self::from_body`], without hashing again.
+    pub fn from_commitment(commitment: BlockCommitment, body: &Body, block_number: BlockNumber) -> Self {
+        let BlockCommitment { txs, tree } = commitment;
+        Self {
+            block_number,
+            tree,
+            categories_hashes: Some(txs.iter().map(|tx| tx.categories_hash).collect()),
+            tx_hashes: Some(body.tx_effects.iter().map(|effect| effect.tx_hash).collect()),
+        }
+    }
+
     /// From bare leaves; the witnesses carry no categories hash and look-up by tx hash is
     /// impossible. Prefer [`BlockWitnesses::from_stored`], whose stored form keeps both.
     ///

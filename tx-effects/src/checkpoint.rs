@@ -200,16 +200,7 @@ impl Checkpoint {
                     return Err(CheckpointError::StateOutOfRange { block: index, what, value, bits });
                 }
             }
-            if block.body.len() > usize::from(u16::MAX) {
-                return Err(CheckpointError::TooManyTxs { block: index, count: block.body.len() });
-            }
-            num_blob_fields += protocol.block_end_fields(index)
-                + block
-                    .body
-                    .tx_effects
-                    .iter()
-                    .map(|effect| crate::blob::TxStartMarker::of(effect).num_blob_fields as usize)
-                    .sum::<usize>();
+            num_blob_fields += block_blob_fields(protocol, index, &block.body)?;
         }
         if num_blob_fields > MAX_CHECKPOINT_BLOB_FIELDS {
             return Err(CheckpointError::TooLarge {
@@ -218,6 +209,27 @@ impl Checkpoint {
             });
         }
         Ok(Self { protocol, blocks, num_blob_fields })
+    }
+
+    /// Checks that `body`, as block `index` of a checkpoint, fits one checkpoint's blobs on its
+    /// own, as every block of a checkpoint must: a body that does not is no block of `protocol`'s
+    /// chain. It counts the effects' lengths and hashes nothing, so a reader of a block from
+    /// outside calls it before any work is sized by the body.
+    ///
+    /// # Errors
+    /// [`CheckpointError::TooManyTxs`] for more than 65535 txs, [`CheckpointError::TooLarge`] for
+    /// a body whose encoding, with its block-end fields and the checkpoint-end marker, is longer
+    /// than six blobs.
+    pub fn check_block_fits(
+        protocol: ProtocolVersion,
+        index: usize,
+        body: &Body,
+    ) -> Result<(), CheckpointError> {
+        let fields = 1 + block_blob_fields(protocol, index, body)?;
+        if fields > MAX_CHECKPOINT_BLOB_FIELDS {
+            return Err(CheckpointError::TooLarge { fields, max: MAX_CHECKPOINT_BLOB_FIELDS });
+        }
+        Ok(())
     }
 
     /// The protocol whose layout the checkpoint is encoded in.
@@ -240,6 +252,19 @@ impl Checkpoint {
     pub fn num_blobs(&self) -> usize {
         self.num_blob_fields.div_ceil(FIELDS_PER_BLOB)
     }
+}
+
+/// The blob fields block `index` of a checkpoint takes: its effects and its block-end fields.
+fn block_blob_fields(protocol: ProtocolVersion, index: usize, body: &Body) -> Result<usize, CheckpointError> {
+    if body.len() > usize::from(u16::MAX) {
+        return Err(CheckpointError::TooManyTxs { block: index, count: body.len() });
+    }
+    let effects: usize = body
+        .tx_effects
+        .iter()
+        .map(|effect| crate::blob::TxStartMarker::of(effect).num_blob_fields as usize)
+        .sum();
+    Ok(protocol.block_end_fields(index) + effects)
 }
 
 /// Blob fields that do not decode into a checkpoint. Every offset counts fields from the start

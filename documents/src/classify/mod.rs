@@ -23,6 +23,40 @@ pub enum ErrorClass {
     Refuted,
     /// The hashing backend failed (an `Error` in JavaScript; exit status 3).
     Backend,
+    /// A node or L1 endpoint gave no usable answer: unreachable, too slow, too large, an HTTP
+    /// status other than 200, an error answer, or a body that is not the document its method
+    /// returns. The endpoint's fault, not the caller's input, and no refutation: nothing was
+    /// proven either way (an `Error` of kind `Transport…` in JavaScript; exit status 4).
+    Transport,
+}
+
+impl ErrorClass {
+    /// Every class, in the order of the README's table of exit statuses.
+    pub const ALL: [Self; 5] =
+        [Self::Refuted, Self::Malformed, Self::OutOfRange, Self::Backend, Self::Transport];
+
+    /// The class's name as the JavaScript errors' `class` property gives it (`Malformed`,
+    /// `OutOfRange`, `Refuted`, `Backend`, `Transport`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Malformed => "Malformed",
+            Self::OutOfRange => "OutOfRange",
+            Self::Refuted => "Refuted",
+            Self::Backend => "Backend",
+            Self::Transport => "Transport",
+        }
+    }
+
+    /// The command line's exit status for a failure of this class: 1 refuted, 2 malformed or
+    /// out of range (the caller's input), 3 the backend, 4 an endpoint without a usable answer.
+    pub fn exit_status(self) -> u8 {
+        match self {
+            Self::Refuted => 1,
+            Self::Malformed | Self::OutOfRange => 2,
+            Self::Backend => 3,
+            Self::Transport => 4,
+        }
+    }
 }
 
 /// An error that names its variant and its class.
