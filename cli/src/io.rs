@@ -33,7 +33,7 @@ pub enum Failure {
     /// The output could not be written for another reason: exit 2.
     Output(String),
     /// A node or L1 endpoint gave no usable answer (unreachable, too slow, too large, a
-    /// redirect): exit 4.
+    /// redirect, an HTTP error, an error answer, a body that is not the method's document): exit 4.
     Transport(String),
 }
 
@@ -45,28 +45,21 @@ impl From<DocumentError> for Failure {
                 Self::Check { link: error.link().unwrap_or("document"), reason: error.to_string() }
             }
             ErrorClass::Backend => Self::Backend(error.to_string()),
+            ErrorClass::Transport => Self::Transport(error.to_string()),
         }
     }
 }
 
 impl From<txfx_client::ClientError> for Failure {
+    /// The client's errors classify themselves: a refutation names its link, an endpoint that
+    /// gave no usable answer is exit 4, only the caller's own parameters exit 2.
     fn from(error: txfx_client::ClientError) -> Self {
-        use txfx_client::ClientError;
-        use txfx_walk::WalkError;
-        match error {
-            ClientError::Walk(WalkError::Answer { method, source }) => match Self::from(source) {
-                Self::Check { link, reason } => Self::Check { link, reason: format!("{method}: {reason}") },
-                Self::Input(reason) => Self::Input(format!("{method}: {reason}")),
-                other => other,
-            },
-            // An HTTP status other than 200: the endpoint gave no usable answer.
-            ClientError::Walk(walk @ WalkError::Http { .. }) => Self::Transport(walk.to_string()),
-            ClientError::Walk(walk) => match walk.link() {
-                Some(link) => Self::Check { link, reason: walk.to_string() },
-                None => Self::Input(walk.to_string()),
-            },
-            ClientError::NoL1Url => Self::Input(error.to_string()),
-            other => Self::Transport(other.to_string()),
+        let reason = error.to_string();
+        match error.class() {
+            ErrorClass::Refuted => Self::Check { link: error.link().unwrap_or("node"), reason },
+            ErrorClass::Malformed | ErrorClass::OutOfRange => Self::Input(reason),
+            ErrorClass::Backend => Self::Backend(reason),
+            ErrorClass::Transport => Self::Transport(reason),
         }
     }
 }

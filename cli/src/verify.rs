@@ -155,7 +155,7 @@ pub struct NodeArgs {
     #[arg(long, requires_all = ["node", "rollup"])]
     l1_rpc: Option<String>,
     /// The rollup contract's address on L1.
-    #[arg(long, requires = "l1_rpc", value_parser = parsed::<Address>)]
+    #[arg(long, requires = "l1_rpc", value_parser = rollup_address)]
     rollup: Option<Address>,
     /// The L1 block to read the rollup at: finalized (default), safe, latest or a number.
     #[arg(long, default_value = "finalized", value_parser = parsed::<BlockTag>, requires = "l1_rpc")]
@@ -186,9 +186,11 @@ pub struct NodeArgs {
     /// The node's JSON-RPC namespace (aztec or node); by default aztec_, then node_.
     #[arg(long, requires = "node", value_parser = parsed::<Namespace>)]
     json_rpc_namespace: Option<Namespace>,
-    /// Follow HTTP redirects (to any host); by default an answer must come from the URL given.
-    #[arg(long, requires = "node")]
-    follow_redirects: bool,
+}
+
+/// `--rollup`: an address in one case, or in EIP-55's mixed case with its checksum right.
+fn rollup_address(text: &str) -> Result<Address, String> {
+    txfx_walk::l1::parse_address(text).map_err(|e| e.to_string())
 }
 
 /// `txfx witness`.
@@ -349,17 +351,16 @@ fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
             WalkSubject::Category(category, element.map(|value| ElementQuery { value, role: node.role }))
         }
     };
-    let params = WalkParams {
-        tx_hash,
-        anchor,
-        subject,
-        expected: args.expect.expected(None)?,
-        network,
-        namespace: node.json_rpc_namespace,
-    };
-    let mut config = ClientConfig::new(node.node.clone().unwrap_or_default(), node.l1_rpc.clone());
-    config.timeout = Duration::from_secs(node.timeout);
-    config.follow_redirects = node.follow_redirects;
+    let mut params =
+        WalkParams::new(tx_hash, anchor).with_subject(subject).with_expected(args.expect.expected(None)?);
+    if let Some(network) = network {
+        params = params.with_network(network);
+    }
+    if let Some(namespace) = node.json_rpc_namespace {
+        params = params.with_namespace(namespace);
+    }
+    let config = ClientConfig::new(node.node.clone().unwrap_or_default(), node.l1_rpc.clone())
+        .with_timeout(Duration::from_secs(node.timeout))?;
     // One opaque call, bounded by --timeout: a spinner while the node and L1 answer.
     progress::step(format!("asking the node and L1 (up to {} s)", node.timeout));
     let verdict = txfx_client::verify_tx(cx.hasher, &config, params)?;

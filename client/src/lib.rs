@@ -1,25 +1,28 @@
 #![doc = include_str!("../README.md")]
 
-/// txfx-walk, re-exported (and through it txfx-documents and the crates below): the walk's
-/// parameters, its verdict, `Fr` and the backend traits.
+/// txfx-walk, re-exported (and through it txfx-documents and the crates below).
 pub use txfx_walk;
+
+pub use txfx_documents::txfx_membership::txfx_poseidon::{Fr, HashBackend, Sequential};
+pub use txfx_walk::l1::{Address, BlockTag, parse_address};
+pub use txfx_walk::{
+    Anchor, LIMITS, Namespace, Target, TransportProblem, WalkError, WalkParams, WalkSubject, WalkVerdict,
+};
+
+mod redact;
+
+pub use redact::redact_url;
 
 use std::time::{Duration, Instant};
 
-use txfx_documents::txfx_membership::txfx_poseidon::HashBackend;
-use txfx_walk::{Request, Step, Target, Walk, WalkError, WalkParams, WalkVerdict};
+use txfx_documents::classify::{Classify, ErrorClass};
+use txfx_documents::json::Quoted;
+use txfx_walk::{Answer, ConnectionFault, Request, Walk};
 
-/// The most bytes an answer may have: a document's limit (a 64-tx log-heavy block with its body
-/// is about 36 MiB; no valid answer comes near this). Reading stops there.
-pub const MAX_ANSWER_BYTES: u64 = txfx_documents::MAX_DOCUMENT_BYTES;
-
-/// The most requests one walk sends: the receipt (twice with the namespace fallback), the
-/// effect, the block, two to L1, ten windows of `getBlockData`, the archive witness. A walk that
-/// asks more has a bug; the client stops it rather than loop.
-pub const MAX_REQUESTS: usize = 20;
-
-/// Where to ask, and how long and how much to read.
+/// Where to ask, and how long to wait: [`ClientConfig::new`], then [`ClientConfig::with_timeout`].
+/// How much to read is the walk's ([`txfx_walk::Request::max_answer_bytes`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ClientConfig {
     /// The Aztec node's JSON-RPC URL.
     pub node_url: String,
@@ -27,148 +30,230 @@ pub struct ClientConfig {
     pub l1_url: Option<String>,
     /// The whole walk's deadline.
     pub timeout: Duration,
-    /// The most bytes one answer may have.
-    pub max_answer_bytes: u64,
-    /// Whether to follow an HTTP redirect (to any host); off by default, so that an answer
-    /// always comes from the URL given.
-    pub follow_redirects: bool,
 }
 
 impl ClientConfig {
-    /// A configuration for `node_url` (and `l1_url`): 60 s in all, answers up to
-    /// [`MAX_ANSWER_BYTES`], no redirects.
+    /// A configuration for `node_url` (and `l1_url`) with the walk's default deadline
+    /// ([`LIMITS`]' `default_timeout`, 60 s).
     pub fn new(node_url: impl Into<String>, l1_url: Option<String>) -> Self {
-        Self {
-            node_url: node_url.into(),
-            l1_url,
-            timeout: Duration::from_secs(60),
-            max_answer_bytes: MAX_ANSWER_BYTES,
-            follow_redirects: false,
+        Self { node_url: node_url.into(), l1_url, timeout: LIMITS.default_timeout }
+    }
+
+    /// The whole walk's deadline.
+    ///
+    /// # Errors
+    /// [`ClientError::Timeout`] for zero or more than [`LIMITS`]' `max_timeout` (an hour).
+    pub fn with_timeout(mut self, timeout: Duration) -> Result<Self, ClientError> {
+        if timeout.is_zero() || timeout > LIMITS.max_timeout {
+            return Err(ClientError::Timeout { given: timeout, max: LIMITS.max_timeout });
         }
+        self.timeout = timeout;
+        Ok(self)
     }
 }
 
-/// Why a request did not bring an answer.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// What is wrong with an endpoint's URL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum TransportProblem {
-    /// The walk's deadline passed.
-    #[error("no answer within the walk's {seconds} s")]
-    Timeout {
-        /// The deadline, in seconds.
-        seconds: u64,
-    },
-    /// An answer longer than the limit: reading stopped there.
-    #[error("the answer is longer than {limit} bytes; reading stopped there")]
-    TooLarge {
-        /// The limit.
-        limit: u64,
-    },
-    /// A redirect, which the client does not follow unless asked.
-    #[error("HTTP {status} redirect refused (an answer must come from the URL given)")]
-    Redirect {
-        /// The status.
-        status: u16,
-    },
-    /// An answer that is not UTF-8 text.
-    #[error("the answer is not UTF-8 text")]
-    NotText,
-    /// The connection failed (refused, reset, host not found, TLS).
-    #[error("{0}")]
-    Connection(String),
+pub enum UrlProblem {
+    /// No `http://` or `https://` in front (`localhost:8080`).
+    #[error("it has no scheme: write http://… or https://…")]
+    NoScheme,
+    /// Another scheme.
+    #[error("its scheme is not http or https")]
+    Scheme,
+    /// Not a URL with a host.
+    #[error("it is not a URL with a host")]
+    NotAUrl,
 }
 
 /// Why a walk over HTTP did not end in a verdict.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ClientError {
-    /// The walk refused an answer, or what it proved does not hold.
-    #[error(transparent)]
-    Walk(#[from] WalkError),
-    /// A request got no usable answer.
-    #[error("{} at {url}: {problem}", .target.name())]
-    Transport {
-        /// Who was asked.
-        target: Target,
-        /// Its URL.
-        url: String,
+    /// The walk refused an answer, an endpoint gave none, or what it proved does not hold; the
+    /// endpoint it concerns, shown redacted ([`redact_url`]).
+    #[error("{}{source}", .endpoint.as_ref().map(|(target, url)| format!("{} at {url}: ", target.name())).unwrap_or_default())]
+    Walk {
+        /// The endpoint the error is about, and its URL as shown.
+        endpoint: Option<(Target, String)>,
         /// What went wrong.
-        problem: TransportProblem,
+        source: Box<WalkError>,
     },
     /// An L1 anchor without an L1 URL.
     #[error("an L1 anchor needs the L1 node's URL")]
     NoL1Url,
-    /// The walk asked more than [`MAX_REQUESTS`] times.
-    #[error("the walk asked more than {MAX_REQUESTS} requests")]
-    TooManyRequests,
+    /// An endpoint URL that cannot be asked: refused before anything is sent.
+    #[error("the {} URL {url}: {problem}", .target.name())]
+    Url {
+        /// Whose URL.
+        target: Target,
+        /// The URL as shown.
+        url: String,
+        /// What is wrong.
+        problem: UrlProblem,
+    },
+    /// A deadline of zero or past the walk's longest.
+    #[error("a timeout of {} ms: give more than zero and at most {} s", .given.as_millis(), .max.as_secs())]
+    Timeout {
+        /// What was given.
+        given: Duration,
+        /// The longest.
+        max: Duration,
+    },
 }
 
-/// One HTTP exchange: POST `body` as JSON to `url`, within `remaining`, reading at most `limit`
-/// bytes; the status and the body.
-fn post(
-    config: &ClientConfig,
-    url: &str,
-    body: &str,
-    remaining: Duration,
-) -> Result<(u16, String), TransportProblem> {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_global(Some(remaining))
-        .http_status_as_error(false)
-        .max_redirects(if config.follow_redirects { 5 } else { 0 })
-        .build()
-        .into();
-    let seconds = config.timeout.as_secs();
-    let classify = |error: ureq::Error| match error {
-        ureq::Error::Timeout(_) => TransportProblem::Timeout { seconds },
-        ureq::Error::BodyExceedsLimit(_) => TransportProblem::TooLarge { limit: config.max_answer_bytes },
-        other => TransportProblem::Connection(other.to_string()),
+impl ClientError {
+    /// The walk's error, if it is one.
+    pub fn walk(&self) -> Option<&WalkError> {
+        match self {
+            Self::Walk { source, .. } => Some(source.as_ref()),
+            _ => None,
+        }
+    }
+
+    /// The link that broke, for a refutation.
+    pub fn link(&self) -> Option<&'static str> {
+        self.walk().and_then(WalkError::link)
+    }
+}
+
+impl Classify for ClientError {
+    fn kind(&self) -> String {
+        match self {
+            Self::Walk { source, .. } => source.kind(),
+            Self::NoL1Url => "NoL1Url".into(),
+            Self::Url { problem, .. } => format!("Url/{problem:?}"),
+            Self::Timeout { .. } => "Timeout".into(),
+        }
+    }
+
+    fn class(&self) -> ErrorClass {
+        match self {
+            Self::Walk { source, .. } => source.class(),
+            Self::NoL1Url | Self::Url { .. } | Self::Timeout { .. } => ErrorClass::Malformed,
+        }
+    }
+}
+
+/// Checks an endpoint URL before anything is sent.
+fn check_url(target: Target, url: &str) -> Result<(), ClientError> {
+    let refuse = |problem| ClientError::Url { target, url: redact_url(url), problem };
+    let Some((scheme, _)) = url.split_once("://") else { return Err(refuse(UrlProblem::NoScheme)) };
+    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+        return Err(refuse(UrlProblem::Scheme));
+    }
+    let uri: ureq::http::Uri = url.parse().map_err(|_| refuse(UrlProblem::NotAUrl))?;
+    if uri.host().is_none_or(str::is_empty) {
+        return Err(refuse(UrlProblem::NotAUrl));
+    }
+    Ok(())
+}
+
+/// The failure a `ureq` error is.
+fn transport_problem(error: ureq::Error, timeout: Duration, limit: u64) -> TransportProblem {
+    let connection = |kind, detail: &dyn std::fmt::Display| TransportProblem::Connection {
+        kind,
+        detail: Quoted::new(&detail.to_string()),
     };
-    let mut response =
-        agent.post(url).header("content-type", "application/json").send(body).map_err(classify)?;
+    match error {
+        ureq::Error::Timeout(_) => TransportProblem::Timeout { after: timeout },
+        ureq::Error::BodyExceedsLimit(_) => TransportProblem::TooLarge { limit },
+        ureq::Error::HostNotFound => connection(ConnectionFault::HostNotFound, &"no address"),
+        ureq::Error::Io(io) => {
+            use std::io::ErrorKind::{ConnectionAborted, ConnectionRefused, ConnectionReset, TimedOut};
+            match io.kind() {
+                ConnectionRefused | ConnectionReset | ConnectionAborted => {
+                    connection(ConnectionFault::Refused, &io)
+                }
+                TimedOut => TransportProblem::Timeout { after: timeout },
+                _ => connection(ConnectionFault::Other, &io),
+            }
+        }
+        ureq::Error::ConnectionFailed => connection(ConnectionFault::Refused, &"the connection failed"),
+        ureq::Error::Tls(reason) => connection(ConnectionFault::Tls, &reason),
+        ureq::Error::Rustls(error) => connection(ConnectionFault::Tls, &error),
+        error @ (ureq::Error::Protocol(_) | ureq::Error::LargeResponseHeader(..)) => {
+            connection(ConnectionFault::Protocol, &error)
+        }
+        other => connection(ConnectionFault::Other, &other),
+    }
+}
+
+/// One HTTP exchange on `agent`: POST `request`'s body as JSON to `url` within `remaining`,
+/// reading at most the request's bound (refused at once when the answer declares more).
+fn post(
+    agent: &ureq::Agent,
+    url: &str,
+    request: &Request,
+    remaining: Duration,
+    timeout: Duration,
+) -> Result<Answer, TransportProblem> {
+    let limit = request.max_answer_bytes();
+    let failed = |error| transport_problem(error, timeout, limit);
+    let mut response = agent
+        .post(url)
+        .config()
+        .timeout_global(Some(remaining))
+        .build()
+        .header("content-type", "application/json")
+        .send(request.body())
+        .map_err(failed)?;
     let status = response.status().as_u16();
     if (300..400).contains(&status) {
         return Err(TransportProblem::Redirect { status });
     }
-    let bytes =
-        response.body_mut().with_config().limit(config.max_answer_bytes).read_to_vec().map_err(classify)?;
-    let text = String::from_utf8(bytes).map_err(|_| TransportProblem::NotText)?;
-    Ok((status, text))
+    let declared = response
+        .headers()
+        .get("content-length")
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit) {
+        return Err(TransportProblem::TooLarge { limit });
+    }
+    let bytes = response.body_mut().with_config().limit(limit).read_to_vec().map_err(failed)?;
+    let body = String::from_utf8(bytes).map_err(|_| TransportProblem::NotText)?;
+    Ok(Answer { status, body })
 }
 
 /// Proves `params`' tx from the node's and L1's answers (module docs).
 ///
 /// # Errors
-/// [`ClientError`]: a transport failure naming the endpoint, or the walk's refusal naming the
-/// link that broke.
+/// [`ClientError`]: a URL that cannot be asked; the walk's refusal naming the link that broke,
+/// or an endpoint that gave no usable answer, with that endpoint named. Every error classifies
+/// itself ([`Classify`]).
 pub fn verify_tx(
     hasher: &dyn HashBackend,
     config: &ClientConfig,
     params: WalkParams,
 ) -> Result<WalkVerdict, ClientError> {
-    if matches!(params.anchor, txfx_walk::Anchor::L1 { .. }) && config.l1_url.is_none() {
-        return Err(ClientError::NoL1Url);
+    check_url(Target::Node, &config.node_url)?;
+    match (&params.anchor, &config.l1_url) {
+        (Anchor::L1 { .. }, None) => return Err(ClientError::NoL1Url),
+        (_, Some(url)) => check_url(Target::L1, url)?,
+        (Anchor::Given(_), None) => {}
     }
+    let mut walk =
+        Walk::new(params).map_err(|source| ClientError::Walk { endpoint: None, source: Box::new(source) })?;
+    // One agent for the whole walk, so that its requests to one endpoint share a connection.
+    // Redirects are refused (a POST's body does not survive one, and an answer must come from
+    // the URL given); every status reaches the walk, which judges it.
+    let agent: ureq::Agent =
+        ureq::Agent::config_builder().http_status_as_error(false).max_redirects(0).build().into();
     let deadline = Instant::now() + config.timeout;
-    let (mut walk, mut request) = Walk::start(params)?;
-    for _ in 0..MAX_REQUESTS {
-        let (status, body) = send(config, &request, deadline)?;
-        match walk.step(hasher, &request, status, &body)? {
-            Step::Send(next) => request = next,
-            Step::Done(verdict) => return Ok(*verdict),
-        }
-    }
-    Err(ClientError::TooManyRequests)
-}
-
-fn send(config: &ClientConfig, request: &Request, deadline: Instant) -> Result<(u16, String), ClientError> {
-    let url = match request.target {
+    let url_of = |target| match target {
         Target::Node => config.node_url.as_str(),
-        Target::L1 => config.l1_url.as_deref().ok_or(ClientError::NoL1Url)?,
+        Target::L1 => config.l1_url.as_deref().unwrap_or_default(),
     };
-    let failed = |problem| ClientError::Transport { target: request.target, url: url.to_owned(), problem };
-    let remaining = deadline.saturating_duration_since(Instant::now());
-    if remaining.is_zero() {
-        return Err(failed(TransportProblem::Timeout { seconds: config.timeout.as_secs() }));
-    }
-    post(config, url, &request.body, remaining).map_err(failed)
+    txfx_walk::drive(&mut walk, hasher, |request| {
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        if remaining.is_zero() {
+            return Err(TransportProblem::Timeout { after: config.timeout });
+        }
+        post(&agent, url_of(request.target()), request, remaining, config.timeout)
+    })
+    .map_err(|source| {
+        let endpoint = source.target().map(|target| (target, redact_url(url_of(target))));
+        ClientError::Walk { endpoint, source: Box::new(source) }
+    })
 }

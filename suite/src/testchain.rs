@@ -57,8 +57,9 @@ impl Drop for Anvil {
 }
 
 impl Anvil {
-    /// Starts anvil on a free loopback port, `finalized` two blocks behind `latest`.
-    pub fn start() -> Self {
+    /// Starts anvil on a free loopback port as chain `chain_id`, `finalized` two blocks behind
+    /// `latest`.
+    pub fn start(chain_id: u64) -> Self {
         let binary = anvil_binary();
         assert!(
             binary.exists(),
@@ -66,7 +67,16 @@ impl Anvil {
             binary.display()
         );
         let mut child = Command::new(&binary)
-            .args(["--host", "127.0.0.1", "--port", "0", "--hardfork", "prague", "--chain-id", "31337"])
+            .args([
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--hardfork",
+                "prague",
+                "--chain-id",
+                &chain_id.to_string(),
+            ])
             .args(["--slots-in-an-epoch", "1"])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -248,6 +258,15 @@ impl V6Chain {
             .unwrap_or_else(|| panic!("block {block} has no tx of its own hash"))
     }
 
+    /// The L1 chain id every block header names (`globalVariables.chainId`).
+    pub fn l1_chain_id(&self) -> u64 {
+        let header = self.answer("getBlockData", &[json!(1)]).expect("block 1's data");
+        let header: Value = serde_json::from_str(&header).expect("JSON");
+        let id = header["header"]["globalVariables"]["chainId"].as_str().expect("a chainId");
+        u64::from_str_radix(id.trim_start_matches("0x").trim_start_matches('0'), 16)
+            .expect("a 64-bit chain id")
+    }
+
     /// The result the honest node gives `method` with `params`, or `None` (JSON `null`).
     pub fn answer(&self, method: &str, params: &[Value]) -> Option<String> {
         let key = match method {
@@ -318,6 +337,17 @@ pub enum Lie {
     Oversized(usize),
     /// Answers after `millis` milliseconds.
     Slow(u64),
+    /// `getTxEffectMembershipWitness` answers with an error other than "method not found" (a
+    /// node whose world state lags): the body still builds the witness.
+    WitnessError,
+    /// `getTxReceipt` answers with a JSON-RPC error (HTTP 200).
+    ReceiptError,
+    /// `getBlock` answers with the block's effects three times over: more blob fields than a
+    /// checkpoint holds, inside the answer's byte bound (block 5's one tx takes 8,475 fields).
+    OversizedBody,
+    /// The node is honest, and the L1 node follows another chain (anvil's 31337) than the one
+    /// the blocks' headers name.
+    OtherL1Chain,
     /// Answers that are not JSON.
     NotJson,
     /// Batch answers in reverse order.
@@ -419,13 +449,39 @@ impl StubNode {
 }
 
 fn serve(chain: &V6Chain, lie: Lie, log: &Mutex<Vec<String>>, stream: &mut TcpStream, body: &str) {
+    let answer = node_answer(chain, lie, log, body);
+    if let Lie::Slow(millis) = lie {
+        std::thread::sleep(Duration::from_millis(millis));
+    }
+    respond(stream, answer.status, answer.headers, &answer.body);
+}
+
+/// What the stub node answers one HTTP request with: its status line, extra headers and body.
+pub struct NodeAnswer {
+    /// The status line (`200 OK`).
+    pub status: &'static str,
+    /// Headers beside the usual ones, each ending in CRLF.
+    pub headers: &'static str,
+    /// The body.
+    pub body: String,
+}
+
+impl NodeAnswer {
+    /// The numeric status.
+    pub fn code(&self) -> u16 {
+        self.status.split(' ').next().and_then(|code| code.parse().ok()).unwrap_or(0)
+    }
+}
+
+/// The stub node's answer to the JSON-RPC request (or batch) `body`, lying as `lie` says: the
+/// same function serves loopback HTTP and the socket-free transcript replays
+/// (`crate::transcript`). A slow node's wait is the server's, not part of its answer.
+pub fn node_answer(chain: &V6Chain, lie: Lie, log: &Mutex<Vec<String>>, body: &str) -> NodeAnswer {
     if lie == Lie::Redirect {
-        respond(stream, "302 Found", "location: http://127.0.0.2:9/\r\n", "");
-        return;
+        return NodeAnswer { status: "302 Found", headers: "location: http://127.0.0.2:9/\r\n", body: String::new() };
     }
     if lie == Lie::BadGateway {
-        respond(stream, "502 Bad Gateway", "", "");
-        return;
+        return NodeAnswer { status: "502 Bad Gateway", headers: "", body: String::new() };
     }
     let requests: Value = serde_json::from_str(body).unwrap_or(Value::Null);
     let batch = requests.as_array().cloned().unwrap_or_else(|| vec![requests.clone()]);
@@ -438,11 +494,10 @@ fn serve(chain: &V6Chain, lie: Lie, log: &Mutex<Vec<String>>, stream: &mut TcpSt
     match lie {
         Lie::Truncated => text.truncate(text.len() / 2),
         Lie::Oversized(bytes) => text.push_str(&" ".repeat(bytes.saturating_sub(text.len()) + 1)),
-        Lie::Slow(millis) => std::thread::sleep(Duration::from_millis(millis)),
         Lie::NotJson => text = "<html>502 Bad Gateway</html>".to_owned(),
         _ => {}
     }
-    respond(stream, "200 OK", "", &text);
+    NodeAnswer { status: "200 OK", headers: "", body: text }
 }
 
 fn method_not_found(id: &Value) -> Value {
@@ -461,6 +516,11 @@ fn answer(chain: &V6Chain, lie: Lie, log: &Mutex<Vec<String>>, request: &Value) 
     };
     if method == "getTxEffectMembershipWitness" && lie == Lie::NoWitnessMethod {
         return method_not_found(&id);
+    }
+    if (method == "getTxEffectMembershipWitness" && lie == Lie::WitnessError)
+        || (method == "getTxReceipt" && lie == Lie::ReceiptError)
+    {
+        return json!({ "jsonrpc": "2.0", "id": id, "error": { "code": -32000, "message": "world state is syncing" } });
     }
     let params = request["params"].as_array().cloned().unwrap_or_default();
     let result = lied(chain, lie, method, &params).or_else(|| chain.answer(method, &params));
@@ -543,6 +603,13 @@ fn lied(chain: &V6Chain, lie: Lie, method: &str, params: &[Value]) -> Option<Str
             })
         }),
         (Lie::TipAtBlock7, "getBlockData" | "getBlock") if number()? >= 8 => Some("null".to_owned()),
+        (Lie::OversizedBody, "getBlock") => honest().map(|text| {
+            edit(&text, |v| {
+                if let Some(effects) = v["body"]["txEffects"].as_array().cloned() {
+                    v["body"]["txEffects"] = json!([effects.clone(), effects.clone(), effects].concat());
+                }
+            })
+        }),
         _ => None,
     }
 }
@@ -564,7 +631,10 @@ impl TestChain {
     /// all of it) and a stub node lying as `lie` says.
     pub fn start(lie: Lie) -> Self {
         let chain = Arc::new(V6Chain::load());
-        let anvil = Anvil::start();
+        // The blocks' headers name the L1 chain their rollup is on (`chainId`, which the rollup
+        // checks on every proposal); the L1 node must be that chain.
+        let chain_id = if lie == Lie::OtherL1Chain { 31337 } else { chain.l1_chain_id() };
+        let anvil = Anvil::start(chain_id);
         let rollup = Rollup::deploy(&anvil, &chain);
         for checkpoint in 1..=3 {
             rollup.propose(&anvil, checkpoint, &chain.archive_at(checkpoint));

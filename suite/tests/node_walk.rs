@@ -23,14 +23,8 @@ fn fr(hex: &str) -> Fr {
 }
 
 fn params(chain: &TestChain, block: u64, tag: BlockTag) -> WalkParams {
-    WalkParams {
-        tx_hash: fr(&chain.chain.tx_of_block(block)),
-        anchor: Anchor::L1 { rollup: chain.rollup.address.parse().expect("address"), tag },
-        subject: WalkSubject::Tx,
-        expected: Expected::default(),
-        network: None,
-        namespace: None,
-    }
+    let rollup = txfx_walk::l1::parse_address(&chain.rollup.address).expect("address");
+    WalkParams::new(fr(&chain.chain.tx_of_block(block)), Anchor::L1 { rollup, tag })
 }
 
 fn config(chain: &TestChain) -> ClientConfig {
@@ -54,8 +48,9 @@ fn block_hash(chain: &TestChain, block: u64) -> String {
 /// A refusal whose link is `link` (the walk's, or its document error's).
 fn refused_at(result: Result<Value, ClientError>, link: &str) -> String {
     match result {
-        Err(ClientError::Walk(error)) => {
+        Err(error @ ClientError::Walk { .. }) => {
             assert_eq!(error.link(), Some(link), "refused at another link: {error}");
+            assert_eq!(error.class(), ErrorClass::Refuted, "{error}");
             error.to_string()
         }
         Err(other) => panic!("a {link} refusal expected, got {other}"),
@@ -63,14 +58,20 @@ fn refused_at(result: Result<Value, ClientError>, link: &str) -> String {
     }
 }
 
-fn malformed(result: Result<Value, ClientError>) -> String {
+/// The endpoint's fault: no usable answer, class `Transport` (the CLI's exit 4), never the
+/// caller's malformed input; the error names the endpoint.
+fn unusable(result: Result<Value, ClientError>) -> (WalkError, String) {
     match result {
-        Err(ClientError::Walk(WalkError::Answer { source, .. })) => {
-            assert_ne!(source.class(), ErrorClass::Refuted, "{source}");
-            source.to_string()
+        Err(ClientError::Walk { endpoint, source }) => {
+            assert_eq!(source.class(), ErrorClass::Transport, "{source}");
+            assert_eq!(source.link(), None, "{source}");
+            let (_, url) = endpoint.expect("the endpoint is named");
+            assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+            let text = source.to_string();
+            (*source, text)
         }
-        Err(other) => panic!("a malformed answer expected, got {other}"),
-        Ok(verdict) => panic!("a malformed answer expected, got a verdict: {verdict}"),
+        Err(other) => panic!("an unusable answer expected, got {other}"),
+        Ok(verdict) => panic!("an unusable answer expected, got a verdict: {verdict}"),
     }
 }
 
@@ -133,11 +134,10 @@ fn finality_follows_the_l1_block_read() {
 fn element_proofs_expectations_and_a_given_root() {
     let chain = TestChain::start(Lie::None);
     // One element: block 1's tx is the small fixture, whose nullifier 0x15 the proof names.
-    let mut element = params(&chain, 1, BlockTag::Finalized);
-    element.subject = WalkSubject::Category(
+    let element = params(&chain, 1, BlockTag::Finalized).with_subject(WalkSubject::Category(
         Category::Nullifiers,
         Some(ElementQuery { value: Fr::from(0x15u64), role: None }),
-    );
+    ));
     let verdict = walk(&chain, element).expect("valid");
     assert_eq!(
         (verdict["proves"].as_str(), verdict["category"].as_str()),
@@ -161,6 +161,10 @@ fn element_proofs_expectations_and_a_given_root() {
     let verdict = verify_tx(&Sequential, &config, given.clone()).expect("valid").to_json();
     assert_eq!(verdict["finality"], "given");
     assert!(verdict["anchor"].get("l1BlockNumber").is_none());
+    // Nothing says which checkpoint a given root is the archive of: the node's word for it is
+    // listed unverified, not named in the anchor.
+    assert!(verdict["anchor"].get("checkpointNumber").is_none(), "{verdict}");
+    assert_eq!(verdict["unverified"]["checkpointNumber"], 2);
     // Another root than the archive of the tx's checkpoint is not the one the node proves against.
     given.anchor = Anchor::Given(fr(&chain.chain.archive_at(1)));
     refused_at(verify_tx(&Sequential, &config, given).map(|v| v.to_json().into()), "node");
@@ -169,11 +173,11 @@ fn element_proofs_expectations_and_a_given_root() {
 #[test]
 fn the_network_check_finds_a_wrong_rollup() {
     let chain = TestChain::start(Lie::None);
-    let mut canonical = params(&chain, 1, BlockTag::Finalized);
-    canonical.network = Some(Network::named("canonical").expect("built in"));
+    let canonical =
+        params(&chain, 1, BlockTag::Finalized).with_network(Network::named("canonical").expect("built in"));
     walk(&chain, canonical).expect("the stand-in holds the canonical genesis archive");
-    let mut testnet = params(&chain, 1, BlockTag::Finalized);
-    testnet.network = Some(Network::named("testnet").expect("built in"));
+    let testnet =
+        params(&chain, 1, BlockTag::Finalized).with_network(Network::named("testnet").expect("built in"));
     let text = refused_at(walk(&chain, testnet), "l1");
     assert!(text.contains("archiveAt(0)") && text.contains("testnet"), "{text}");
 }
@@ -195,17 +199,19 @@ fn a_network_the_walk_cannot_check_is_refused_before_any_request() {
         }
         asked.network = Some(network);
         match walk(&chain, asked) {
-            Err(ClientError::Walk(error @ WalkError::Network { .. })) => {
+            Err(error @ ClientError::Walk { .. })
+                if matches!(error.walk(), Some(WalkError::Network { .. })) =>
+            {
                 assert!(error.to_string().contains(words), "{error}");
                 assert_eq!(error.link(), None, "nothing was refuted");
+                assert_eq!(error.class(), ErrorClass::Malformed, "the caller's parameters");
             }
             other => panic!("{words}: {other:?}"),
         }
     }
     assert!(chain.node.asked.lock().unwrap().is_empty(), "no request was sent");
     // A network that is checked is named in the verdict, with what L1 holds.
-    let mut checked = params(&chain, 1, BlockTag::Finalized);
-    checked.network = Some(canonical.clone());
+    let checked = params(&chain, 1, BlockTag::Finalized).with_network(canonical.clone());
     let verdict = walk(&chain, checked).expect("valid");
     assert_eq!(verdict["anchor"]["genesis"]["network"], "canonical");
     assert_eq!(
@@ -224,10 +230,8 @@ fn an_l1_block_asked_by_number_is_the_block_every_call_reads() {
     assert_eq!(pinned["anchor"]["l1BlockHash"], latest["anchor"]["l1BlockHash"]);
     assert_eq!(pinned["anchor"]["l1BlockNumber"], number);
     // A block past L1's head: the L1 node has none, and says so.
-    match walk(&chain, params(&chain, 4, BlockTag::Number(number + 1000))) {
-        Err(ClientError::Walk(WalkError::Nothing { .. })) => {}
-        other => panic!("no such L1 block: {other:?}"),
-    }
+    let (error, _) = unusable(walk(&chain, params(&chain, 4, BlockTag::Number(number + 1000))));
+    assert!(matches!(error, WalkError::Nothing { target: txfx_walk::Target::L1, .. }), "{error}");
 }
 
 #[test]
@@ -253,7 +257,6 @@ fn a_node_that_lies_is_refused_at_the_link_it_broke() {
         (Lie::FutureArchive, 4, "archive", "archive root mismatch"),
         (Lie::WrongReferenceBlock, 4, "node", "the block the node answered getBlockData with"),
         (Lie::ForgedReferenceHeader, 4, "header", "blockHash"),
-        (Lie::L2BlockAnswer, 4, "node", "an L2Block without its hash"),
     ] {
         let chain = TestChain::start(lie);
         let result = walk(&chain, params(&chain, block, BlockTag::Finalized));
@@ -279,7 +282,10 @@ fn nodes_that_answer_differently_but_honestly_are_read() {
         assert_eq!(verdict["blockNumber"], 4, "{lie:?}");
         let asked = chain.node.asked.lock().unwrap().clone();
         match lie {
-            Lie::NoWitnessMethod => assert_eq!(verdict["witnessSource"], "body"),
+            Lie::NoWitnessMethod => {
+                assert_eq!(verdict["witnessSource"], "body");
+                assert_eq!(verdict["witnessFallback"], "method not found");
+            }
             Lie::LegacyNamespace => {
                 assert!(asked.iter().skip(1).all(|m| m.starts_with("node_")), "{asked:?}");
             }
@@ -288,48 +294,112 @@ fn nodes_that_answer_differently_but_honestly_are_read() {
     }
     // A forced namespace is used from the first request.
     let chain = TestChain::start(Lie::LegacyNamespace);
-    let mut forced = params(&chain, 1, BlockTag::Finalized);
-    forced.namespace = Some(Namespace::Node);
+    let forced = params(&chain, 1, BlockTag::Finalized).with_namespace(Namespace::Node);
     walk(&chain, forced).expect("valid");
     assert!(chain.node.asked.lock().unwrap().iter().all(|m| m.starts_with("node_")));
 }
 
 #[test]
 fn hostile_transport_is_bounded_and_named() {
-    // Truncated and non-JSON answers are malformed documents.
+    // Truncated answers, and HTML with HTTP 200, are the node's fault: no usable answer.
     for lie in [Lie::Truncated, Lie::NotJson] {
         let chain = TestChain::start(lie);
-        let text = malformed(walk(&chain, params(&chain, 1, BlockTag::Finalized)));
-        assert!(text.contains("not JSON"), "{lie:?}: {text}");
+        let (error, text) = unusable(walk(&chain, params(&chain, 1, BlockTag::Finalized)));
+        assert!(matches!(error, WalkError::Answer { .. }) && text.contains("not JSON"), "{lie:?}: {text}");
     }
-    // Oversized: reading stops at the limit.
-    let chain = TestChain::start(Lie::Oversized(200_000));
-    let mut small = config(&chain);
-    small.max_answer_bytes = 100_000;
-    match verify_tx(&Sequential, &small, params(&chain, 1, BlockTag::Finalized)) {
-        Err(ClientError::Transport { problem: TransportProblem::TooLarge { limit: 100_000 }, .. }) => {}
-        other => panic!("an oversized answer: {other:?}"),
-    }
+    // Past the receipt's bound (one tx's blob data, about 1.1 MB): reading stops there.
+    let chain = TestChain::start(Lie::Oversized(4_000_000));
+    let (error, _) = unusable(walk(&chain, params(&chain, 1, BlockTag::Finalized)));
+    assert!(
+        matches!(error, WalkError::Transport { problem: TransportProblem::TooLarge { limit }, .. } if limit < 2_000_000),
+        "an oversized answer: {error}"
+    );
     // Slow: the walk's deadline.
     let chain = TestChain::start(Lie::Slow(3_000));
-    let mut hurried = config(&chain);
-    hurried.timeout = Duration::from_millis(500);
-    match verify_tx(&Sequential, &hurried, params(&chain, 1, BlockTag::Finalized)) {
-        Err(ClientError::Transport { problem: TransportProblem::Timeout { .. }, .. }) => {}
-        other => panic!("a slow node: {other:?}"),
-    }
-    // An HTTP error status: the endpoint gave no answer to read (the CLI's exit 4).
+    let hurried = config(&chain).with_timeout(Duration::from_millis(500)).expect("a deadline");
+    let result = verify_tx(&Sequential, &hurried, params(&chain, 1, BlockTag::Finalized));
+    let (error, _) = unusable(result.map(|v| v.to_json().into()));
+    assert!(
+        matches!(error, WalkError::Transport { problem: TransportProblem::Timeout { .. }, .. }),
+        "{error}"
+    );
+    // An HTTP error status, a redirect and a JSON-RPC error answer: no answer to read.
     let chain = TestChain::start(Lie::BadGateway);
-    match walk(&chain, params(&chain, 1, BlockTag::Finalized)) {
-        Err(ClientError::Walk(WalkError::Http { status: 502, .. })) => {}
-        other => panic!("a bad gateway: {other:?}"),
-    }
-    // A redirect is refused unless asked for.
+    let (error, _) = unusable(walk(&chain, params(&chain, 1, BlockTag::Finalized)));
+    assert!(matches!(error, WalkError::Http { status: 502, .. }), "{error}");
     let chain = TestChain::start(Lie::Redirect);
-    match verify_tx(&Sequential, &config(&chain), params(&chain, 1, BlockTag::Finalized)) {
-        Err(ClientError::Transport { problem: TransportProblem::Redirect { status: 302 }, .. }) => {}
-        other => panic!("a redirect: {other:?}"),
+    let (error, _) = unusable(walk(&chain, params(&chain, 1, BlockTag::Finalized)));
+    assert!(
+        matches!(error, WalkError::Transport { problem: TransportProblem::Redirect { status: 302 }, .. }),
+        "{error}"
+    );
+    // 4.1.2's L2Block where v6 answers a block response: a document of another shape.
+    let chain = TestChain::start(Lie::L2BlockAnswer);
+    let (error, text) = unusable(walk(&chain, params(&chain, 4, BlockTag::Finalized)));
+    assert!(
+        matches!(error, WalkError::Shape { .. }) && text.contains("an L2Block without its hash"),
+        "{text}"
+    );
+    let chain = TestChain::start(Lie::ReceiptError);
+    let (error, text) = unusable(walk(&chain, params(&chain, 1, BlockTag::Finalized)));
+    assert!(
+        matches!(error, WalkError::NodeError { code: Some(-32000), .. }) && text.contains("syncing"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_body_no_checkpoint_can_hold_is_refused_before_it_is_hashed() {
+    let chain = TestChain::start(Lie::OversizedBody);
+    let (error, text) = unusable(walk(&chain, params(&chain, 5, BlockTag::Finalized)));
+    assert!(matches!(error, WalkError::Oversized { .. }) && text.contains("six blobs"), "{text}");
+}
+
+#[test]
+fn a_witness_method_that_fails_falls_back_to_the_body() {
+    let chain = TestChain::start(Lie::WitnessError);
+    let verdict = walk(&chain, params(&chain, 4, BlockTag::Finalized)).expect("valid");
+    assert_eq!(verdict["witnessSource"], "body");
+    assert_eq!(verdict["witnessFallback"]["code"], -32000, "{verdict}");
+    assert_eq!(verdict["witnessFallback"]["message"], "world state is syncing");
+}
+
+#[test]
+fn an_l1_node_of_another_chain_refutes_the_l1_link() {
+    let chain = TestChain::start(Lie::OtherL1Chain);
+    let text = refused_at(walk(&chain, params(&chain, 4, BlockTag::Finalized)), "l1");
+    assert!(text.contains("chainId") && text.contains("31337"), "{text}");
+    // The honest chain names the L1 chain it was checked against.
+    let honest = TestChain::start(Lie::None);
+    let verdict = walk(&honest, params(&honest, 4, BlockTag::Finalized)).expect("valid");
+    assert_eq!(verdict["anchor"]["l1ChainId"], honest.chain.l1_chain_id());
+}
+
+#[test]
+fn urls_are_checked_before_anything_is_sent_and_shown_redacted() {
+    let chain = TestChain::start(Lie::None);
+    for (node, problem) in [("127.0.0.1:1", "no scheme"), ("ftp://127.0.0.1/", "not http")] {
+        let config = ClientConfig::new(node, Some(chain.anvil.url.clone()));
+        let error =
+            verify_tx(&Sequential, &config, params(&chain, 1, BlockTag::Finalized)).expect_err("refused");
+        assert_eq!(error.class(), ErrorClass::Malformed, "{error}");
+        assert!(error.to_string().contains(problem), "{error}");
     }
+    assert!(chain.node.asked.lock().unwrap().is_empty(), "no request was sent");
+    // A key in the URL is not printed: the node at a closed port, asked with a key.
+    let config = ClientConfig::new(
+        "http://user:hunter2@127.0.0.1:1/v2/abcdefghijklmnopqrstuvwxyz?apikey=s3cret",
+        None,
+    );
+    let given = params(&chain, 1, BlockTag::Finalized);
+    let given = WalkParams::new(given.tx_hash, Anchor::Given(Fr::from(1u64)));
+    let error = verify_tx(&Sequential, &config, given).expect_err("nothing listens");
+    let text = error.to_string();
+    assert_eq!(error.class(), ErrorClass::Transport, "{text}");
+    for secret in ["hunter2", "user", "abcdefghijklmnopqrstuvwxyz", "s3cret"] {
+        assert!(!text.contains(secret), "{secret} shown: {text}");
+    }
+    assert!(text.contains("http://127.0.0.1:1/v2/…?apikey=…"), "{text}");
 }
 
 #[test]

@@ -8,8 +8,8 @@
 //! Every call reads the state at one block, named by its number once the tag is resolved, so
 //! that the answers cannot come from two states.
 
+use alloy_primitives::U256;
 use alloy_sol_types::{SolCall, sol};
-use serde_json::{Value, json};
 use txfx_documents::json::Quoted;
 use txfx_documents::json::rpc::RpcRequest;
 use txfx_documents::json::{Json, Object};
@@ -25,40 +25,38 @@ sol! {
     function getPendingCheckpointNumber() external view returns (uint256);
 }
 
-/// An Ethereum address (the rollup contract's).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Address(pub [u8; 20]);
+/// An Ethereum address: alloy's (`0x` and 40 hex digits; any case is read, and printed in
+/// EIP-55's mixed case).
+pub use alloy_primitives::Address;
 
 /// A string that is no address.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{given}: not an address (0x and 40 hex digits)")]
+#[error("{given}: not an address (0x and 40 hex digits, all one case or EIP-55's mixed case){}", if *.checksum { "; its mixed case is not the address's EIP-55 checksum" } else { "" })]
 pub struct NotAnAddress {
     /// What was given.
     pub given: Quoted,
+    /// Whether it was an address whose mixed case fails EIP-55's checksum (a typo).
+    pub checksum: bool,
 }
 
-impl std::str::FromStr for Address {
-    type Err = NotAnAddress;
-    fn from_str(text: &str) -> Result<Self, NotAnAddress> {
-        let bad = || NotAnAddress { given: Quoted::new(text) };
-        let digits = text.strip_prefix("0x").ok_or_else(bad)?;
-        if digits.len() != 40 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(bad());
-        }
-        let mut out = [0u8; 20];
-        for (byte, pair) in out.iter_mut().zip(digits.as_bytes().chunks_exact(2)) {
-            let pair = std::str::from_utf8(pair).map_err(|_| bad())?;
-            *byte = u8::from_str_radix(pair, 16).map_err(|_| bad())?;
-        }
-        Ok(Self(out))
+/// Reads an address as a user types one: `0x` and 40 hex digits, in one case, or in mixed case
+/// only if that is its EIP-55 checksum (mixed case is a checksum, and a wrong one is a typo).
+///
+/// # Errors
+/// [`NotAnAddress`].
+pub fn parse_address(text: &str) -> Result<Address, NotAnAddress> {
+    let bad = |checksum| NotAnAddress { given: Quoted::new(text), checksum };
+    let digits = text.strip_prefix("0x").ok_or_else(|| bad(false))?;
+    if digits.len() != 40 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(bad(false));
     }
-}
-
-impl std::fmt::Display for Address {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("0x")?;
-        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+    let address: Address = text.parse().map_err(|_| bad(false))?;
+    let lower = digits.bytes().any(|b| b.is_ascii_lowercase());
+    let upper = digits.bytes().any(|b| b.is_ascii_uppercase());
+    if lower && upper && address.to_checksum(None) != text {
+        return Err(bad(true));
     }
+    Ok(address)
 }
 
 /// The L1 block the rollup is read at: a tag the L1 node resolves, or a number.
@@ -166,6 +164,49 @@ pub enum L1Problem {
         /// What came back.
         got: Quoted,
     },
+    /// A chain id that is not a quantity of at most 64 bits.
+    #[error("eth_chainId answered {got}, not a chain id")]
+    NotAChainId {
+        /// What came back.
+        got: Quoted,
+    },
+}
+
+impl L1Problem {
+    /// The variant's name, for error kinds.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::NotAWord { .. } => "NotAWord",
+            Self::TooLarge { .. } => "TooLarge",
+            Self::NotAField { .. } => "NotAField",
+            Self::OtherBlock { .. } => "OtherBlock",
+            Self::NotABlock { .. } => "NotABlock",
+            Self::NotAChainId { .. } => "NotAChainId",
+        }
+    }
+}
+
+/// `eth_chainId()`: the chain the L1 node follows, which every header's `chainId` must be (the
+/// rollup refuses a proposal whose header names another, `Rollup__InvalidChainId`).
+pub(crate) fn chain_id_request(id: u64) -> RpcRequest {
+    RpcRequest { id, method: "eth_chainId".into(), params: Vec::new() }
+}
+
+/// An `eth_chainId` answer: a quantity (`"0x1"`).
+pub(crate) fn chain_id(result: &str) -> Result<u64, L1Problem> {
+    let bad = || L1Problem::NotAChainId { got: Quoted::new(result) };
+    let text: String = serde_json::from_str(result).map_err(|_| bad())?;
+    quantity(&text).ok_or_else(bad)
+}
+
+/// A quantity (`0x` and at most 16 hex digits; the JSON-RPC spec writes no leading zeros, and a
+/// padded one still has one reading).
+fn quantity(text: &str) -> Option<u64> {
+    let digits = text.strip_prefix("0x")?;
+    if digits.is_empty() || digits.len() > 16 {
+        return None;
+    }
+    u64::from_str_radix(digits, 16).ok()
 }
 
 /// `eth_getBlockByNumber(tag, false)`.
@@ -183,7 +224,7 @@ fn call(id: u64, rollup: Address, data: &[u8], block: &L1Block) -> RpcRequest {
         id,
         method: "eth_call".into(),
         params: vec![
-            Json::from(Object::new().with("to", rollup.to_string()).with("data", format!("0x{hex}"))),
+            Json::from(Object::new().with("to", format!("{rollup:#x}")).with("data", format!("0x{hex}"))),
             Json::from(Object::new().with("blockHash", format!("0x{hash}")).with("requireCanonical", true)),
         ],
     }
@@ -191,8 +232,7 @@ fn call(id: u64, rollup: Address, data: &[u8], block: &L1Block) -> RpcRequest {
 
 /// `archiveAt(checkpoint)` at `block`.
 pub(crate) fn archive_at(id: u64, rollup: Address, checkpoint: u64, block: &L1Block) -> RpcRequest {
-    let data =
-        archiveAtCall { _checkpointNumber: alloy_sol_types::private::U256::from(checkpoint) }.abi_encode();
+    let data = archiveAtCall { _checkpointNumber: U256::from(checkpoint) }.abi_encode();
     call(id, rollup, &data, block)
 }
 
@@ -238,21 +278,60 @@ pub(crate) fn archive(result: &str) -> Result<Fr, L1Problem> {
     fr_from_be_slice(&word).map_err(|_| L1Problem::NotAField { got: Quoted::new(result) })
 }
 
-/// A block's `number` and `hash`, as `eth_getBlockByNumber` answers.
+/// A block's `number` and `hash`, as `eth_getBlockByNumber` answers: read from a JSON object
+/// whose other members are skipped without being built (a block's transaction list can be long,
+/// and nothing of it is needed), refused if either key comes twice.
 pub(crate) fn block(result: &str) -> Result<L1Block, L1Problem> {
     let bad = || L1Problem::NotABlock { got: Quoted::new(result) };
-    let value: Value = serde_json::from_str(result).map_err(|_| bad())?;
-    let quantity =
-        |key: &str| value.get(key).and_then(Value::as_str).and_then(|text| text.strip_prefix("0x"));
-    let digits = quantity("number").ok_or_else(bad)?;
-    if digits.is_empty() || digits.len() > 16 {
-        return Err(bad());
-    }
-    let number = u64::from_str_radix(digits, 16).map_err(|_| bad())?;
-    let hash =
-        word("eth_getBlockByNumber", &json!(format!("0x{}", quantity("hash").ok_or_else(bad)?)).to_string())
-            .map_err(|_| bad())?;
+    let head: BlockHead = serde_json::from_str(result).map_err(|_| bad())?;
+    let (Some(number), Some(hash)) = (head.number, head.hash) else { return Err(bad()) };
+    let number = quantity(&number).ok_or_else(bad)?;
+    let hash = word("eth_getBlockByNumber", &format!("\"{hash}\"")).map_err(|_| bad())?;
     Ok(L1Block { number, hash })
+}
+
+/// The two members of a block the walk reads.
+#[derive(Default)]
+struct BlockHead {
+    number: Option<String>,
+    hash: Option<String>,
+}
+
+impl<'de> serde::Deserialize<'de> for BlockHead {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(BlockHeadVisitor)
+    }
+}
+
+/// Reads a JSON object only (a block is never an array of its members).
+struct BlockHeadVisitor;
+
+impl<'de> serde::de::Visitor<'de> for BlockHeadVisitor {
+    type Value = BlockHead;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an L1 block object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<BlockHead, A::Error> {
+        use serde::de::{Error, IgnoredAny};
+        let mut head = BlockHead::default();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            let slot = match key.as_ref() {
+                "number" => &mut head.number,
+                "hash" => &mut head.hash,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            if slot.is_some() {
+                return Err(A::Error::custom("a key given twice"));
+            }
+            *slot = Some(map.next_value()?);
+        }
+        Ok(head)
+    }
 }
 
 #[cfg(test)]
@@ -281,8 +360,29 @@ mod tests {
         let block =
             block(&format!("{{\"number\":\"0x1a\",\"hash\":\"0x{}\"}}", "ab".repeat(32))).expect("a block");
         assert_eq!(block.number, 26);
-        assert!("0x5FbDB2315678afecb367f032d93F642f64180aa3".parse::<Address>().is_ok());
-        assert!("5fbdb2315678afecb367f032d93f642f64180aa3".parse::<Address>().is_err());
+        // Members in any order and others skipped; an array of the members, a repeated key and
+        // a quantity past 64 bits are not a block.
+        let hash = format!("\"0x{}\"", "ab".repeat(32));
+        let reordered =
+            format!("{{\"transactions\":[\"0x01\",{{\"a\":[]}}],\"hash\":{hash},\"number\":\"0x0\"}}");
+        assert_eq!(super::block(&reordered).map(|b| b.number), Ok(0));
+        for bad in [
+            format!("[\"0x1a\",{hash}]"),
+            format!("{{\"number\":\"0x1a\",\"number\":\"0x1b\",\"hash\":{hash}}}"),
+            format!("{{\"number\":\"0x1a1a1a1a1a1a1a1a1\",\"hash\":{hash}}}"),
+            "{\"number\":\"0x1a\"}".to_owned(),
+        ] {
+            assert!(matches!(super::block(&bad), Err(L1Problem::NotABlock { .. })), "{bad}");
+        }
+        assert_eq!(chain_id("\"0x7a69\""), Ok(31337));
+        assert!(chain_id("\"31337\"").is_err());
+        assert!(parse_address("0x5FbDB2315678afecb367f032d93F642f64180aa3").is_ok());
+        assert!(parse_address("0x5fbdb2315678afecb367f032d93f642f64180aa3").is_ok());
+        assert!(parse_address("0x5FBDB2315678AFECB367F032D93F642F64180AA3").is_ok());
+        assert!(parse_address("5fbdb2315678afecb367f032d93f642f64180aa3").is_err());
+        // One letter's case flipped: not the checksum.
+        let typo = parse_address("0x5fbDB2315678afecb367f032d93F642f64180aa3");
+        assert!(matches!(typo, Err(NotAnAddress { checksum: true, .. })), "{typo:?}");
         assert_eq!("finalized".parse::<BlockTag>(), Ok(BlockTag::Finalized));
         assert_eq!("12".parse::<BlockTag>(), Ok(BlockTag::Number(12)));
         assert!("pending".parse::<BlockTag>().is_err());

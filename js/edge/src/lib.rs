@@ -69,12 +69,7 @@ impl std::fmt::Display for Thrown {
 }
 
 fn class_name(class: ErrorClass) -> &'static str {
-    match class {
-        ErrorClass::Malformed => "Malformed",
-        ErrorClass::OutOfRange => "OutOfRange",
-        ErrorClass::Refuted => "Refuted",
-        ErrorClass::Backend => "Backend",
-    }
+    class.name()
 }
 
 impl From<DocumentError> for Thrown {
@@ -670,7 +665,7 @@ pub fn encode_blob_fields(
 /// the runtime's `fetch` and hands the answer back, so the walk's state stays here between calls.
 struct Walks {
     next: u32,
-    live: std::collections::BTreeMap<u32, (txfx_walk::Walk, txfx_walk::Request)>,
+    live: std::collections::BTreeMap<u32, txfx_walk::Walk>,
 }
 
 /// The most walks alive at once: each holds a block's body, so a caller that never finishes its
@@ -739,7 +734,8 @@ fn walk_params(text: &str) -> Result<txfx_walk::WalkParams> {
     let tx_hash = field("txHash", option_text(object, "txHash")?.ok_or_else(|| bad("txHash: required"))?)?;
     let anchor = match (option_text(object, "rollup")?, option_text(object, "archiveRoot")?) {
         (Some(rollup), None) => Anchor::L1 {
-            rollup: parsed("rollup", rollup)?,
+            rollup: txfx_walk::l1::parse_address(rollup)
+                .map_err(|e| Thrown::new(ErrorClass::Malformed, "Argument", &format!("rollup: {e}")))?,
             tag: parsed("l1Block", option_text(object, "l1Block")?.unwrap_or("finalized"))?,
         },
         (None, Some(root)) => Anchor::Given(field("archiveRoot", root)?),
@@ -780,7 +776,15 @@ fn walk_params(text: &str) -> Result<txfx_walk::WalkParams> {
         Some(expected) => Expected::from_json(Doc::text("expected", &expected.to_string()))?,
     };
     let namespace = option_text(object, "namespace")?.map(|name| parsed("namespace", name)).transpose()?;
-    Ok(txfx_walk::WalkParams { tx_hash, anchor, subject, expected, network, namespace })
+    let mut params =
+        txfx_walk::WalkParams::new(tx_hash, anchor).with_subject(subject).with_expected(expected);
+    if let Some(network) = network {
+        params = params.with_network(network);
+    }
+    if let Some(namespace) = namespace {
+        params = params.with_namespace(namespace);
+    }
+    Ok(params)
 }
 
 /// A network by name, parsed.
@@ -793,21 +797,55 @@ impl std::str::FromStr for NetworkName {
     }
 }
 
+/// A request as the JavaScript driver reads it: `{"target": "node" | "l1", "body", "maxBytes"}`,
+/// the most bytes of its answer to read.
 fn request_json(request: &txfx_walk::Request) -> Json {
-    let target = match request.target {
+    let target = match request.target() {
         txfx_walk::Target::Node => "node",
         txfx_walk::Target::L1 => "l1",
     };
-    Json::from(Object::new().with("target", target).with("body", request.body.as_str()))
+    Json::from(
+        Object::new()
+            .with("target", target)
+            .with("body", request.body())
+            .with("maxBytes", txfx_documents::json::safe_number(request.max_answer_bytes())),
+    )
 }
 
-/// Starts a node walk: `{"walk": id, "request": {"target": "node" | "l1", "body"}}` as JSON text.
+/// The walk's limits as the JavaScript driver reads them (`txfx_walk::LIMITS`).
+fn limits_json() -> Json {
+    let limits = &txfx_walk::LIMITS;
+    let millis = |d: std::time::Duration| {
+        txfx_documents::json::safe_number(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+    };
+    Json::from(
+        Object::new()
+            .with("defaultTimeoutMs", millis(limits.default_timeout))
+            .with("maxTimeoutMs", millis(limits.max_timeout))
+            .with("maxRequests", txfx_documents::json::safe_number(limits.max_requests as u64)),
+    )
+}
+
+/// A walk's refusal as the JavaScript side reads it: its class (a refutation with its link, an
+/// endpoint's unusable answer as `Transport`), its kind and its message.
+fn walk_thrown(error: &txfx_walk::WalkError) -> Thrown {
+    let mut object = Object::new()
+        .with("class", class_name(error.class()))
+        .with("kind", error.kind())
+        .with("message", error.to_string());
+    if error.class() == ErrorClass::Refuted {
+        object.insert("link", error.link().unwrap_or("node"));
+    }
+    Thrown(Json::from(object).to_string())
+}
+
+/// Starts a node walk: `{"walk": id, "limits": {...}, "request": {"target", "body", "maxBytes"}}`
+/// as JSON text.
 ///
 /// # Errors
 /// Parameters that do not read, or too many walks alive.
 pub fn node_walk_start(params: &str) -> Result<String> {
-    let (walk, request) = txfx_walk::Walk::start(walk_params(params)?)
-        .map_err(|error| Thrown::new(ErrorClass::Malformed, "Argument", &error.to_string()))?;
+    let walk = txfx_walk::Walk::new(walk_params(params)?).map_err(|error| walk_thrown(&error))?;
     let mut walks = walks();
     if walks.live.len() >= MAX_LIVE_WALKS {
         return Err(Thrown::new(
@@ -816,10 +854,14 @@ pub fn node_walk_start(params: &str) -> Result<String> {
             &format!("{MAX_LIVE_WALKS} node walks are in progress: finish or drop one first"),
         ));
     }
+    let request =
+        walk.poll_request().map(request_json).ok_or_else(|| walk_thrown(&txfx_walk::WalkError::Ended))?;
     let id = walks.next;
     walks.next = walks.next.wrapping_add(1).max(1);
-    let out = Json::from(Object::new().with("walk", id).with("request", request_json(&request))).to_string();
-    walks.live.insert(id, (walk, request));
+    let out =
+        Json::from(Object::new().with("walk", id).with("limits", limits_json()).with("request", request))
+            .to_string();
+    walks.live.insert(id, walk);
     Ok(out)
 }
 
@@ -828,49 +870,28 @@ pub fn node_walk_start(params: &str) -> Result<String> {
 /// error) is dropped.
 ///
 /// # Errors
-/// An unknown walk, or the walk's refusal (class `Refuted` with its link, `Malformed` for an answer
-/// that is not a document).
+/// An unknown walk, or the walk's refusal, classified by the walk (`Refuted` with its link,
+/// `Transport` for an endpoint's unusable answer).
 pub fn node_walk_step(hasher: &dyn HashBackend, id: u32, status: u32, body: &str) -> Result<String> {
-    let (mut walk, request) = walks().live.remove(&id).ok_or_else(|| {
+    let mut walk = walks().live.remove(&id).ok_or_else(|| {
         Thrown::new(ErrorClass::Malformed, "UnknownWalk", &format!("no node walk {id} is in progress"))
     })?;
+    // A status past 16 bits is no HTTP status: the walk refuses it as it refuses any but 200.
     let status = u16::try_from(status).unwrap_or(u16::MAX);
-    match walk.step(hasher, &request, status, body) {
-        Ok(txfx_walk::Step::Send(next)) => {
-            let out = Json::from(Object::new().with("request", request_json(&next))).to_string();
-            walks().live.insert(id, (walk, next));
+    match walk.handle_response(hasher, status, body) {
+        Ok(txfx_walk::Progress::Continue) => {
+            let request = walk
+                .poll_request()
+                .map(request_json)
+                .ok_or_else(|| walk_thrown(&txfx_walk::WalkError::Ended))?;
+            let out = Json::from(Object::new().with("request", request)).to_string();
+            walks().live.insert(id, walk);
             Ok(out)
         }
-        Ok(txfx_walk::Step::Done(verdict)) => {
+        Ok(txfx_walk::Progress::Done(verdict)) => {
             Ok(Json::from(Object::new().with("verdict", verdict.to_json())).to_string())
         }
-        Err(txfx_walk::WalkError::Answer { method, source }) => {
-            // The document's own error, its message naming the method whose answer it is.
-            Err(Thrown::document(&source, format!("{method}: {source}")))
-        }
-        // An HTTP status other than 200: the endpoint gave no usable answer, as a failed fetch.
-        Err(error @ txfx_walk::WalkError::Http { .. }) => Err(Thrown(
-            Json::from(
-                Object::new()
-                    .with("class", "Transport")
-                    .with("kind", "Transport")
-                    .with("message", error.to_string()),
-            )
-            .to_string(),
-        )),
-        Err(error) => Err(match error.link() {
-            Some(link) => Thrown(
-                Json::from(
-                    Object::new()
-                        .with("class", "Refuted")
-                        .with("kind", "Walk")
-                        .with("message", error.to_string())
-                        .with("link", link),
-                )
-                .to_string(),
-            ),
-            None => Thrown::new(ErrorClass::Malformed, "Walk", &error.to_string()),
-        }),
+        Err(error) => Err(walk_thrown(&error)),
     }
 }
 
