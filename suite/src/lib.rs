@@ -16,6 +16,7 @@ pub mod hostile;
 pub mod readings;
 pub mod runner;
 pub mod testchain;
+pub mod transcript;
 mod typescript;
 pub mod v6;
 pub mod vectors;
