@@ -5,6 +5,8 @@
 // `engine()` returns the loaded engine, or throws if it is not ready (the browser build before
 // `init`): a call never runs on a half-initialised module.
 
+import { ENGINE_INTERNALS } from './wasm.mjs';
+
 export function createApi(engine) {
   const FIELD_MODULUS = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001n;
 
@@ -580,47 +582,100 @@ export function createApi(engine) {
 
   // ---- from a node and L1: the node walk (txfx-walk, in the engine) over the runtime's fetch ----
 
+  // An endpoint URL as it may be shown: no userinfo, no query values, no key-like path segment
+  // (the Rust client's `redact_url`, which the CLI prints: hosted providers put keys there).
+  function redactUrl(url) {
+    let parsed;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return '…';
+    }
+    const keyLike = (segment) => segment.length >= 32 || /[A-Za-z0-9_-]{20,}/.test(segment);
+    const path = parsed.pathname.split('/').map((segment) => (keyLike(segment) ? '…' : segment)).join('/');
+    const query = parsed.search ? `?${parsed.search.slice(1).split('&').map((pair) => (pair.includes('=') ? `${pair.split('=')[0]}=…` : pair ? '…' : '')).join('&')}` : '';
+    return `${parsed.protocol}//${parsed.host}${path === '/' && !url.endsWith('/') ? '' : path}${query}`;
+  }
+
+  // An Error of class Transport: the endpoint gave no usable answer (the CLI's exit 4). Its kind
+  // is the walk's (`Transport/Timeout`, `Transport/TooLarge`, ...).
+  function transportError(where, problem, message) {
+    const error = new Error(`${where}: ${message}`);
+    error.kind = `Transport/${problem}`;
+    error.txfxClass = 'Transport';
+    return error;
+  }
+
+  // `promise`, or a rejection once the deadline passes or the caller aborts, whichever is first:
+  // the deadline holds on every await whatever the runtime's fetch does with its signal.
+  function bounded(promise, deadline, signal, onLate) {
+    let timer;
+    let onAbort;
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(onLate('Timeout')), Math.max(0, deadline - Date.now()));
+      if (signal) {
+        onAbort = () => reject(signal.reason ?? onLate('Aborted'));
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+    });
+    return Promise.race([promise, late]).finally(() => {
+      clearTimeout(timer);
+      if (signal) signal.removeEventListener('abort', onAbort);
+    });
+  }
+
   // POST body as JSON to url; the status and the text, read up to maxBytes and no further,
-  // before the deadline. Redirects are refused: an answer must come from the URL given.
-  async function post(fetchFn, url, body, deadline, maxBytes, target) {
-    const transport = (message) => {
-      const error = new Error(`${target} at ${url}: ${message}`);
-      error.kind = 'Transport';
-      error.txfxClass = 'Transport';
-      return error;
-    };
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) throw transport('no answer within the walk\'s deadline');
+  // before the deadline. Redirects are refused: an answer must come from the URL given. The
+  // status is the walk's to judge.
+  async function post(fetchFn, url, request, deadline, timeoutMs, signal) {
+    const where = `${request.target === 'node' ? 'node' : 'L1'} at ${redactUrl(url)}`;
+    const maxBytes = request.maxBytes;
+    // The runtime's own words may quote the URL: never with its secrets.
+    const shown = redactUrl(url);
+    const fail = (problem, message) => transportError(where, problem, String(message).split(url).join(shown));
+    const late = (problem) => fail(problem, problem === 'Timeout' ? `no answer within the walk's ${timeoutMs} ms` : 'aborted by the caller');
+    if (deadline - Date.now() <= 0) throw late('Timeout');
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), remaining);
+    const stop = () => controller.abort();
+    if (signal) signal.addEventListener('abort', stop, { once: true });
+    const timer = setTimeout(stop, Math.max(0, deadline - Date.now()));
+    let reader;
     try {
       let response;
       try {
-        response = await fetchFn(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, redirect: 'error', signal: controller.signal });
+        response = await bounded(fetchFn(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: request.body, redirect: 'error', signal: controller.signal }), deadline, signal, late);
       } catch (error) {
-        throw transport(controller.signal.aborted ? 'no answer within the walk\'s deadline' : `${error.message}${error.cause ? ` (${error.cause.message ?? error.cause})` : ''}`);
+        if (error?.txfxClass === 'Transport' || (signal?.aborted && error === signal.reason)) throw error;
+        throw fail('Connection', controller.signal.aborted ? 'the request was cut off' : `${error?.message ?? error}${error?.cause ? ` (${error.cause.message ?? error.cause})` : ''}`);
       }
-      const length = Number(response.headers.get('content-length'));
-      if (Number.isFinite(length) && length > maxBytes) throw transport(`the answer is longer than ${maxBytes} bytes`);
+      const status = response?.status;
+      if (!Number.isInteger(status) || status < 100 || status > 999) {
+        response?.body?.cancel?.().catch(() => {});
+        throw fail('Connection', `the fetch gave no HTTP status (${describe(status)})`);
+      }
+      const declared = Number(response.headers?.get?.('content-length'));
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        response.body?.cancel?.().catch(() => {});
+        throw fail('TooLarge', `the answer declares ${declared} bytes, more than the ${maxBytes} a valid answer to it takes`);
+      }
       const chunks = [];
       let received = 0;
       if (response.body) {
-        const reader = response.body.getReader();
+        reader = response.body.getReader();
         for (;;) {
           let part;
           try {
-            part = await reader.read();
+            part = await bounded(reader.read(), deadline, signal, late);
           } catch (error) {
-            throw transport(controller.signal.aborted ? 'no answer within the walk\'s deadline' : error.message);
+            if (error?.txfxClass === 'Transport' || (signal?.aborted && error === signal.reason)) throw error;
+            throw fail('Connection', error?.message ?? String(error));
           }
           if (part.done) break;
           received += part.value.length;
-          if (received > maxBytes) {
-            controller.abort();
-            throw transport(`the answer is longer than ${maxBytes} bytes; reading stopped there`);
-          }
+          if (received > maxBytes) throw fail('TooLarge', `the answer is longer than ${maxBytes} bytes, the most a valid answer to it takes; reading stopped there`);
           chunks.push(part.value);
         }
+        reader = undefined;
       }
       const bytes = new Uint8Array(received);
       let at = 0;
@@ -630,27 +685,37 @@ export function createApi(engine) {
       }
       let text;
       try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+        // A byte-order mark stays in the text, where the engine refuses it as the CLI does.
+        text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
       } catch {
-        throw transport('the answer is not UTF-8 text');
+        throw fail('NotText', 'the answer is not UTF-8 text');
       }
-      return { status: response.status, text };
+      return { status, text };
     } finally {
       clearTimeout(timer);
+      if (signal) signal.removeEventListener('abort', stop);
+      // A refused or late answer's body is cancelled, never left pending.
+      if (reader) reader.cancel().catch(() => {});
+      controller.abort();
     }
   }
 
-  const WALK_KEYS = ['node', 'l1Rpc', 'rollup', 'l1Block', 'archiveRoot', 'txHash', 'category', 'element', 'role', 'expected', 'network', 'genesisArchiveRoot', 'namespace', 'timeoutMs', 'maxAnswerBytes', 'fetch'];
+  const WALK_KEYS = ['node', 'l1Rpc', 'rollup', 'l1Block', 'archiveRoot', 'txHash', 'category', 'element', 'role', 'expected', 'network', 'genesisArchiveRoot', 'namespace', 'timeoutMs', 'fetch', 'signal'];
+
+  // The engine a walk started on, and whether it is still the same instance: a WASM engine that
+  // trapped was replaced, and its walks went with it (a walk id of the old instance must never
+  // reach a new walk of another caller).
+  const instanceOf = (running) => running[ENGINE_INTERNALS]?.restarts?.() ?? 0;
 
   // Proves a tx from an Aztec v6 node's and an L1 node's answers: the CLI's
   // `txfx verify tx --node`. Resolves with the verdict, or {valid: false, link, reason} when a
   // node lies or the tx cannot be proven yet; rejects with a TypeError for bad options and an
-  // Error of kind "Transport" when an endpoint gives no usable answer.
+  // Error of class "Transport" when an endpoint gives no usable answer.
   async function verifyTxFromNode(options) {
     if (!isPlainObject(options)) throw typeError('verifyTxFromNode: expected {node, txHash, l1Rpc, rollup | archiveRoot, ...}');
     onlyKeys(options, WALK_KEYS, 'verifyTxFromNode');
     const url = (value, what) => {
-      if (typeof value !== 'string' || !/^https?:\/\//.test(value)) throw typeError(`${what}: expected an http(s) URL, got ${describe(value)}`);
+      if (typeof value !== 'string' || !/^https?:\/\/[^/?#]/i.test(value)) throw typeError(`${what}: expected an http(s) URL, got ${typeof value === 'string' ? JSON.stringify(redactUrl(value)) : describe(value)}`);
       return value;
     };
     const node = url(options.node, 'node');
@@ -660,10 +725,10 @@ export function createApi(engine) {
     const l1 = options.rollup === undefined ? undefined : url(options.l1Rpc, 'l1Rpc');
     const fetchFn = options.fetch ?? globalThis.fetch;
     if (typeof fetchFn !== 'function') throw typeError('verifyTxFromNode: no fetch in this runtime: pass options.fetch');
-    const timeoutMs = options.timeoutMs ?? 60_000;
-    if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw rangeError(`timeoutMs: ${timeoutMs} is not a positive number of milliseconds`);
-    const maxBytes = options.maxAnswerBytes ?? 256 * 1024 * 1024;
-    if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw rangeError(`maxAnswerBytes: ${maxBytes} is not a positive number of bytes`);
+    const signal = options.signal;
+    if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) {
+      throw typeError(`signal: expected an AbortSignal, got ${describe(signal)}`);
+    }
     const text = (value, what) => (value === undefined ? undefined : typeof value === 'string' ? value : (() => { throw typeError(`${what}: expected a string, got ${describe(value)}`); })());
     const params = {
       txHash: field(options.txHash, 'txHash'),
@@ -681,15 +746,29 @@ export function createApi(engine) {
       genesisArchiveRoot: options.genesisArchiveRoot === undefined ? undefined : field(options.genesisArchiveRoot, 'genesisArchiveRoot'),
       namespace: text(options.namespace, 'namespace'),
     };
+    if (signal?.aborted) throw signal.reason;
     const running = engine();
+    const instance = instanceOf(running);
     const started = JSON.parse(call(running.nodeWalkStart, JSON.stringify(params)));
-    const deadline = Date.now() + timeoutMs;
     let done = false;
     try {
+      // The walk's limits: its default deadline, and the longest any timer can keep.
+      const { defaultTimeoutMs, maxTimeoutMs } = started.limits;
+      const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+      if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > maxTimeoutMs) {
+        throw rangeError(`timeoutMs: ${describe(timeoutMs)} is not a number of milliseconds from 1 to ${maxTimeoutMs}`);
+      }
+      const deadline = Date.now() + timeoutMs;
       let request = started.request;
-      for (let asked = 0; asked < 20; asked += 1) {
-        const target = request.target === 'node' ? 'node' : 'L1';
-        const answer = await post(fetchFn, request.target === 'node' ? node : l1, request.body, deadline, maxBytes, target);
+      for (;;) {
+        const answer = await post(fetchFn, request.target === 'node' ? node : l1, request, deadline, timeoutMs, signal);
+        if (instanceOf(running) !== instance) {
+          done = true;
+          const error = new Error('verifyTxFromNode: the WASM engine was restarted after a trap, and the walk went with it; ask again');
+          error.kind = 'WalkLost';
+          error.txfxClass = 'Backend';
+          throw error;
+        }
         let next;
         try {
           next = JSON.parse(running.nodeWalkStep(started.walk, answer.status, answer.text));
@@ -697,6 +776,7 @@ export function createApi(engine) {
           done = true;
           const out = translate(error);
           if (out.txfxClass === 'Refuted') return { valid: false, link: out.link ?? 'document', reason: out.message };
+          if (out.txfxClass === 'Transport') out.message = `${request.target === 'node' ? 'node' : 'L1'} at ${redactUrl(request.target === 'node' ? node : l1)}: ${out.message}`;
           throw out;
         }
         if (next.verdict) {
@@ -705,12 +785,8 @@ export function createApi(engine) {
         }
         request = next.request;
       }
-      const error = new Error('verifyTxFromNode: the walk asked more than 20 requests');
-      error.kind = 'Transport';
-      error.txfxClass = 'Transport';
-      throw error;
     } finally {
-      if (!done) running.nodeWalkDrop(started.walk);
+      if (!done && instanceOf(running) === instance) running.nodeWalkDrop(started.walk);
     }
   }
 

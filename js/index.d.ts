@@ -352,8 +352,10 @@ export interface NodeVerdict extends Verdict {
  * browsers): the receipt, the block, the witnesses, and the rollup's archive for the block's
  * checkpoint, every link checked (the CLI's `txfx verify tx --node`). Resolves with the verdict,
  * or a refutation when the node lies or the tx cannot be proven yet; rejects with a `TypeError`
- * for bad options and an `Error` of `kind` `"Transport"` when an endpoint gives no usable answer
- * (unreachable, past `timeoutMs`, longer than `maxAnswerBytes`, a redirect).
+ * or `RangeError` for bad options, the signal's reason when `signal` aborts, and an `Error` of
+ * `txfxClass` `"Transport"` when an endpoint gives no usable answer (unreachable, past
+ * `timeoutMs`, longer than a valid answer can be, an HTTP error, an error answer, HTML, a
+ * redirect).
  */
 export declare function verifyTxFromNode(options: {
   /** The Aztec node's JSON-RPC URL. */
@@ -380,10 +382,10 @@ export declare function verifyTxFromNode(options: {
   genesisArchiveRoot?: FieldInput;
   /** `aztec` or `node`; by default `aztec_`, then `node_`. */
   namespace?: 'aztec' | 'node';
-  /** The whole walk's deadline, 60 000 by default. */
+  /** The whole walk's deadline, 60 000 by default, at most 3 600 000 (an hour). */
   timeoutMs?: number;
-  /** The most bytes one answer may have, 256 MiB by default. */
-  maxAnswerBytes?: number;
+  /** Ends the walk when it aborts, rejecting with its reason. */
+  signal?: AbortSignal;
   /** The fetch to use, `globalThis.fetch` by default. */
   fetch?: typeof fetch;
 }): Promise<NodeVerdict | Refutation>;

@@ -76,25 +76,76 @@ test('a tx is proven from a node and L1, and a lie is refused at its link', asyn
 });
 
 test('transport and option failures are typed', async () => {
+  // HTML with HTTP 200 is the node's fault, not the caller's: class Transport, the node named.
   const garbage = await chain('not-json');
   await assert.rejects(
     txfx.verifyTxFromNode({ node: garbage.node, l1Rpc: garbage.l1, rollup: garbage.rollup, txHash: garbage.txs['4'] }),
-    (error) => error instanceof TypeError && /not JSON/.test(error.message),
+    (error) => error.txfxClass === 'Transport' && !(error instanceof TypeError) && /not JSON/.test(error.message) && error.message.includes(garbage.node),
   );
   const honest = await chain();
   await assert.rejects(
-    txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], maxAnswerBytes: 100 }),
-    (error) => error.kind === 'Transport' && /longer than 100 bytes/.test(error.message),
-  );
-  await assert.rejects(
     txfx.verifyTxFromNode({ node: 'http://127.0.0.1:9', l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], timeoutMs: 2000 }),
-    (error) => error.kind === 'Transport',
+    (error) => error.txfxClass === 'Transport' && error.kind === 'Transport/Connection',
   );
   const down = await chain('bad-gateway');
   await assert.rejects(
     txfx.verifyTxFromNode({ node: down.node, l1Rpc: down.l1, rollup: down.rollup, txHash: down.txs['4'] }),
-    (error) => error.kind === 'Transport' && /502/.test(error.message),
+    (error) => error.txfxClass === 'Transport' && error.kind === 'Http' && /502/.test(error.message),
   );
+  // A JSON-RPC error answer (HTTP 200) is the node's fault too; a failing witness method is not
+  // even that: the body builds the witness.
+  const failing = await chain('receipt-error');
+  await assert.rejects(
+    txfx.verifyTxFromNode({ node: failing.node, l1Rpc: failing.l1, rollup: failing.rollup, txHash: failing.txs['4'] }),
+    (error) => error.txfxClass === 'Transport' && error.kind === 'NodeError',
+  );
+  const lagging = await chain('witness-error');
+  const built = await txfx.verifyTxFromNode({ node: lagging.node, l1Rpc: lagging.l1, rollup: lagging.rollup, txHash: lagging.txs['4'] });
+  assert.deepEqual([built.valid, built.witnessSource, built.witnessFallback.code], [true, 'body', -32000], JSON.stringify(built));
+  // A body past a checkpoint's blobs is refused before it is hashed.
+  const huge = await chain('oversized-body');
+  await assert.rejects(
+    txfx.verifyTxFromNode({ node: huge.node, l1Rpc: huge.l1, rollup: huge.rollup, txHash: huge.txs['5'] }),
+    (error) => error.txfxClass === 'Transport' && error.kind === 'Oversized',
+  );
+  // An L1 node of another chain than the headers name refutes the l1 link.
+  const other = await chain('other-l1-chain');
+  const wrongChain = await txfx.verifyTxFromNode({ node: other.node, l1Rpc: other.l1, rollup: other.rollup, txHash: other.txs['4'] });
+  assert.deepEqual([wrongChain.valid, wrongChain.link], [false, 'l1'], JSON.stringify(wrongChain));
+  // A fetch that never answers and ignores its signal: the deadline holds anyway.
+  const started = Date.now();
+  await assert.rejects(
+    txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], timeoutMs: 300, fetch: () => new Promise(() => {}) }),
+    (error) => error.txfxClass === 'Transport' && error.kind === 'Transport/Timeout',
+  );
+  assert.ok(Date.now() - started < 5_000, 'the deadline held');
+  // The caller's signal ends the walk with its reason.
+  const controller = new AbortController();
+  const asked = txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], fetch: () => new Promise(() => {}), signal: controller.signal });
+  controller.abort(new Error('the caller gave up'));
+  await assert.rejects(asked, /the caller gave up/);
+  // A fetch whose status is no number, and an answer that declares more than its bound.
+  await assert.rejects(
+    txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], fetch: async () => ({ status: 'ok', headers: new Headers(), body: null }) }),
+    (error) => error.txfxClass === 'Transport' && /no HTTP status/.test(error.message),
+  );
+  await assert.rejects(
+    txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], fetch: async () => new Response('{}', { headers: { 'content-length': String(10 * 2 ** 30) } }) }),
+    (error) => error.txfxClass === 'Transport' && error.kind === 'Transport/TooLarge',
+  );
+  // Secrets in a URL are never shown.
+  await assert.rejects(
+    txfx.verifyTxFromNode({ node: 'http://user:hunter2@127.0.0.1:9/v2/abcdefghijklmnopqrstuvwxyz?apikey=s3cret', archiveRoot: '0x01', txHash: honest.txs['4'], timeoutMs: 2000 }),
+    (error) => error.txfxClass === 'Transport' && !/hunter2|abcdefghijklmnopqrstuvwxyz|s3cret/.test(`${error.message}${error.stack}`),
+  );
+  // Options: a deadline past any timer, a URL without a scheme, a network the walk cannot check.
+  for (const timeoutMs of [0, -1, 2 ** 31, 1.5]) {
+    await assert.rejects(
+      txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], timeoutMs }),
+      RangeError,
+    );
+  }
+  await assert.rejects(txfx.verifyTxFromNode({ node: '127.0.0.1:8080', archiveRoot: '0x01', txHash: honest.txs['4'] }), TypeError);
   await assert.rejects(
     txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], network: 'mainnet' }),
     (error) => error instanceof TypeError && /pins no genesis archive root/.test(error.message),
