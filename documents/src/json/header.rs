@@ -1,8 +1,9 @@
 //! Block headers as a node prints them: the `header` object of an `L2Block` (docs/spec.md §12.4).
 //!
 //! Numbers for the block number and leaf indices, decimal strings for the timestamp and gas fees,
-//! `0x`-hex fields, a 20-byte coinbase as `EthAddress.schema` reads it (exactly 40 hex digits,
-//! its mixed case an EIP-55 checksum). A leaf index is a JSON number
+//! `0x`-hex fields, a slot number as TypeScript's `SlotNumberSchema` reads it (a JSON number or a
+//! decimal or `0x`-hex string, up to 2^53 − 1), a 20-byte coinbase as `EthAddress.schema` reads
+//! it (exactly 40 hex digits, its mixed case an EIP-55 checksum). A leaf index is a JSON number
 //! below 2^32 before v6 (`UInt32`); in v6 a number or a string of decimal digits up to 2^53 − 1
 //! (`TreeLeafIndexSchema`). Unknown keys (such as the
 //! `"_cachedHash":{}` of a header already hashed) are ignored, as TypeScript's
@@ -16,7 +17,7 @@ use txfx_poseidon::Fr;
 use txfx_poseidon::field::serde_hex;
 use txfx_tx_effects::BlockNumber;
 
-use super::wire::{Integer, JsonInput, Malformation, Quoted, Raw, decimal_string};
+use super::wire::{Integer, JsonInput, MAX_SAFE_INTEGER, Malformation, Quoted, Raw, decimal_string};
 use super::{Json, JsonError, field};
 
 /// A tree snapshot (`{"root", "nextAvailableLeafIndex"}`).
@@ -181,6 +182,18 @@ fn eip55_case_holds(digits: &str) -> bool {
     })
 }
 
+/// A slot number, as TypeScript's `SlotNumberSchema` reads it in v6 and in 4.1.2 alike (a
+/// number, bigint or string, coerced with `Number()`, then a non-negative integer): a JSON
+/// number, a string of decimal digits or of `0x` and hex digits (`new Fr(slot)`, as a node
+/// prints it). At most 2^53 − 1: v6's zod 4 `.int()` refuses an unsafe integer, and 4.1.2
+/// would read a neighbouring value above it.
+const SLOT_NUMBER: Integer = Integer::coerced(MAX_SAFE_INTEGER as u128);
+
+/// Reads a slot number (see [`SLOT_NUMBER`]) as the field element the header hashes.
+fn read_slot_number(raw: Raw<'_>) -> Result<Fr, JsonError> {
+    Ok(Fr::from(raw.u64(SLOT_NUMBER)?))
+}
+
 /// A `timestamp`: TypeScript's `UInt64`, a number or a decimal string.
 const TIMESTAMP: Integer = Integer::lenient(u64::MAX as u128);
 
@@ -213,7 +226,7 @@ fn read_global_variables(raw: Raw<'_>) -> Result<GlobalVariables, JsonError> {
         chain_id: object.read("chainId", field)?,
         version: object.read("version", field)?,
         block_number: object.read("blockNumber", read_block_number)?,
-        slot_number: object.read("slotNumber", field)?,
+        slot_number: object.read("slotNumber", read_slot_number)?,
         timestamp: object.read("timestamp", |r| r.u64(TIMESTAMP).map_err(JsonError::from))?,
         coinbase: object.read("coinbase", read_eth_address)?,
         fee_recipient: object.read("feeRecipient", field)?,
