@@ -23,6 +23,7 @@ mod checkpoint;
 pub(crate) mod effect;
 pub(crate) mod header;
 mod network;
+pub(crate) mod node_answer;
 mod ordered;
 pub(crate) mod proof;
 pub mod rpc;
@@ -35,6 +36,7 @@ pub use checkpoint::{ParsedCheckpoint, checkpoint_from_json, checkpoint_to_json}
 pub use effect::{body_from_json, body_to_json, effect_from_json, effect_to_json};
 pub use header::{header_from_json, header_to_json};
 pub use network::{network_from_json, network_to_json};
+pub use node_answer::{MAX_COMMITTEE_SIZE, MAX_DEBUG_LOG_FIELDS};
 pub use ordered::{Json, Object};
 pub use proof::{category_proof_from_json, category_proof_to_json};
 pub use stored::{stored_block_from_json, stored_block_to_json};
