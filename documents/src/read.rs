@@ -41,6 +41,7 @@ use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
 use txfx_tx_effects::{BlockNumber, Body, RevertCode, TxEffect, commit_block};
 
 use crate::error::{Doc, DocumentError, Problem, RpcProblem};
+use crate::json::node_answer::{check_attestations, check_debug_logs, check_l1_publish_info};
 use crate::json::wire::{Integer, JsonType, MAX_SAFE_INTEGER, Malformation, Object, Quoted, Raw};
 use crate::json::{
     JsonError, ParsedCheckpoint, archive_witness_from_text, checkpoint_from_json, fields as field_list,
@@ -569,6 +570,8 @@ fn receipt_problem(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<TxReceipt,
     };
     let transaction_fee = object.read("transactionFee", |r| r.integer(FEE).map_err(JsonError::from))?;
     let tx_effect = object.read_optional("txEffect", |raw| read_effect(raw, protocol))?;
+    // Not kept, but read as v6 reads them: a receipt v6 refuses is refused.
+    object.read_optional("debugLogs", check_debug_logs)?;
     if let Some(effect) = &tx_effect {
         check_receipt_effect(tx_hash, reverted, transaction_fee, effect)?;
     }
@@ -687,6 +690,11 @@ fn block_but_body(
         _ => None,
     };
     let hash = hash_key.map(|key| object.read(key, hex_field)).transpose()?;
+    if shape == BLOCK_RESPONSE {
+        // Not kept, but read as v6 reads them: a block response v6 refuses is refused.
+        object.read_optional("l1", check_l1_publish_info)?;
+        object.read_optional("attestations", check_attestations)?;
+    }
     let parts = BlockParts {
         shape,
         header,

@@ -4,6 +4,7 @@
 //! never against txfx's own output.
 
 use serde_json::{Value, json};
+use txfx_documents::classify::{Classify, ErrorClass};
 use txfx_documents::json::{body_from_json, effect_from_json, header_from_json, witness_from_json};
 use txfx_documents::ops::{Context, block_witnesses, body_commitment, checkpoint_decode};
 use txfx_documents::read::{self, TxReceipt, TxStatus};
@@ -393,5 +394,230 @@ pub fn v6_cases() -> Vec<Case> {
                 ));
             },
         ),
+        schema_case_coinbase(),
+        schema_case_slot_number(),
+        schema_case_node_answer_extras(),
+        schema_case_private_log_count(),
     ]
+}
+
+/// The value `testdata/v6/schema-readings.json` copies from v6's schemas (or an Aztec source
+/// that v6's schema reads) under `name`.
+fn schema_reading(name: &str) -> String {
+    let records: Value =
+        serde_json::from_str(&read_testdata("v6/schema-readings.json")).expect("schema-readings.json");
+    records
+        .as_array()
+        .expect("records")
+        .iter()
+        .find(|record| record["name"] == name)
+        .and_then(|record| record["value"].as_str())
+        .unwrap_or_else(|| panic!("schema-readings.json has no {name}"))
+        .to_owned()
+}
+
+/// Block 1's header JSON from the chain, with `globalVariables.<key>` replaced by `value`.
+fn header_with(key: &str, value: Value) -> (String, Value) {
+    let chain = chain();
+    let block = &blocks(&chain)[0];
+    let mut header: Value =
+        serde_json::from_str(block["header"]["json"].as_str().expect("json")).expect("a header");
+    header["globalVariables"][key] = value;
+    (header.to_string(), block["header"]["hash"].clone())
+}
+
+/// The class of a header's refusal, and its kind.
+fn header_refusal(text: &str, protocol: ProtocolVersion) -> (ErrorClass, String) {
+    let error = header_from_json(text, protocol).expect_err("refused");
+    (error.class(), error.kind())
+}
+
+const ALL_PROTOCOLS: [ProtocolVersion; 3] =
+    [ProtocolVersion::V6, ProtocolVersion::Azip26, ProtocolVersion::PreAzip26];
+
+/// The chain's header in `protocol`'s layout: v6's own, or without `txEffectsTreeRoot`.
+fn in_layout(text: &str, protocol: ProtocolVersion) -> String {
+    let mut header: Value = serde_json::from_str(text).expect("JSON");
+    if !protocol.has_tx_effects_tree() {
+        header.as_object_mut().expect("object").remove("txEffectsTreeRoot");
+    }
+    header.to_string()
+}
+
+fn schema_case_coinbase() -> Case {
+    Case::new(Group::Chain, "v6 schema: a coinbase's mixed case must be its EIP-55 checksum", |b| {
+        let checksummed = schema_reading("checksummed EthAddress");
+        let lower = checksummed.to_lowercase();
+        let upper = format!("0x{}", checksummed[2..].to_uppercase());
+        // One letter's case flipped, the rest still mixed: no longer the checksum.
+        let flipped = checksummed.replacen("Bad", "bad", 1);
+        assert_ne!(flipped, checksummed);
+        for protocol in ALL_PROTOCOLS {
+            let read = |address: &str| {
+                let (text, _) = header_with("coinbase", json!(address));
+                header_from_json(&in_layout(&text, protocol), protocol)
+            };
+            let header = read(&lower).expect("all lower case");
+            assert_eq!(read(&checksummed).expect("its checksum"), header, "{protocol:?}");
+            assert_eq!(read(&upper).expect("all upper case"), header, "{protocol:?}");
+            assert_eq!(read(&lower[2..]).expect("without 0x"), header, "{protocol:?}");
+            for refused in [flipped.clone(), format!("0X{}", &lower[2..])] {
+                let (text, _) = header_with("coinbase", json!(refused));
+                let refusal = header_refusal(&in_layout(&text, protocol), protocol);
+                assert_eq!(refusal, (ErrorClass::Malformed, "Malformed/BadValue".into()), "{refused}");
+            }
+        }
+        // The chain's own coinbase in upper case is the same header, with the chain's hash.
+        let chain = chain();
+        let own: Value = serde_json::from_str(blocks(&chain)[0]["header"]["json"].as_str().expect("json"))
+            .expect("a header");
+        let own = own["globalVariables"]["coinbase"].as_str().expect("coinbase").to_owned();
+        let (text, hash) = header_with("coinbase", json!(format!("0x{}", own[2..].to_uppercase())));
+        let header = header_from_json(&text, V6).expect("upper case");
+        assert_eq!(header.hash(b.hasher).expect("hash"), fr(&hash));
+    })
+}
+
+fn schema_case_slot_number() -> Case {
+    Case::new(Group::Chain, "v6 schema: slotNumber as SlotNumberSchema reads it, up to 2^53 - 1", |b| {
+        let chain = chain();
+        let block = &blocks(&chain)[0];
+        let own: Value = serde_json::from_str(block["header"]["json"].as_str().expect("json")).expect("JSON");
+        let hex = own["globalVariables"]["slotNumber"].as_str().expect("slot").to_owned();
+        let hash = block["header"]["hash"].clone();
+        let slot = u64::from_str_radix(hex.trim_start_matches("0x"), 16).expect("a slot");
+        let max: u64 = schema_reading("largest v6 slot number").parse().expect("a number");
+        for protocol in ALL_PROTOCOLS {
+            let read = |value: Value| {
+                let (text, _) = header_with("slotNumber", value);
+                header_from_json(&in_layout(&text, protocol), protocol)
+            };
+            let header = read(json!(hex)).expect("the 0x-hex a node prints");
+            if protocol == V6 {
+                assert_eq!(header.hash(b.hasher).expect("hash"), fr(&hash), "the chain's hash");
+            }
+            assert_eq!(read(json!(slot)).expect("a JSON number"), header, "{protocol:?}");
+            assert_eq!(read(json!(slot.to_string())).expect("a decimal string"), header);
+            assert_eq!(read(json!(format!("0x{slot:x}"))).expect("short hex"), header);
+            let largest = read(json!(max)).expect("2^53 - 1");
+            assert_eq!(largest.global_variables.slot_number, txfx_poseidon::Fr::from(max));
+            assert_eq!(read(json!(format!("0x{max:x}"))).expect("2^53 - 1 in hex"), largest);
+            for above in [
+                json!(format!("0x{:x}", max + 1)),
+                json!((max + 1).to_string()),
+                json!(hex.replace("0x0", "0x1")),
+                json!(-1),
+            ] {
+                let (text, _) = header_with("slotNumber", above.clone());
+                assert_eq!(
+                    header_refusal(&in_layout(&text, protocol), protocol),
+                    (ErrorClass::OutOfRange, "Malformed/Number".into()),
+                    "{above}"
+                );
+            }
+            // Forms SlotNumberSchema coerces but no node prints, refused as docs/spec.md §12.1 says.
+            for odd in [json!(""), json!(" 5"), json!("1e3"), json!("0x"), json!("0xg"), json!(true)] {
+                let (text, _) = header_with("slotNumber", odd.clone());
+                assert_eq!(
+                    header_refusal(&in_layout(&text, protocol), protocol).0,
+                    ErrorClass::Malformed,
+                    "{odd}"
+                );
+            }
+        }
+    })
+}
+
+fn schema_case_node_answer_extras() -> Case {
+    Case::new(Group::Chain, "v6 schema: a block response's l1 and attestations, a receipt's debugLogs", |b| {
+        let bare: Value = serde_json::from_str(&rpc_result("getBlock-block1")).expect("JSON");
+        let with = |key: &str, value: Value| {
+            let mut document = bare.clone();
+            document[key] = value;
+            read::header(b.hasher, Doc::text("getBlock", &document.to_string()), V6)
+        };
+        let reads = |key: &str, value: Value| {
+            with(key, value.clone()).unwrap_or_else(|e| panic!("{key} {value}: {e}"));
+        };
+        let refused = |key: &str, value: Value, class: ErrorClass| {
+            let error = with(key, value.clone()).expect_err("refused");
+            assert_eq!(error.class(), class, "{key} {value}: {error}");
+        };
+        reads("l1", json!({"published": false}));
+        reads(
+            "l1",
+            json!({"published": true, "blockNumber": "23901234", "timestamp": 1763598554, "blockHash": "0xab"}),
+        );
+        refused("l1", json!({"published": true}), ErrorClass::Malformed);
+        refused("l1", json!({"published": "yes"}), ErrorClass::Malformed);
+        refused(
+            "l1",
+            json!({"published": true, "blockNumber": 1.5, "timestamp": 1, "blockHash": ""}),
+            ErrorClass::Malformed,
+        );
+        refused("l1", Value::Null, ErrorClass::Malformed);
+        // The empty signature (r = s = 0, v = 0) prints 129 hex digits, the fewest Signature takes.
+        let empty = format!("0x{}", "0".repeat(129));
+        let address = schema_reading("checksummed EthAddress");
+        reads("attestations", json!([]));
+        reads("attestations", json!([{"address": address, "signature": empty}]));
+        refused(
+            "attestations",
+            json!([{"address": address, "signature": &empty[..130]}]),
+            ErrorClass::Malformed,
+        );
+        refused(
+            "attestations",
+            json!([{"address": address.replacen("Bad", "bad", 1), "signature": empty}]),
+            ErrorClass::Malformed,
+        );
+        refused("attestations", json!([{"signature": empty}]), ErrorClass::Malformed);
+        let committee: usize = schema_reading("MAX_COMMITTEE_SIZE").parse().expect("a number");
+        let one = json!({"address": address, "signature": empty});
+        reads("attestations", Value::Array(vec![one.clone(); committee]));
+        refused("attestations", Value::Array(vec![one; committee + 1]), ErrorClass::OutOfRange);
+        // A mined receipt's debugLogs.
+        let receipt: Value = serde_json::from_str(&rpc_result("getTxReceipt-block1-tx0")).expect("JSON");
+        let logged = |logs: Value| {
+            let mut document = receipt.clone();
+            document["debugLogs"] = logs;
+            read::tx_receipt(Doc::text("receipt", &document.to_string()))
+        };
+        let log = json!({"contractAddress": format!("0x{}", "0".repeat(63) + "5"), "level": "debug", "message": "x: {0}", "fields": ["0x01"]});
+        assert!(matches!(logged(json!([log])), Ok(TxReceipt::Mined(_))));
+        for (key, bad) in [
+            ("level", json!("loud")),
+            ("message", json!(5)),
+            ("fields", json!([1])),
+            ("contractAddress", json!("0x05")),
+        ] {
+            let mut wrong = log.clone();
+            wrong[key] = bad;
+            let error = logged(json!([wrong])).expect_err("refused");
+            assert_eq!(error.class(), ErrorClass::Malformed, "{key}: {error}");
+        }
+        let cap: usize = schema_reading("DEFAULT_MAX_DEBUG_LOG_MEMORY_READS").parse().expect("a number");
+        let mut heavy = log;
+        heavy["fields"] = Value::Array(vec![json!("0x0"); cap + 1]);
+        assert_eq!(logged(json!([heavy])).expect_err("refused").class(), ErrorClass::OutOfRange);
+    })
+}
+
+fn schema_case_private_log_count() -> Case {
+    Case::new(Group::Chain, "v6 schema: a private log has exactly 16 fields, in every protocol", |_| {
+        let small: Value = serde_json::from_str(&read_testdata("effects/small.json")).expect("JSON");
+        assert_eq!(schema_reading("PrivateLog.schema"), "exactly 16 fields");
+        let mut short = small.clone();
+        short["privateLogs"][0]["fields"].as_array_mut().expect("fields").pop();
+        let short = short.to_string();
+        for protocol in ALL_PROTOCOLS {
+            effect_from_json(&small.to_string(), protocol).expect("16 fields");
+            let error = effect_from_json(&short, protocol).expect_err("15 fields");
+            assert_eq!((error.class(), error.kind()), (ErrorClass::Malformed, "Malformed/Count".into()));
+            assert!(
+                error.to_string().contains("privateLogs[0].fields: 15 elements"),
+                "names where and the count: {error}"
+            );
+        }
+    })
 }

@@ -51,9 +51,7 @@ pub fn parse_address(text: &str) -> Result<Address, NotAnAddress> {
         return Err(bad(false));
     }
     let address: Address = text.parse().map_err(|_| bad(false))?;
-    let lower = digits.bytes().any(|b| b.is_ascii_lowercase());
-    let upper = digits.bytes().any(|b| b.is_ascii_uppercase());
-    if lower && upper && address.to_checksum(None) != text {
+    if !txfx_documents::json::eip55_case_holds(digits) {
         return Err(bad(true));
     }
     Ok(address)

@@ -24,6 +24,8 @@
 //!   bytes of hex (64 digits, `0x` optional), as `TxHash`'s schema wants;
 //! - `revertCode` is read as the protocol reads it: 0 to 3 before v6; in v6 0 is OK and any
 //!   other value is REVERTED (1), as v6's schema coerces it;
+//! - a private log's `fields` are exactly 16: fewer are refused once its `emittedLength` is
+//!   checked, as `PrivateLog.fromFields` throws on them (v6 and 4.1.2 alike);
 //! - a contract-class log's `fields` is TypeScript's nested `{"fields": [exactly 3023]}`.
 //!
 //! What stays strict beyond TypeScript: a contract-class log's fields past its `emittedLength`
@@ -56,7 +58,7 @@ use txfx_tx_effects::{
     TxEffectError, TxEffectFields,
 };
 
-use super::wire::{Integer, JsonInput, JsonType, Malformation, Quoted, Raw};
+use super::wire::{Integer, JsonInput, JsonType, Malformation, Malformed, Quoted, Raw};
 use super::{Json, JsonError, field, fields};
 
 #[derive(Serialize)]
@@ -147,6 +149,9 @@ pub(crate) fn tx_hash(raw: Raw<'_>) -> Result<Fr, JsonError> {
 struct LogRead {
     fields: Vec<Fr>,
     emitted_length: u64,
+    /// For a private log of fewer than its 16 fields, the fault to report once its length has
+    /// been checked (so that a log shorter than its `emittedLength` is named as that first).
+    short: Option<Malformed>,
 }
 
 /// A log's `emittedLength`: a JSON number (its range is the protocol's to check).
@@ -157,13 +162,30 @@ fn public_data_write(raw: Raw<'_>) -> Result<PublicDataWrite, JsonError> {
     Ok(PublicDataWrite { leaf_slot: object.read("leafSlot", field)?, value: object.read("value", field)? })
 }
 
-/// TypeScript's private-log schema is the one strict schema: unknown keys are refused.
+/// TypeScript's private-log schema is the one strict schema: unknown keys are refused. Its
+/// `fields` are exactly 16: v6 and 4.1.2 alike read them with `PrivateLog.fromFields(fields ‖
+/// emittedLength)`, which reads 16 fields then the length, and throws on fewer (a 17th is read
+/// as the length, which txfx refuses as too many).
 fn private_log(raw: Raw<'_>) -> Result<LogRead, JsonError> {
     let object = raw.object("a private log", &["fields", "emittedLength"])?;
     object.strict()?;
+    let mut short = None;
+    let fields = object.read("fields", |r| {
+        let list = fields(r, PRIVATE_LOG_SIZE_IN_FIELDS, "a private log")?;
+        if list.len() < PRIVATE_LOG_SIZE_IN_FIELDS {
+            let count = Malformation::Count {
+                expected: PRIVATE_LOG_SIZE_IN_FIELDS,
+                given: list.len(),
+                what: "a private log's fields",
+            };
+            short = Some(r.fault(count).within("fields"));
+        }
+        Ok::<_, JsonError>(list)
+    })?;
     Ok(LogRead {
-        fields: object.read("fields", |r| fields(r, PRIVATE_LOG_SIZE_IN_FIELDS, "a private log"))?,
+        fields,
         emitted_length: object.read("emittedLength", |r| r.u64(EMITTED_LENGTH).map_err(JsonError::from))?,
+        short,
     })
 }
 
@@ -201,6 +223,7 @@ fn contract_class_log(raw: Raw<'_>) -> Result<(Fr, LogRead), JsonError> {
             fields: object.read("fields", nested)?,
             emitted_length: object
                 .read("emittedLength", |r| r.u64(EMITTED_LENGTH).map_err(JsonError::from))?,
+            short: None,
         },
     ))
 }
@@ -245,7 +268,6 @@ pub(crate) fn read_effect(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<TxE
             contract_class_logs,
         },
     )
-    .map_err(|source| JsonError::Invalid { tx: None, source })
 }
 
 /// An effect as read, before the protocol's rules are checked.
@@ -335,7 +357,8 @@ fn emitted_fields(
 }
 
 /// The effect, with every rule of `protocol` checked.
-fn into_effect(protocol: ProtocolVersion, read: EffectRead) -> Result<TxEffect, TxEffectError> {
+fn into_effect(protocol: ProtocolVersion, read: EffectRead) -> Result<TxEffect, JsonError> {
+    let invalid = |source| JsonError::Invalid { tx: None, source };
     let private_logs = read
         .private_logs
         .into_iter()
@@ -347,10 +370,14 @@ fn into_effect(protocol: ProtocolVersion, read: EffectRead) -> Result<TxEffect, 
                 log.fields,
                 log.emitted_length,
                 PRIVATE_LOG_SIZE_IN_FIELDS,
-            )?;
+            )
+            .map_err(invalid)?;
+            if let Some(short) = log.short {
+                return Err(JsonError::from(short.within(&format!("[{index}]")).within("privateLogs")));
+            }
             Ok(PrivateLog { fields, padding })
         })
-        .collect::<Result<_, TxEffectError>>()?;
+        .collect::<Result<_, JsonError>>()?;
     let contract_class_logs = read
         .contract_class_logs
         .into_iter()
@@ -365,9 +392,10 @@ fn into_effect(protocol: ProtocolVersion, read: EffectRead) -> Result<TxEffect, 
             )?;
             Ok(ContractClassLog { contract_address, fields })
         })
-        .collect::<Result<_, TxEffectError>>()?;
+        .collect::<Result<_, TxEffectError>>()
+        .map_err(invalid)?;
     let effect = TxEffect::new(TxEffectFields {
-        revert_code: protocol.revert_code(read.revert_code)?,
+        revert_code: protocol.revert_code(read.revert_code).map_err(invalid)?,
         tx_hash: read.tx_hash,
         transaction_fee: read.transaction_fee,
         note_hashes: read.note_hashes,
@@ -377,8 +405,9 @@ fn into_effect(protocol: ProtocolVersion, read: EffectRead) -> Result<TxEffect, 
         private_logs,
         public_logs: read.public_logs,
         contract_class_logs,
-    })?;
-    protocol.check_effect(&effect)?;
+    })
+    .map_err(invalid)?;
+    protocol.check_effect(&effect).map_err(invalid)?;
     Ok(effect)
 }
 

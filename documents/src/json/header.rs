@@ -1,7 +1,9 @@
 //! Block headers as a node prints them: the `header` object of an `L2Block` (docs/spec.md §12.4).
 //!
 //! Numbers for the block number and leaf indices, decimal strings for the timestamp and gas fees,
-//! `0x`-hex fields, a 20-byte coinbase (exactly 40 hex digits). A leaf index is a JSON number
+//! `0x`-hex fields, a slot number as TypeScript's `SlotNumberSchema` reads it (a JSON number or a
+//! decimal or `0x`-hex string, up to 2^53 − 1), a 20-byte coinbase as `EthAddress.schema` reads
+//! it (exactly 40 hex digits, its mixed case an EIP-55 checksum). A leaf index is a JSON number
 //! below 2^32 before v6 (`UInt32`); in v6 a number or a string of decimal digits up to 2^53 − 1
 //! (`TreeLeafIndexSchema`). Unknown keys (such as the
 //! `"_cachedHash":{}` of a header already hashed) are ignored, as TypeScript's
@@ -15,7 +17,7 @@ use txfx_poseidon::Fr;
 use txfx_poseidon::field::serde_hex;
 use txfx_tx_effects::BlockNumber;
 
-use super::wire::{Integer, JsonInput, Malformation, Quoted, Raw, decimal_string};
+use super::wire::{Integer, JsonInput, MAX_SAFE_INTEGER, Malformation, Quoted, Raw, decimal_string};
 use super::{Json, JsonError, field};
 
 /// A tree snapshot (`{"root", "nextAvailableLeafIndex"}`).
@@ -139,26 +141,58 @@ pub(crate) fn read_snapshot(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<T
     })
 }
 
-/// A 20-byte Ethereum address as `0x` + exactly 40 hex digits (`0x` optional).
-fn read_eth_address(raw: Raw<'_>) -> Result<[u8; 20], JsonError> {
+/// A 20-byte Ethereum address as `EthAddress.schema` reads it (`isAddress`, then `isHex`), the
+/// same in v6 and 4.1.2: `0x` (lower case, optional) and exactly 40 hex digits, either all of one
+/// case, or of mixed case that is the address's EIP-55 checksum.
+pub(crate) fn read_eth_address(raw: Raw<'_>) -> Result<[u8; 20], JsonError> {
     let text = raw.string()?;
     let digits = text.strip_prefix("0x").unwrap_or(&text);
-    let bad = || {
-        JsonError::from(raw.fault(Malformation::BadValue {
-            expected: "a 20-byte address (0x + 40 hex digits)",
-            value: Quoted::new(&text),
-        }))
-    };
+    let bad =
+        |expected| JsonError::from(raw.fault(Malformation::BadValue { expected, value: Quoted::new(&text) }));
     // Every character a hex digit, checked first: `u8::from_str_radix` alone would take "+f".
     if digits.len() != 40 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(bad());
+        return Err(bad("a 20-byte address (0x + 40 hex digits)"));
     }
+    if !eip55_case_holds(digits) {
+        return Err(bad("a 20-byte address whose mixed case is its EIP-55 checksum"));
+    }
+    let bad = || bad("a 20-byte address (0x + 40 hex digits)");
     let mut out = [0u8; 20];
     for (byte, pair) in out.iter_mut().zip(digits.as_bytes().chunks_exact(2)) {
         let pair = std::str::from_utf8(pair).map_err(|_| bad())?;
         *byte = u8::from_str_radix(pair, 16).map_err(|_| bad())?;
     }
     Ok(out)
+}
+
+/// Whether 40 hex digits are of one case (digits count as both), or of mixed case that is their
+/// EIP-55 checksum: letter `i` is upper case exactly when nibble `i` of the Keccak-256 hash of
+/// the lower-case digits (as ASCII) is 8 or more (`EthAddress.checkAddressChecksum`). The one
+/// reading of an address's case: the coinbase here, the rollup's address in `txfx-walk`.
+pub fn eip55_case_holds(digits: &str) -> bool {
+    let lower = !digits.bytes().any(|b| b.is_ascii_uppercase());
+    let upper = !digits.bytes().any(|b| b.is_ascii_lowercase());
+    if lower || upper {
+        return true;
+    }
+    let hash = alloy_primitives::keccak256(digits.to_ascii_lowercase().as_bytes());
+    digits.bytes().enumerate().all(|(i, b)| {
+        let byte = hash.get(i / 2).copied().unwrap_or_default();
+        let nibble = if i % 2 == 0 { byte >> 4 } else { byte & 0x0f };
+        !b.is_ascii_alphabetic() || b.is_ascii_uppercase() == (nibble > 7)
+    })
+}
+
+/// A slot number, as TypeScript's `SlotNumberSchema` reads it in v6 and in 4.1.2 alike (a
+/// number, bigint or string, coerced with `Number()`, then a non-negative integer): a JSON
+/// number, a string of decimal digits or of `0x` and hex digits (`new Fr(slot)`, as a node
+/// prints it). At most 2^53 − 1: v6's zod 4 `.int()` refuses an unsafe integer, and 4.1.2
+/// would read a neighbouring value above it.
+const SLOT_NUMBER: Integer = Integer::coerced(MAX_SAFE_INTEGER as u128);
+
+/// Reads a slot number (see [`SLOT_NUMBER`]) as the field element the header hashes.
+fn read_slot_number(raw: Raw<'_>) -> Result<Fr, JsonError> {
+    Ok(Fr::from(raw.u64(SLOT_NUMBER)?))
 }
 
 /// A `timestamp`: TypeScript's `UInt64`, a number or a decimal string.
@@ -193,7 +227,7 @@ fn read_global_variables(raw: Raw<'_>) -> Result<GlobalVariables, JsonError> {
         chain_id: object.read("chainId", field)?,
         version: object.read("version", field)?,
         block_number: object.read("blockNumber", read_block_number)?,
-        slot_number: object.read("slotNumber", field)?,
+        slot_number: object.read("slotNumber", read_slot_number)?,
         timestamp: object.read("timestamp", |r| r.u64(TIMESTAMP).map_err(JsonError::from))?,
         coinbase: object.read("coinbase", read_eth_address)?,
         fee_recipient: object.read("feeRecipient", field)?,

@@ -126,6 +126,8 @@ pub enum NumberProblem {
     },
     /// A string that is not decimal digits.
     NotDecimal,
+    /// A `0x` string that is not hex digits after its prefix.
+    NotHex,
 }
 
 impl std::fmt::Display for NumberProblem {
@@ -138,6 +140,7 @@ impl std::fmt::Display for NumberProblem {
             }
             Self::AboveMax { max } => write!(f, "above {max}, the largest allowed"),
             Self::NotDecimal => f.write_str("not a string of decimal digits"),
+            Self::NotHex => f.write_str("not 0x and hex digits"),
         }
     }
 }
@@ -786,24 +789,34 @@ fn decode_string(contents: &str) -> Cow<'_, str> {
 }
 
 /// What a number key takes: the largest value, and whether a decimal string is read too (as
-/// TypeScript's schemas for bigints and lenient integers read one).
+/// TypeScript's schemas for bigints and lenient integers read one), and a `0x`-hex one.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Integer {
     /// The largest value.
     pub max: u128,
     /// Whether a string of decimal digits is read too.
     pub strings: bool,
+    /// Whether a string may also be `0x` and hex digits (either case).
+    pub hex: bool,
 }
 
 impl Integer {
     /// A JSON number only, at most `max`.
     pub const fn number(max: u128) -> Self {
-        Self { max, strings: false }
+        Self { max, strings: false, hex: false }
     }
 
     /// A JSON number or a string of decimal digits, at most `max`.
     pub const fn lenient(max: u128) -> Self {
-        Self { max, strings: true }
+        Self { max, strings: true, hex: false }
+    }
+
+    /// A JSON number, a string of decimal digits or a string of `0x` and hex digits, at most
+    /// `max`: the forms a node prints of a value its schema coerces with JavaScript's `Number()`
+    /// (`SlotNumberSchema`, which reads the `0x`-hex of `new Fr(slot)`). The other strings
+    /// `Number()` takes (`""`, `" 7"`, `"1e3"`, `"0b101"`) are refused (docs/spec.md §12.1).
+    pub const fn coerced(max: u128) -> Self {
+        Self { max, strings: true, hex: true }
     }
 }
 
@@ -952,7 +965,9 @@ impl<'a> Raw<'a> {
             JsonType::Number => (Cow::Borrowed(self.text()), false),
             JsonType::String if spec.strings => (self.string()?, true),
             _ => {
-                return Err(self.wrong_type(if spec.strings {
+                return Err(self.wrong_type(if spec.hex {
+                    "an integer (a number, or a string of decimal digits or of 0x and hex digits)"
+                } else if spec.strings {
                     "an integer (a number or a string of decimal digits)"
                 } else {
                     "an integer (a JSON number)"
@@ -961,6 +976,22 @@ impl<'a> Raw<'a> {
         };
         let quoted = if is_string { Quoted::new(&text) } else { Quoted::number(&text) };
         let fail = |problem| self.fault(Malformation::Number { value: quoted.clone(), problem });
+        if let Some(digits) = text.strip_prefix("0x").filter(|_| is_string && spec.hex) {
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(fail(NumberProblem::NotHex));
+            }
+            // Leading zeros do not change the value (a node prints 64 digits); more than 32
+            // significant digits exceed every maximum.
+            let significant = digits.trim_start_matches('0');
+            let value = match significant {
+                "" => Some(0),
+                digits if digits.len() <= 32 => u128::from_str_radix(digits, 16).ok(),
+                _ => None,
+            };
+            return value
+                .filter(|value| *value <= spec.max)
+                .ok_or_else(|| fail(NumberProblem::AboveMax { max: spec.max }));
+        }
         if is_string {
             if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(fail(NumberProblem::NotDecimal));
