@@ -72,11 +72,23 @@ fn each_kind_of_failure_gets_its_exit_status() {
     let lie = walk(&chain, 4, &[]);
     assert_eq!(lie.status.code(), Some(1));
     assert_eq!(json(&lie)["link"], "header");
-    // Not JSON: malformed, exit 2.
-    let chain = TestChain::start(Lie::NotJson);
-    let garbage = walk(&chain, 4, &[]);
-    assert_eq!(garbage.status.code(), Some(2), "{garbage:?}");
-    assert!(String::from_utf8_lossy(&garbage.stderr).contains("not JSON"));
+    // HTML with HTTP 200, and a JSON-RPC error answer: the node's fault, not the caller's
+    // malformed input: exit 4, naming the node.
+    for lie in [Lie::NotJson, Lie::ReceiptError] {
+        let chain = TestChain::start(lie);
+        let garbage = walk(&chain, 4, &[]);
+        assert_eq!(garbage.status.code(), Some(4), "{lie:?}: {garbage:?}");
+        let stderr = String::from_utf8_lossy(&garbage.stderr);
+        assert!(stderr.contains(&chain.node.url) && (stderr.contains("not JSON") || stderr.contains("syncing")), "{stderr}");
+    }
+    // A URL without a scheme: the caller's, exit 2, before anything is sent.
+    let chain = TestChain::start(Lie::None);
+    let tx = chain.chain.tx_of_block(4);
+    let schemeless = chain.node.url.trim_start_matches("http://").to_owned();
+    let output = txfx(&["verify", "tx", "--node", &schemeless, "--archive-root", "0x01", "--tx-hash", &tx]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no scheme"));
+    assert!(chain.node.asked.lock().unwrap().is_empty());
     // Too slow: exit 4, naming the endpoint.
     let chain = TestChain::start(Lie::Slow(3_000));
     let slow = walk(&chain, 4, &["--timeout", "1"]);
