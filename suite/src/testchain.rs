@@ -345,6 +345,12 @@ pub enum Lie {
     /// `getBlock` answers with the block's effects three times over: more blob fields than a
     /// checkpoint holds, inside the answer's byte bound (block 5's one tx takes 8,475 fields).
     OversizedBody,
+    /// `getTxReceipt`'s result is itself a JSON-RPC response around the receipt: read once, it
+    /// is no receipt; read twice, it would be one.
+    DoublyWrapped,
+    /// `getBlockData` answers with the block response `getBlock` gives (a body beside the
+    /// header): another shape than block data.
+    BlockDataAsBlock,
     /// The node is honest, and the L1 node follows another chain (anvil's 31337) than the one
     /// the blocks' headers name.
     OtherL1Chain,
@@ -478,7 +484,11 @@ impl NodeAnswer {
 /// (`crate::transcript`). A slow node's wait is the server's, not part of its answer.
 pub fn node_answer(chain: &V6Chain, lie: Lie, log: &Mutex<Vec<String>>, body: &str) -> NodeAnswer {
     if lie == Lie::Redirect {
-        return NodeAnswer { status: "302 Found", headers: "location: http://127.0.0.2:9/\r\n", body: String::new() };
+        return NodeAnswer {
+            status: "302 Found",
+            headers: "location: http://127.0.0.2:9/\r\n",
+            body: String::new(),
+        };
     }
     if lie == Lie::BadGateway {
         return NodeAnswer { status: "502 Bad Gateway", headers: "", body: String::new() };
@@ -603,6 +613,10 @@ fn lied(chain: &V6Chain, lie: Lie, method: &str, params: &[Value]) -> Option<Str
             })
         }),
         (Lie::TipAtBlock7, "getBlockData" | "getBlock") if number()? >= 8 => Some("null".to_owned()),
+        (Lie::DoublyWrapped, "getTxReceipt") => {
+            honest().map(|text| format!("{{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{text}}}"))
+        }
+        (Lie::BlockDataAsBlock, "getBlockData") => chain.answer("getBlock", &[json!(number()?)]),
         (Lie::OversizedBody, "getBlock") => honest().map(|text| {
             edit(&text, |v| {
                 if let Some(effects) = v["body"]["txEffects"].as_array().cloned() {

@@ -75,14 +75,18 @@ impl L1Transcript {
             .iter()
             .find(|(asked, _)| *asked == key)
             .map(|(_, answer)| answer.clone())
-            .unwrap_or_else(|| panic!("no recorded L1 answer to {key}: re-record testdata/v6/transcripts/l1.json"));
+            .unwrap_or_else(|| {
+                panic!("no recorded L1 answer to {key}: re-record testdata/v6/transcripts/l1.json")
+            });
         let method = request["method"].as_str().unwrap_or_default();
         let data = request["params"][0]["data"].as_str().unwrap_or_default();
         let word = |value: u64| json!({ "result": format!("0x{value:064x}") });
         match (lie, method) {
             (L1Lie::OtherChain, "eth_chainId") => json!({ "result": "0x7a69" }),
             // archiveAt's selector is 0x3777e863; checkpoint 0's argument is all zeros.
-            (L1Lie::OtherArchive, "eth_call") if data.starts_with("0x3777e863") && !data.ends_with(&"0".repeat(64)) => {
+            (L1Lie::OtherArchive, "eth_call")
+                if data.starts_with("0x3777e863") && !data.ends_with(&"0".repeat(64)) =>
+            {
                 word(0x42)
             }
             // getPendingCheckpointNumber's selector.

@@ -47,7 +47,9 @@ fn check(chain: &V6Chain, l1: &L1Transcript, lie: Lie, l1_lie: L1Lie, block: u64
             assert_eq!(error.link(), None, "{case}: {error}");
             assert!(error.kind().starts_with(kind), "{case}: kind {} for {error}", error.kind());
         }
-        (result, outcome) => panic!("{case}: {outcome:?} expected, got {:?}", result.map(|v| v.to_json().to_string())),
+        (result, outcome) => {
+            panic!("{case}: {outcome:?} expected, got {:?}", result.map(|v| v.to_json().to_string()))
+        }
     }
 }
 
@@ -78,6 +80,8 @@ fn every_lie_of_a_node_is_refused_without_a_socket() {
         (Lie::ForgedReferenceHeader, 4, Outcome::Refuted("header")),
         (Lie::TipAtBlock7, 7, Outcome::Refuted("archive")),
         (Lie::L2BlockAnswer, 4, Outcome::Transport("Shape")),
+        (Lie::DoublyWrapped, 4, Outcome::Transport("Answer")),
+        (Lie::BlockDataAsBlock, 4, Outcome::Transport("Shape")),
         (Lie::OversizedBody, 5, Outcome::Transport("Oversized")),
         (Lie::Truncated, 1, Outcome::Transport("Answer")),
         (Lie::NotJson, 1, Outcome::Transport("Answer")),

@@ -122,6 +122,13 @@ fn result(
     }
 }
 
+/// A node's result as the one JSON-RPC response it came in: `txfx-documents` reads a document
+/// and unwraps a response around it, once; handed the bare result, it would unwrap a response
+/// the node put inside the result as well, and read a doubly wrapped answer as the document.
+fn as_response(result: &str) -> String {
+    format!("{{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{result}}}")
+}
+
 /// The first request of a batch and its answer.
 fn only(asked: &Request, answers: Vec<RpcAnswer>) -> Result<(&RpcRequest, RpcAnswer), WalkError> {
     match (asked.requests.first(), answers.into_iter().next()) {
@@ -207,7 +214,7 @@ impl Walk {
             return Ok(Next::Send(self.receipt_request()));
         }
         let text = result(Target::Node, request, answer, "receipt for the tx")?;
-        let receipt = read::tx_receipt(Doc::text("receipt", &text))
+        let receipt = read::tx_receipt(Doc::text("receipt", &as_response(&text)))
             .map_err(|e| answer_error(Target::Node, &request.method, e))?;
         let mined = match receipt {
             TxReceipt::Pending { .. } => return Err(WalkError::NotMined { status: TxStatus::Pending }),
@@ -246,7 +253,7 @@ impl Walk {
     ) -> Result<Next, WalkError> {
         let (request, answer) = only(asked, answers)?;
         let text = result(Target::Node, request, answer, "effect for the tx")?;
-        let document = read::effect(Doc::text("getTxEffect", &text), PROTOCOL)
+        let document = read::effect(Doc::text("getTxEffect", &as_response(&text)), PROTOCOL)
             .map_err(|e| answer_error(Target::Node, &request.method, e))?;
         if document.effect.tx_hash != self.params.tx_hash {
             return Err(contradicts(
@@ -329,7 +336,7 @@ impl Walk {
         text: &str,
     ) -> Result<(BodyDocument, BlockWitnesses), WalkError> {
         let method = request.method.as_str();
-        let unchecked = read::body_unchecked(cx.hasher, Doc::text("getBlock", text), PROTOCOL)
+        let unchecked = read::body_unchecked(cx.hasher, Doc::text("getBlock", &as_response(text)), PROTOCOL)
             .map_err(|e| answer_error(Target::Node, method, e))?;
         let shape = |got, expected| WalkError::Shape {
             target: Target::Node,
@@ -399,8 +406,9 @@ impl Walk {
         };
         let (witness, witness_source) = match fallback {
             Err(text) => {
-                let witness = read::witness(Doc::text("getTxEffectMembershipWitness", &text), PROTOCOL)
-                    .map_err(|e| answer_error(Target::Node, &witness_request.method, e))?;
+                let witness =
+                    read::witness(Doc::text("getTxEffectMembershipWitness", &as_response(&text)), PROTOCOL)
+                        .map_err(|e| answer_error(Target::Node, &witness_request.method, e))?;
                 (witness, WitnessSource::Node)
             }
             Ok(why) => {
@@ -578,15 +586,20 @@ impl Walk {
                 }
                 answer => result(Target::Node, request, answer, "block")?,
             };
-            let data = read::header(cx.hasher, Doc::text("getBlockData", &text), PROTOCOL)
+            let data = read::header(cx.hasher, Doc::text("getBlockData", &as_response(&text)), PROTOCOL)
                 .map_err(|e| answer_error(Target::Node, &request.method, e))?;
-            let Some(parts) = data.block else {
-                return Err(WalkError::Shape {
-                    target: Target::Node,
-                    method: request.method.clone(),
-                    got: "a bare header",
-                    expected: "block data: header, archive, blockHash and checkpointNumber",
-                });
+            // Block data and nothing else: a bare header names no checkpoint, and a block
+            // response is what getBlock answers, not getBlockData.
+            let parts = match data.block {
+                Some(parts) if parts.shape == read::BLOCK_DATA => parts,
+                other => {
+                    return Err(WalkError::Shape {
+                        target: Target::Node,
+                        method: request.method.clone(),
+                        got: other.map_or("a bare header", |parts| parts.shape.name),
+                        expected: "block data: header, archive, blockHash and checkpointNumber",
+                    });
+                }
             };
             let answered = parts.header.global_variables.block_number;
             if u64::from(answered.get()) != number {
@@ -656,7 +669,7 @@ impl Walk {
         let (request, answer) = only(asked, answers)?;
         let text = result(Target::Node, request, answer, "archive witness for the block")?;
         let archive_witness: ArchiveWitness =
-            read::archive_witness(Doc::text("getBlockHashMembershipWitness", &text))
+            read::archive_witness(Doc::text("getBlockHashMembershipWitness", &as_response(&text)))
                 .map_err(|e| answer_error(Target::Node, &request.method, e))?;
         let proof;
         let subject = match self.params.subject {

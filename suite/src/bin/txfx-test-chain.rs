@@ -54,7 +54,7 @@ fn main() {
 /// canonical network's check) against the test chain and writes every L1 request and anvil's
 /// answer to FILE, for the socket-free replays (`txfx_suite::transcript`).
 fn record_l1(path: &str) {
-    use txfx_walk::{Answer, Anchor, TransportProblem, Walk, WalkParams};
+    use txfx_walk::{Anchor, Answer, TransportProblem, Walk, WalkParams};
     let chain = TestChain::start(Lie::None);
     let rollup = txfx_walk::l1::parse_address(&chain.rollup.address).expect("the rollup's address");
     let mut exchanges: Vec<serde_json::Value> = Vec::new();
@@ -62,9 +62,11 @@ fn record_l1(path: &str) {
     for block in [1u64, 4, 5, 7, 8] {
         for network in [None, Some("canonical")] {
             let tx = txfx_poseidon::field::parse_fr_hex(&chain.chain.tx_of_block(block)).expect("a tx hash");
-            let mut params = WalkParams::new(tx, Anchor::L1 { rollup, tag: txfx_walk::l1::BlockTag::Finalized });
+            let mut params =
+                WalkParams::new(tx, Anchor::L1 { rollup, tag: txfx_walk::l1::BlockTag::Finalized });
             if let Some(name) = network {
-                params = params.with_network(txfx_documents::txfx_membership::Network::named(name).expect("built in"));
+                params = params
+                    .with_network(txfx_documents::txfx_membership::Network::named(name).expect("built in"));
             }
             let mut walk = Walk::new(params).expect("a walk");
             let _ = txfx_walk::drive(&mut walk, &txfx_poseidon::Sequential, |request| {
@@ -80,8 +82,11 @@ fn record_l1(path: &str) {
                 let body = response.body_mut().read_to_string().map_err(|_| TransportProblem::NotText)?;
                 if request.target() == txfx_walk::Target::L1 {
                     let asked: serde_json::Value = serde_json::from_str(request.body()).expect("JSON");
-                    let answered: serde_json::Value = serde_json::from_str(&body).expect("anvil answers JSON");
-                    for (request, answer) in asked.as_array().into_iter().flatten().zip(answered.as_array().into_iter().flatten()) {
+                    let answered: serde_json::Value =
+                        serde_json::from_str(&body).expect("anvil answers JSON");
+                    for (request, answer) in
+                        asked.as_array().into_iter().flatten().zip(answered.as_array().into_iter().flatten())
+                    {
                         let mut answer = answer.clone();
                         if let Some(object) = answer.as_object_mut() {
                             object.remove("jsonrpc");
@@ -104,5 +109,8 @@ fn record_l1(path: &str) {
     });
     let text = serde_json::to_string_pretty(&record).expect("JSON");
     std::fs::write(path, format!("{text}\n")).unwrap_or_else(|e| panic!("{path}: {e}"));
-    eprintln!("txfx-test-chain: {} L1 exchanges written to {path}", record["exchanges"].as_array().map_or(0, Vec::len));
+    eprintln!(
+        "txfx-test-chain: {} L1 exchanges written to {path}",
+        record["exchanges"].as_array().map_or(0, Vec::len)
+    );
 }
