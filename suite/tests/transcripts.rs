@@ -2,7 +2,7 @@
 //! honest or lying in every way the loopback tests cover, and the recorded L1 transcript, honest
 //! or lying. Each case names the verdict or the class, kind and link it must get.
 
-#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
 use txfx_documents::classify::{Classify, ErrorClass};
 use txfx_poseidon::field::parse_fr_hex;

@@ -53,6 +53,11 @@ fn main() {
 /// `--record-l1 FILE`: runs the honest walks of every one-tx block (with and without the
 /// canonical network's check) against the test chain and writes every L1 request and anvil's
 /// answer to FILE, for the socket-free replays (`txfx_suite::transcript`).
+#[allow(
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a developer's recording tool: a failure stops it, saying why"
+)]
 fn record_l1(path: &str) {
     use txfx_walk::{Anchor, Answer, TransportProblem, Walk, WalkParams};
     let chain = TestChain::start(Lie::None);
@@ -105,12 +110,9 @@ fn record_l1(path: &str) {
     let record = json!({
         "provenance": "recorded by `txfx-test-chain --record-l1` (suite/src/bin/txfx-test-chain.rs): anvil (xtask/l1/package.json) holding the stand-in rollup of testdata/l1/ with the v6 chain of testdata/v6/chain.json, asked by the node walk's honest walks of blocks 1, 4, 5, 7 and 8; anvil's answers as it gave them",
         "rollup": chain.rollup.address,
-        "exchanges": exchanges,
+        "exchanges": &exchanges,
     });
     let text = serde_json::to_string_pretty(&record).expect("JSON");
     std::fs::write(path, format!("{text}\n")).unwrap_or_else(|e| panic!("{path}: {e}"));
-    eprintln!(
-        "txfx-test-chain: {} L1 exchanges written to {path}",
-        record["exchanges"].as_array().map_or(0, Vec::len)
-    );
+    eprintln!("txfx-test-chain: {} L1 exchanges written to {path}", exchanges.len());
 }
