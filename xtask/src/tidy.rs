@@ -1,79 +1,121 @@
-//! Tidy checks that run as ordinary tests: dependency edges between our crates, unused
-//! dependencies, README examples that need only their own crate, file headers, and test
-//! attributes the house style forbids.
+//! Tidy checks that run as ordinary tests: dependency edges between our crates (against
+//! ARCHITECTURE.md's table, the one statement of them), unused dependencies, README examples
+//! that need only their own crate, README's crate table, every published crate's licence files,
+//! file headers, and test attributes the house style forbids.
+
+#[cfg(test)]
+mod tables;
 
 #[cfg(test)]
 mod tests {
     use std::process::Command;
 
+    use super::tables::{self, Edges};
     use crate::root;
 
-    /// The allowed normal (non-dev) dependency edges between workspace crates (ARCHITECTURE.md).
-    const ALLOWED: &[(&str, &[&str])] = &[
-        ("txfx-poseidon", &[]),
-        ("txfx-tx-effects", &["txfx-poseidon"]),
-        ("txfx-membership", &["txfx-poseidon", "txfx-tx-effects"]),
-        ("txfx-documents", &["txfx-poseidon", "txfx-tx-effects", "txfx-membership"]),
-        ("txfx-walk", &["txfx-documents"]),
-        ("txfx-client", &["txfx-walk", "txfx-documents"]),
-        ("txfx-backend-native", &["txfx-poseidon"]),
-        ("txfx-backend-wasm", &["txfx-poseidon"]),
-        ("txfx-backends", &["txfx-poseidon", "txfx-backend-native", "txfx-backend-wasm"]),
-        ("txfx-wasm-guest", &["txfx-poseidon"]),
-        ("txfx-suite", &["txfx-poseidon", "txfx-tx-effects", "txfx-membership", "txfx-documents"]),
-        (
-            "txfx-cli",
-            &[
-                "txfx-poseidon",
-                "txfx-tx-effects",
-                "txfx-membership",
-                "txfx-documents",
-                "txfx-walk",
-                "txfx-client",
-                "txfx-backends",
-            ],
-        ),
-        (
-            "txfx-bench",
-            &[
-                "txfx-poseidon",
-                "txfx-tx-effects",
-                "txfx-membership",
-                "txfx-backend-native",
-                "txfx-backend-wasm",
-            ],
-        ),
-        (
-            "txfx-js-edge",
-            &["txfx-poseidon", "txfx-tx-effects", "txfx-membership", "txfx-documents", "txfx-walk"],
-        ),
-        ("txfx-bench-wasm-relaxed", &["txfx-poseidon"]),
-        ("txfx-node", &["txfx-js-edge", "txfx-backend-native"]),
-        ("txfx-js-wasm", &["txfx-js-edge", "txfx-poseidon"]),
-        ("xtask", &[]),
-    ];
+    /// The workspace's edges between its own crates, as the manifests declare them: normal and
+    /// build dependencies (dev-dependencies may point anywhere).
+    fn workspace_edges(packages: &[serde_json::Value]) -> Edges {
+        let names: std::collections::BTreeSet<&str> =
+            packages.iter().map(|package| package["name"].as_str().expect("name")).collect();
+        packages
+            .iter()
+            .map(|package| {
+                let dependencies = package["dependencies"].as_array().expect("dependencies");
+                let ours = dependencies
+                    .iter()
+                    .filter(|dependency| dependency["kind"].as_str() != Some("dev"))
+                    .map(|dependency| dependency["name"].as_str().expect("name"))
+                    .filter(|dependency| names.contains(dependency))
+                    .map(str::to_owned)
+                    .collect();
+                (package["name"].as_str().expect("name").to_owned(), ours)
+            })
+            .collect()
+    }
 
+    /// ARCHITECTURE.md's table of allowed edges is the one statement of them: every crate has a
+    /// row, every edge a manifest declares is in it, and every edge in it is declared.
     #[test]
-    fn dependency_edges_point_one_way() {
+    fn dependency_edges_are_architecture_md_s_table() {
         let metadata = metadata();
         let packages = metadata["packages"].as_array().expect("packages");
-        assert_eq!(
-            packages.len(),
-            ALLOWED.len(),
-            "a crate was added: give it a row in ALLOWED and ARCHITECTURE.md"
+        let architecture = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+        let table = tables::allowed_edges(&architecture)
+            .unwrap_or_else(|problem| panic!("ARCHITECTURE.md's dependency table: {problem}"));
+        let actual = workspace_edges(packages);
+        assert!(actual.len() >= 10, "found only {} workspace packages", actual.len());
+        let differences = tables::edge_differences(&table, &actual);
+        assert!(
+            differences.is_empty(),
+            "ARCHITECTURE.md and the manifests disagree:\n{}",
+            differences.join("\n")
         );
-        for package in packages {
+    }
+
+    /// The packages crates.io gets: every workspace package without `publish = false`.
+    fn published(packages: &[serde_json::Value]) -> Vec<&serde_json::Value> {
+        packages.iter().filter(|package| package["publish"].is_null()).collect()
+    }
+
+    /// README.md's crate table names every published crate, and nothing else.
+    #[test]
+    fn the_readme_crate_table_names_every_published_crate() {
+        let metadata = metadata();
+        let packages = metadata["packages"].as_array().expect("packages");
+        let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+        let listed = tables::readme_crates(&readme)
+            .unwrap_or_else(|problem| panic!("README.md's crate table: {problem}"));
+        let published: Vec<&str> =
+            published(packages).iter().map(|package| package["name"].as_str().expect("name")).collect();
+        assert!(published.len() >= 9, "found only {} published crates", published.len());
+        for name in &published {
+            assert!(listed.iter().any(|row| row == name), "README.md's crate table has no row for {name}");
+        }
+        for row in &listed {
+            assert!(
+                published.contains(&row.as_str()),
+                "README.md's crate table lists {row}, which is no published crate of the workspace"
+            );
+        }
+    }
+
+    /// Every published crate's folder holds both licence files (what its package carries), equal
+    /// to the repository's own; a manifest that lists what it includes lists them.
+    #[test]
+    fn every_published_crate_carries_both_licences() {
+        let metadata = metadata();
+        let packages = metadata["packages"].as_array().expect("packages");
+        let mut checked = 0;
+        for package in published(packages) {
             let name = package["name"].as_str().expect("name");
-            let allowed = ALLOWED.iter().find(|(n, _)| *n == name).map(|(_, a)| *a).expect("listed crate");
-            for dependency in package["dependencies"].as_array().expect("dependencies") {
-                let dep = dependency["name"].as_str().expect("name");
-                let is_ours = dep.starts_with("txfx-") || dep == "xtask";
-                let is_dev = dependency["kind"].as_str() == Some("dev");
-                if is_ours && !is_dev {
-                    assert!(allowed.contains(&dep), "{name} may not depend on {dep} (see ARCHITECTURE.md)");
+            let manifest = std::path::Path::new(package["manifest_path"].as_str().expect("manifest path"));
+            let dir = manifest.parent().expect("crate folder");
+            let manifest_text = std::fs::read_to_string(manifest).expect("manifest");
+            for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+                let root_copy = std::fs::read(root().join(licence)).expect("the repository's licence");
+                let copy = std::fs::read(dir.join(licence))
+                    .unwrap_or_else(|error| panic!("{name}: {}: {error}", dir.join(licence).display()));
+                assert!(copy == root_copy, "{name}'s {licence} differs from the repository's");
+                if let Some(include) = included(&manifest_text) {
+                    assert!(
+                        include.contains(&format!("\"{licence}\"")),
+                        "{name}'s `include` leaves out {licence}: its package would not carry it"
+                    );
                 }
+                checked += 1;
             }
         }
+        assert!(checked >= 18, "checked only {checked} licence files");
+    }
+
+    /// The text of a manifest's `include = [...]` array, if it has one.
+    fn included(manifest: &str) -> Option<&str> {
+        let start = manifest.lines().position(|line| line.trim_start().starts_with("include ="))?;
+        let from = manifest.lines().take(start).map(|line| line.len() + 1).sum::<usize>();
+        let rest = manifest.get(from..)?;
+        let end = rest.find(']')?;
+        rest.get(..=end)
     }
 
     /// A library crate takes its txfx dependencies without their default features and forwards
