@@ -108,21 +108,31 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff) to stdout, e.g. `txfx man > txfx.1`.
-    Man,
+    /// Print the man page (roff) to stdout, e.g. `txfx man > txfx.1`; a sub-command's with its
+    /// path (`txfx man verify tx > txfx-verify-tx.1`); or write every command's page into a
+    /// directory with --all DIR.
+    Man {
+        /// The sub-command whose page to print, e.g. `verify tx` (default: txfx's own).
+        path: Vec<String>,
+        /// Write txfx.1 and one page per sub-command (txfx-verify-tx.1, …) into DIR, which must
+        /// exist; prints the files written.
+        #[arg(long, value_name = "DIR", conflicts_with = "path")]
+        all: Option<std::path::PathBuf>,
+    },
 }
 
 fn execute(cli: Cli) -> Result<(), Failure> {
     // Scripts and pages, not answers: neither depends on the backend, and neither has a JSON form.
     match &cli.command {
-        Command::Completions { .. } | Command::Man if cli.json => {
+        Command::Completions { .. } | Command::Man { .. } if cli.json => {
             return Err(Failure::Input(
                 "--json: `completions` prints a shell script and `man` a man page; neither has a JSON form"
                     .into(),
             ));
         }
         Command::Completions { shell } => return emit_bytes(&completions(*shell)),
-        Command::Man => return emit_bytes(&man_page()?),
+        Command::Man { all: Some(dir), .. } => return man_pages(dir),
+        Command::Man { path, all: None } => return emit_bytes(&man_page(path)?),
         _ => {}
     }
     if let Some(threads) = cli.threads {
@@ -179,7 +189,7 @@ fn execute(cli: Cli) -> Result<(), Failure> {
                 | Command::Protocols
                 | Command::Networks
                 | Command::Completions { .. }
-                | Command::Man => unreachable!(),
+                | Command::Man { .. } => unreachable!(),
             }
         }
     }
@@ -224,14 +234,61 @@ fn completions(shell: clap_complete::Shell) -> Vec<u8> {
     script
 }
 
-/// `txfx man`: the man page, from the parser's own definition.
-fn man_page() -> Result<Vec<u8>, Failure> {
+/// The parser's definition as the man pages render it: built, so that every sub-command knows
+/// its full name (`txfx-verify-tx`), and without clap's `help` sub-command, which has no page.
+fn man_command() -> clap::Command {
+    let mut command = Cli::command().disable_help_subcommand(true);
+    command.build();
+    command
+}
+
+/// Renders one page into memory.
+fn render(command: clap::Command) -> Result<Vec<u8>, Failure> {
     let mut page = Vec::new();
     // Rendering into memory fails only if the writer does; a Vec's never does.
-    clap_mangen::Man::new(Cli::command())
+    // Every page names txfx's version and commit, as the top page does (a sub-command has none
+    // of its own).
+    clap_mangen::Man::new(command)
+        .source(format!("txfx {VERSION}"))
         .render(&mut page)
         .map_err(|e| Failure::Output(format!("cannot render the man page: {e}")))?;
     Ok(page)
+}
+
+/// `txfx man [PATH…]`: the page of txfx, or of the sub-command at `path`, from the parser's own
+/// definition.
+fn man_page(path: &[String]) -> Result<Vec<u8>, Failure> {
+    let mut command = man_command();
+    let mut at = "txfx".to_owned();
+    for name in path {
+        let Some(sub) = command.find_subcommand(name).filter(|sub| !sub.is_hide_set()).cloned() else {
+            let known: Vec<&str> = command.get_subcommands().map(clap::Command::get_name).collect();
+            return Err(Failure::Input(format!(
+                "man: {at} has no sub-command {name:?} (it has: {})",
+                if known.is_empty() { "none".to_owned() } else { known.join(", ") }
+            )));
+        };
+        at = format!("{at} {name}");
+        command = sub;
+    }
+    render(command)
+}
+
+/// `txfx man --all DIR`: every command's page, as `NAME.1` in `dir`; prints each file written.
+fn man_pages(dir: &std::path::Path) -> Result<(), Failure> {
+    if !dir.is_dir() {
+        return Err(Failure::Input(format!("man --all {}: not a directory", dir.display())));
+    }
+    let mut pending = vec![man_command()];
+    while let Some(command) = pending.pop() {
+        pending.extend(command.get_subcommands().filter(|sub| !sub.is_hide_set()).cloned());
+        let name = format!("{}.1", command.get_display_name().unwrap_or_else(|| command.get_name()));
+        let file = dir.join(&name);
+        std::fs::write(&file, render(command)?)
+            .map_err(|e| Failure::Output(format!("man --all: cannot write {}: {e}", file.display())))?;
+        io::emit(&file.display().to_string())?;
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {
