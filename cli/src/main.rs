@@ -14,6 +14,7 @@
 
 mod args;
 mod blocks;
+mod duration;
 mod hashing;
 mod io;
 mod progress;
@@ -33,6 +34,10 @@ use crate::io::{Failure, answer, emit_bytes};
 /// `txfx --version`: the crate's version and the commit it was built from (build.rs).
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("TXFX_COMMIT"), ")");
 
+/// The most `--threads`: every one is started before work begins, so the bound is what keeps a
+/// typo (`--threads 65535`) from spawning threads for minutes. More than any machine's cores.
+const MAX_THREADS: i64 = 1024;
+
 #[derive(Parser)]
 #[command(
     name = "txfx",
@@ -43,9 +48,10 @@ struct Cli {
     /// Hashing backend: native, wasm or auto (default: $TXFX_BACKEND, else auto).
     #[arg(long, global = true, value_parser = parsed::<BackendChoice>)]
     backend: Option<BackendChoice>,
-    /// Threads that hash large batches and --jsonl chunks, the calling thread included
-    /// (default: $RAYON_NUM_THREADS, else one per core). 1 hashes on the calling thread alone.
-    #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Threads that hash large batches and --jsonl chunks, the calling thread included, from 1
+    /// to 1024 (default: $RAYON_NUM_THREADS, else one per core). 1 hashes on the calling thread
+    /// alone.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
     threads: Option<u16>,
     /// The protocol whose rules documents are read under: v6 (Aztec v6 as deployed on mainnet
     /// and testnet), azip-26 (the AZIP's reference pin: Aztec 4.1.2's rules with the 23-field
@@ -141,6 +147,8 @@ fn execute(cli: Cli) -> Result<(), Failure> {
             .num_threads(usize::from(threads))
             .build_global()
             .map_err(|e| Failure::Backend(format!("--threads {threads}: {e}")))?;
+    } else {
+        rayon_threads_bounded()?;
     }
     let Selection { backend, chosen_by } =
         select_backend_from_env(cli.backend).map_err(|e| Failure::Input(e.to_string()))?;
@@ -192,6 +200,21 @@ fn execute(cli: Cli) -> Result<(), Failure> {
                 | Command::Man { .. } => unreachable!(),
             }
         }
+    }
+}
+
+/// Without `--threads`, rayon sizes its pool from `$RAYON_NUM_THREADS` (ignoring 0 and what is no
+/// number): a number above [`MAX_THREADS`] is refused as `--threads` would be, rather than have
+/// rayon start that many threads.
+fn rayon_threads_bounded() -> Result<(), Failure> {
+    let Some(value) = std::env::var_os("RAYON_NUM_THREADS") else {
+        return Ok(());
+    };
+    match value.to_str().and_then(|text| text.parse::<u64>().ok()) {
+        Some(threads) if threads > MAX_THREADS.unsigned_abs() => Err(Failure::Input(format!(
+            "$RAYON_NUM_THREADS {threads}: at most {MAX_THREADS} threads (as for --threads)"
+        ))),
+        _ => Ok(()),
     }
 }
 

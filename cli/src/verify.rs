@@ -4,7 +4,6 @@
 //! 0; or `{"valid": false, "link", "reason"}`, exit 1.
 
 use clap::{ArgGroup, Args, Subcommand};
-use std::time::Duration;
 use txfx_documents::json::Object;
 use txfx_documents::ops::{
     ArchiveSubject, Context, category_prove, header_hash, verify_archive, verify_tx_chain, verify_witness,
@@ -20,6 +19,7 @@ use txfx_walk::l1::{Address, BlockTag};
 use txfx_walk::{Anchor, Namespace, WalkParams, WalkSubject};
 
 use crate::args::{ExpectArgs, SubjectArgs, field, hex, parsed, tx};
+use crate::duration::Timeout;
 use crate::io::{Failure, Input, answer, print_json};
 use crate::progress;
 
@@ -180,9 +180,10 @@ pub struct NodeArgs {
     /// The element's role (as for `txfx category prove`).
     #[arg(long, requires = "element", value_parser = parsed::<ElementRole>)]
     role: Option<ElementRole>,
-    /// Seconds for the whole walk.
-    #[arg(long, default_value = "60", requires = "node")]
-    timeout: u64,
+    /// The walk's deadline: 250ms, 1.5s, 90s, 2m, or a bare number of seconds; more than 0 and
+    /// at most 1 hour.
+    #[arg(long, default_value = "60s", requires = "node", value_parser = parsed::<Timeout>)]
+    timeout: Timeout,
     /// The node's JSON-RPC namespace (aztec or node); by default aztec_, then node_.
     #[arg(long, requires = "node", value_parser = parsed::<Namespace>)]
     json_rpc_namespace: Option<Namespace>,
@@ -358,10 +359,10 @@ fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
         namespace: node.json_rpc_namespace,
     };
     let mut config = ClientConfig::new(node.node.clone().unwrap_or_default(), node.l1_rpc.clone());
-    config.timeout = Duration::from_secs(node.timeout);
+    config.timeout = node.timeout.get();
     config.follow_redirects = node.follow_redirects;
     // One opaque call, bounded by --timeout: a spinner while the node and L1 answer.
-    progress::step(format!("asking the node and L1 (up to {} s)", node.timeout));
+    progress::step(format!("asking the node and L1 (up to {})", node.timeout));
     let verdict = txfx_client::verify_tx(cx.hasher, &config, params)?;
     print_json(&verdict.to_json())
 }
