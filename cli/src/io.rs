@@ -78,6 +78,19 @@ impl From<BackendError> for Failure {
 }
 
 impl Failure {
+    /// The same failure, its reason rewritten by `rewrite` (URLs redacted).
+    #[must_use]
+    pub fn map_reason(self, rewrite: impl FnOnce(&str) -> String) -> Self {
+        match self {
+            Self::Closed => Self::Closed,
+            Self::Check { link, reason } => Self::Check { link, reason: rewrite(&reason) },
+            Self::Input(reason) => Self::Input(rewrite(&reason)),
+            Self::Output(reason) => Self::Output(rewrite(&reason)),
+            Self::Backend(reason) => Self::Backend(rewrite(&reason)),
+            Self::Transport(reason) => Self::Transport(rewrite(&reason)),
+        }
+    }
+
     /// Reports the failure where it belongs and gives the exit status.
     pub fn exit(self) -> ExitCode {
         match self {

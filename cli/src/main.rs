@@ -15,14 +15,16 @@
 mod args;
 mod blocks;
 mod duration;
+mod endpoint;
 mod hashing;
 mod io;
 mod progress;
+mod redact;
 mod verify;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use txfx_backends::{BackendChoice, ChosenBy, Selection, select_backend_from_env};
 use txfx_documents::json::{Json, Object};
 use txfx_documents::ops::Context;
@@ -314,8 +316,21 @@ fn man_pages(dir: &std::path::Path) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Parses the command line; `verify tx` also learns which of its options the command line gave
+/// (rather than the environment).
+fn parse() -> Cli {
+    let matches = verify::unset_empty_variables(Cli::command()).get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    if let (Command::Verify(verify), Some(("verify", matches))) = (&mut cli.command, matches.subcommand())
+        && let Some(("tx", matches)) = matches.subcommand()
+    {
+        verify.note_given(matches);
+    }
+    cli
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse();
     progress::enable(cli.quiet);
     let result = execute(cli);
     // The bar is cleared before the failure is reported (or the process ends).

@@ -20,8 +20,10 @@ use txfx_walk::{Anchor, Namespace, WalkParams, WalkSubject};
 
 use crate::args::{ExpectArgs, SubjectArgs, field, hex, parsed, tx};
 use crate::duration::Timeout;
+use crate::endpoint::{Endpoint, EndpointParser};
 use crate::io::{Failure, Input, answer, print_json};
 use crate::progress;
+use crate::redact::redact_in;
 
 /// `txfx header`.
 #[derive(Subcommand)]
@@ -127,13 +129,13 @@ pub struct ChainArgs {
     #[arg(long)]
     archive_root: Option<String>,
     /// The node's getBlockHashMembershipWitness answer for the block.
-    #[arg(long, conflicts_with = "node")]
+    #[arg(long)]
     archive_witness: Option<String>,
     /// The block's header (or block response) JSON.
-    #[arg(long, conflicts_with = "node")]
+    #[arg(long)]
     header: Option<String>,
     /// The tx's tx-effects membership witness JSON.
-    #[arg(long, conflicts_with = "node")]
+    #[arg(long)]
     witness: Option<String>,
     #[command(flatten)]
     subject: SubjectArgs,
@@ -144,16 +146,25 @@ pub struct ChainArgs {
 }
 
 /// `txfx verify tx --node`: ask a node and L1 instead of reading files.
+///
+/// `--node` and `--l1-rpc` fall back to `$AZTEC_NODE_URL` (the variable Aztec's own CLI reads:
+/// `makeNodeOption` in aztec-labs-eng/aztec-node `yarn-project/cli/src/utils/commands.ts`) and
+/// `$ETH_RPC_URL` (Foundry's `cast`). clap counts a value from the environment as given for its
+/// conflicts and requirements, so the relations that must not fire on one (the files against
+/// `--node`, `--l1-rpc` needing `--rollup`) are checked in [`verify`], on what the command line
+/// gave ([`Given`]).
 #[derive(Args)]
 #[command(next_help_heading = "From a node and L1 (instead of files)")]
 pub struct NodeArgs {
-    /// The Aztec node's JSON-RPC URL: the receipt, the effect, the block, the witnesses come
-    /// from it (every answer checked, none trusted).
-    #[arg(long)]
-    node: Option<String>,
-    /// The L1 node's JSON-RPC URL: the archive root to trust is the rollup's archiveAt(checkpoint).
-    #[arg(long, requires_all = ["node", "rollup"])]
-    l1_rpc: Option<String>,
+    /// The Aztec node's JSON-RPC URL (http:// or https://): the receipt, the effect, the block,
+    /// the witnesses come from it (every answer checked, none trusted). Messages show it
+    /// redacted (no userinfo, query values or key-like path segments).
+    #[arg(long, value_name = "URL", env = "AZTEC_NODE_URL", hide_env_values = true, value_parser = EndpointParser)]
+    node: Option<Endpoint>,
+    /// The L1 node's JSON-RPC URL (http:// or https://): the archive root to trust is the
+    /// rollup's archiveAt(checkpoint). Used with --rollup.
+    #[arg(long, value_name = "URL", env = "ETH_RPC_URL", hide_env_values = true, value_parser = EndpointParser)]
+    l1_rpc: Option<Endpoint>,
     /// The rollup contract's address on L1.
     #[arg(long, requires = "l1_rpc", value_parser = parsed::<Address>)]
     rollup: Option<Address>,
@@ -190,6 +201,68 @@ pub struct NodeArgs {
     /// Follow HTTP redirects (to any host); by default an answer must come from the URL given.
     #[arg(long, requires = "node")]
     follow_redirects: bool,
+    /// What the command line gave (not an option: filled from clap's matches).
+    #[arg(skip)]
+    given: Given,
+}
+
+/// The node options the command line gave, by their flags, in the order of [`NODE_OPTIONS`].
+#[derive(Default)]
+pub struct Given(Vec<&'static str>);
+
+/// Every option of [`NodeArgs`]: its clap id and its flag.
+const NODE_OPTIONS: [(&str, &str); 13] = [
+    ("node", "--node"),
+    ("l1_rpc", "--l1-rpc"),
+    ("rollup", "--rollup"),
+    ("l1_block", "--l1-block"),
+    ("network", "--network"),
+    ("genesis_archive_root", "--genesis-archive-root"),
+    ("network_file", "--network-file"),
+    ("category", "--category"),
+    ("element", "--element"),
+    ("role", "--role"),
+    ("timeout", "--timeout"),
+    ("json_rpc_namespace", "--json-rpc-namespace"),
+    ("follow_redirects", "--follow-redirects"),
+];
+
+impl Given {
+    fn has(&self, flag: &str) -> bool {
+        self.0.contains(&flag)
+    }
+}
+
+/// `command` with `--node` and `--l1-rpc` reading no variable that is set but empty: an empty
+/// `ETH_RPC_URL=` (as `.env` templates leave it) means no URL, not a URL that is empty, and must
+/// not stop `verify tx` from reading files.
+pub fn unset_empty_variables(command: clap::Command) -> clap::Command {
+    let empty = |variable: &str| std::env::var_os(variable).is_some_and(|value| value.is_empty());
+    let (node, l1) = (empty("AZTEC_NODE_URL"), empty("ETH_RPC_URL"));
+    if !node && !l1 {
+        return command;
+    }
+    command.mut_subcommand("verify", |verify| {
+        verify.mut_subcommand("tx", |tx| {
+            let tx = if node { tx.mut_arg("node", |arg| arg.env(None)) } else { tx };
+            if l1 { tx.mut_arg("l1_rpc", |arg| arg.env(None)) } else { tx }
+        })
+    })
+}
+
+impl VerifyCommand {
+    /// Notes which node options `verify tx`'s command line gave, from its matches (`matches` is
+    /// the `tx` sub-command's): a value from the environment is not one of them.
+    pub fn note_given(&mut self, matches: &clap::ArgMatches) {
+        let VerifyCommand::Tx(args) = self;
+        args.node.given = Given(
+            NODE_OPTIONS
+                .iter()
+                .filter(|(id, _)| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
+                .map(|(_, flag)| *flag)
+                .collect(),
+        );
+    }
 }
 
 /// `txfx witness`.
@@ -277,7 +350,7 @@ pub fn category(cx: Context<'_>, command: CategoryCommand) -> Result<(), Failure
 
 pub fn verify(cx: Context<'_>, command: VerifyCommand) -> Result<(), Failure> {
     let VerifyCommand::Tx(args) = command;
-    if args.node.node.is_some() {
+    if asks_a_node(&args)? {
         return verify_from_node(cx, &args);
     }
     let missing = |flag: &str| Failure::Input(format!("{flag} is needed (or --node, to ask a node and L1)"));
@@ -299,6 +372,39 @@ pub fn verify(cx: Context<'_>, command: VerifyCommand) -> Result<(), Failure> {
         subject,
         &expected,
     ))
+}
+
+/// Whether `verify tx` asks a node (`--node` or `$AZTEC_NODE_URL`, no file given) or reads files;
+/// the relations between the two sets of options that clap cannot check once a value may come
+/// from the environment ([`NodeArgs`]).
+fn asks_a_node(args: &ChainArgs) -> Result<bool, Failure> {
+    let files = [
+        ("--archive-witness", args.archive_witness.is_some()),
+        ("--header", args.header.is_some()),
+        ("--witness", args.witness.is_some()),
+    ];
+    let file = files.iter().find(|(_, given)| *given).map(|(flag, _)| *flag);
+    let given = &args.node.given;
+    match (file, given.0.first()) {
+        (Some(file), Some(option)) => Err(Failure::Input(format!(
+            "{option} asks a node and {file} reads a file: give the files, or --node and its options"
+        ))),
+        // A node in the environment is for the runs that give no file.
+        (Some(_), None) => Ok(false),
+        (None, _) if args.node.node.is_some() => {
+            if given.has("--l1-rpc") && args.node.rollup.is_none() {
+                return Err(Failure::Input(
+                    "--l1-rpc: the archive root is read from the rollup contract: give --rollup ADDRESS too"
+                        .into(),
+                ));
+            }
+            Ok(true)
+        }
+        (None, Some(option)) => {
+            Err(Failure::Input(format!("{option} goes with --node URL (or $AZTEC_NODE_URL)")))
+        }
+        (None, None) => Ok(false),
+    }
 }
 
 /// `txfx verify tx --node`: the node walk (`txfx-client`), from the node's and L1's answers.
@@ -358,13 +464,27 @@ fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
         network,
         namespace: node.json_rpc_namespace,
     };
-    let mut config = ClientConfig::new(node.node.clone().unwrap_or_default(), node.l1_rpc.clone());
+    let (node_url, l1_url) =
+        (node.node.as_ref().map(Endpoint::as_str), node.l1_rpc.as_ref().map(Endpoint::as_str));
+    let mut config = ClientConfig::new(node_url.unwrap_or_default(), l1_url.map(str::to_owned));
+    let urls: Vec<&str> = [node_url, l1_url].into_iter().flatten().collect();
     config.timeout = node.timeout.get();
     config.follow_redirects = node.follow_redirects;
     // One opaque call, bounded by --timeout: a spinner while the node and L1 answer.
-    progress::step(format!("asking the node and L1 (up to {})", node.timeout));
-    let verdict = txfx_client::verify_tx(cx.hasher, &config, params)?;
+    progress::step(format!("asking {} (up to {})", asking(node, anchor), node.timeout));
+    let verdict = txfx_client::verify_tx(cx.hasher, &config, params)
+        // The client's messages quote the URLs as given: shown redacted.
+        .map_err(|e| Failure::from(e).map_reason(|r| redact_in(r, &urls)))?;
     print_json(&verdict.to_json())
+}
+
+/// Who a walk asks, as the progress line names them (redacted).
+fn asking(node: &NodeArgs, anchor: Anchor) -> String {
+    let url = |url: &Option<Endpoint>| url.as_ref().map_or_else(String::new, Endpoint::redacted);
+    match anchor {
+        Anchor::L1 { .. } => format!("{} and L1 at {}", url(&node.node), url(&node.l1_rpc)),
+        _ => url(&node.node),
+    }
 }
 
 pub fn witness(cx: Context<'_>, command: WitnessCommand) -> Result<(), Failure> {

@@ -19,6 +19,8 @@ fn every_sub_command_has_its_man_page() {
     let text = String::from_utf8_lossy(&page.stdout);
     assert!(text.contains(".TH txfx-verify-tx 1"), "{text}");
     assert!(text.contains(r"\-\-tx\-hash"), "{text}");
+    // The variables an option falls back to are named.
+    assert!(text.contains("AZTEC_NODE_URL") && text.contains("ETH_RPC_URL"), "{text}");
     // The top page is as it was: txfx's own.
     let top = String::from_utf8_lossy(&txfx(&["man"]).stdout).into_owned();
     assert!(top.contains(".TH txfx 1"), "{top}");
