@@ -15,6 +15,7 @@
 mod args;
 mod blocks;
 mod duration;
+mod each_tx;
 mod endpoint;
 mod hashing;
 mod io;

@@ -20,6 +20,7 @@ use txfx_walk::{Anchor, Namespace, WalkParams, WalkSubject};
 
 use crate::args::{ExpectArgs, SubjectArgs, field, hex, parsed, tx};
 use crate::duration::Timeout;
+use crate::each_tx;
 use crate::endpoint::{Endpoint, EndpointParser};
 use crate::io::{Failure, Input, answer, print_json};
 use crate::progress;
@@ -191,8 +192,8 @@ pub struct NodeArgs {
     /// The element's role (as for `txfx category prove`).
     #[arg(long, requires = "element", value_parser = parsed::<ElementRole>)]
     role: Option<ElementRole>,
-    /// The walk's deadline: 250ms, 1.5s, 90s, 2m, or a bare number of seconds; more than 0 and
-    /// at most 1 hour.
+    /// The deadline of each tx's walk: 250ms, 1.5s, 90s, 2m, or a bare number of seconds; more
+    /// than 0 and at most 1 hour.
     #[arg(long, default_value = "60s", requires = "node", value_parser = parsed::<Timeout>)]
     timeout: Timeout,
     /// The node's JSON-RPC namespace (aztec or node); by default aztec_, then node_.
@@ -353,6 +354,9 @@ pub fn verify(cx: Context<'_>, command: VerifyCommand) -> Result<(), Failure> {
     if asks_a_node(&args)? {
         return verify_from_node(cx, &args);
     }
+    if args.subject.tx_hash.len() > 1 {
+        return Err(Failure::Input("--tx-hash: several txs in one run only with --node".into()));
+    }
     let missing = |flag: &str| Failure::Input(format!("{flag} is needed (or --node, to ask a node and L1)"));
     let archive_root =
         hex("--archive-root", args.archive_root.as_deref().ok_or_else(|| missing("--archive-root"))?)?;
@@ -407,7 +411,8 @@ fn asks_a_node(args: &ChainArgs) -> Result<bool, Failure> {
     }
 }
 
-/// `txfx verify tx --node`: the node walk (`txfx-client`), from the node's and L1's answers.
+/// `txfx verify tx --node`: the node walk (`txfx-client`) of each tx, from the node's and L1's
+/// answers.
 fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
     let node = &args.node;
     if cx.protocol != txfx_membership::ProtocolVersion::V6 {
@@ -419,10 +424,7 @@ fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
     {
         return Err(Failure::Input("--node takes the tx from the node: give --tx-hash alone".into()));
     }
-    let tx_hash = hex(
-        "--tx-hash",
-        args.subject.tx_hash.as_deref().ok_or_else(|| Failure::Input("--node needs --tx-hash".into()))?,
-    )?;
+    let tx_hashes = each_tx::tx_hashes(&args.subject.tx_hash)?;
     let anchor = match (node.rollup, args.archive_root.as_deref()) {
         (Some(rollup), None) => Anchor::L1 { rollup, tag: node.l1_block },
         (None, Some(root)) => Anchor::Given(hex("--archive-root", root)?),
@@ -456,12 +458,13 @@ fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
             WalkSubject::Category(category, element.map(|value| ElementQuery { value, role: node.role }))
         }
     };
-    let params = WalkParams {
+    let expected = args.expect.expected(None)?;
+    let params = |tx_hash| WalkParams {
         tx_hash,
         anchor,
         subject,
-        expected: args.expect.expected(None)?,
-        network,
+        expected,
+        network: network.clone(),
         namespace: node.json_rpc_namespace,
     };
     let (node_url, l1_url) =
@@ -470,12 +473,16 @@ fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
     let urls: Vec<&str> = [node_url, l1_url].into_iter().flatten().collect();
     config.timeout = node.timeout.get();
     config.follow_redirects = node.follow_redirects;
-    // One opaque call, bounded by --timeout: a spinner while the node and L1 answer.
-    progress::step(format!("asking {} (up to {})", asking(node, anchor), node.timeout));
-    let verdict = txfx_client::verify_tx(cx.hasher, &config, params)
+    let asking = asking(node, anchor);
+    each_tx::each_tx(&tx_hashes, |tx_hash, which| {
+        // One opaque call per tx, bounded by --timeout: a spinner while the node and L1 answer.
+        progress::step(format!("{which}asking {asking} (up to {})", node.timeout));
+        let verdict = txfx_client::verify_tx(cx.hasher, &config, params(tx_hash));
         // The client's messages quote the URLs as given: shown redacted.
-        .map_err(|e| Failure::from(e).map_reason(|r| redact_in(r, &urls)))?;
-    print_json(&verdict.to_json())
+        verdict
+            .map(|verdict| verdict.to_json())
+            .map_err(|e| Failure::from(e).map_reason(|r| redact_in(r, &urls)))
+    })
 }
 
 /// Who a walk asks, as the progress line names them (redacted).
