@@ -55,9 +55,10 @@ impl ExpectArgs {
 #[group(id = "subject", multiple = true)]
 pub struct SubjectArgs {
     /// The tx hash; the leaf is rebuilt with --categories-hash or the witness's. Beside
-    /// --effect or --category-proof, the tx hash they must have.
-    #[arg(long)]
-    pub tx_hash: Option<String>,
+    /// --effect or --category-proof, the tx hash they must have. With `verify tx --node`, give
+    /// it again for more txs (--tx-hash A --tx-hash B): one verdict line per tx, in order.
+    #[arg(long, value_name = "TX_HASH", action = clap::ArgAction::Append)]
+    pub tx_hash: Vec<String>,
     /// The categories hash (with --tx-hash alone).
     #[arg(long, requires = "tx_hash")]
     pub categories_hash: Option<String>,
@@ -91,7 +92,15 @@ impl SubjectArgs {
         Ok(SubjectInputs {
             effect: self.effect.as_deref().map(Input::read).transpose()?,
             proof: self.category_proof.as_deref().map(Input::read).transpose()?,
-            tx_hash: self.tx_hash.as_deref().map(|h| hex("--tx-hash", h)).transpose()?,
+            tx_hash: match self.tx_hash.as_slice() {
+                [] => None,
+                [tx_hash] => Some(hex("--tx-hash", tx_hash)?),
+                _ => {
+                    return Err(Failure::Input(
+                        "--tx-hash: one tx here (several only with `verify tx --node`)".into(),
+                    ));
+                }
+            },
             categories_hash,
         })
     }

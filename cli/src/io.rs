@@ -35,6 +35,14 @@ pub enum Failure {
     /// A node or L1 endpoint gave no usable answer (unreachable, too slow, too large, a
     /// redirect, an HTTP error, an error answer, a body that is not the method's document): exit 4.
     Transport(String),
+    /// Work whose every answer is printed already (several txs of `verify tx --node`): the
+    /// reason on stderr, exit `status`.
+    Summary {
+        /// The exit status.
+        status: u8,
+        /// What to report.
+        reason: String,
+    },
 }
 
 impl From<DocumentError> for Failure {
@@ -71,6 +79,45 @@ impl From<BackendError> for Failure {
 }
 
 impl Failure {
+    /// The exit status this failure ends a command with.
+    pub fn status(&self) -> u8 {
+        match self {
+            Self::Closed => 0,
+            Self::Check { .. } => 1,
+            Self::Input(_) | Self::Output(_) => 2,
+            Self::Backend(_) => 3,
+            Self::Transport(_) => 4,
+            Self::Summary { status, .. } => *status,
+        }
+    }
+
+    /// What the failure says (empty for a closed output).
+    pub fn reason(&self) -> &str {
+        match self {
+            Self::Closed => "",
+            Self::Check { reason, .. }
+            | Self::Input(reason)
+            | Self::Output(reason)
+            | Self::Backend(reason)
+            | Self::Transport(reason)
+            | Self::Summary { reason, .. } => reason,
+        }
+    }
+
+    /// The same failure, its reason rewritten by `rewrite` (URLs redacted).
+    #[must_use]
+    pub fn map_reason(self, rewrite: impl FnOnce(&str) -> String) -> Self {
+        match self {
+            Self::Closed => Self::Closed,
+            Self::Check { link, reason } => Self::Check { link, reason: rewrite(&reason) },
+            Self::Input(reason) => Self::Input(rewrite(&reason)),
+            Self::Output(reason) => Self::Output(rewrite(&reason)),
+            Self::Backend(reason) => Self::Backend(rewrite(&reason)),
+            Self::Transport(reason) => Self::Transport(rewrite(&reason)),
+            Self::Summary { status, reason } => Self::Summary { status, reason: rewrite(&reason) },
+        }
+    }
+
     /// Reports the failure where it belongs and gives the exit status.
     pub fn exit(self) -> ExitCode {
         match self {
@@ -90,6 +137,10 @@ impl Failure {
             Self::Transport(reason) => {
                 report(&reason);
                 ExitCode::from(4)
+            }
+            Self::Summary { status, reason } => {
+                report(&reason);
+                ExitCode::from(status)
             }
         }
     }
@@ -309,7 +360,8 @@ pub fn jsonl_chunks(
                     Failure::Input(reason)
                     | Failure::Check { reason, .. }
                     | Failure::Output(reason)
-                    | Failure::Transport(reason),
+                    | Failure::Transport(reason)
+                    | Failure::Summary { reason, .. },
                 ) => reason,
             };
             failed += 1;

@@ -14,14 +14,18 @@
 
 mod args;
 mod blocks;
+mod duration;
+mod each_tx;
+mod endpoint;
 mod hashing;
 mod io;
 mod progress;
+mod redact;
 mod verify;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use txfx_backends::{BackendChoice, ChosenBy, Selection, select_backend_from_env};
 use txfx_documents::json::{Json, Object};
 use txfx_documents::ops::Context;
@@ -33,6 +37,10 @@ use crate::io::{Failure, answer, emit_bytes};
 /// `txfx --version`: the crate's version and the commit it was built from (build.rs).
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("TXFX_COMMIT"), ")");
 
+/// The most `--threads`: every one is started before work begins, so the bound is what keeps a
+/// typo (`--threads 65535`) from spawning threads for minutes. More than any machine's cores.
+const MAX_THREADS: i64 = 1024;
+
 #[derive(Parser)]
 #[command(
     name = "txfx",
@@ -43,9 +51,10 @@ struct Cli {
     /// Hashing backend: native, wasm or auto (default: $TXFX_BACKEND, else auto).
     #[arg(long, global = true, value_parser = parsed::<BackendChoice>)]
     backend: Option<BackendChoice>,
-    /// Threads that hash large batches and --jsonl chunks, the calling thread included
-    /// (default: $RAYON_NUM_THREADS, else one per core). 1 hashes on the calling thread alone.
-    #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Threads that hash large batches and --jsonl chunks, the calling thread included, from 1
+    /// to 1024 (default: $RAYON_NUM_THREADS, else one per core). 1 hashes on the calling thread
+    /// alone.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
     threads: Option<u16>,
     /// The protocol whose rules documents are read under: v6 (Aztec v6 as deployed on mainnet
     /// and testnet), azip-26 (the AZIP's reference pin: Aztec 4.1.2's rules with the 23-field
@@ -108,21 +117,31 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff) to stdout, e.g. `txfx man > txfx.1`.
-    Man,
+    /// Print the man page (roff) to stdout, e.g. `txfx man > txfx.1`; a sub-command's with its
+    /// path (`txfx man verify tx > txfx-verify-tx.1`); or write every command's page into a
+    /// directory with --all DIR.
+    Man {
+        /// The sub-command whose page to print, e.g. `verify tx` (default: txfx's own).
+        path: Vec<String>,
+        /// Write txfx.1 and one page per sub-command (txfx-verify-tx.1, …) into DIR, which must
+        /// exist; prints the files written.
+        #[arg(long, value_name = "DIR", conflicts_with = "path")]
+        all: Option<std::path::PathBuf>,
+    },
 }
 
 fn execute(cli: Cli) -> Result<(), Failure> {
     // Scripts and pages, not answers: neither depends on the backend, and neither has a JSON form.
     match &cli.command {
-        Command::Completions { .. } | Command::Man if cli.json => {
+        Command::Completions { .. } | Command::Man { .. } if cli.json => {
             return Err(Failure::Input(
                 "--json: `completions` prints a shell script and `man` a man page; neither has a JSON form"
                     .into(),
             ));
         }
         Command::Completions { shell } => return emit_bytes(&completions(*shell)),
-        Command::Man => return emit_bytes(&man_page()?),
+        Command::Man { all: Some(dir), .. } => return man_pages(dir),
+        Command::Man { path, all: None } => return emit_bytes(&man_page(path)?),
         _ => {}
     }
     if let Some(threads) = cli.threads {
@@ -131,6 +150,8 @@ fn execute(cli: Cli) -> Result<(), Failure> {
             .num_threads(usize::from(threads))
             .build_global()
             .map_err(|e| Failure::Backend(format!("--threads {threads}: {e}")))?;
+    } else {
+        rayon_threads_bounded()?;
     }
     let Selection { backend, chosen_by } =
         select_backend_from_env(cli.backend).map_err(|e| Failure::Input(e.to_string()))?;
@@ -179,9 +200,24 @@ fn execute(cli: Cli) -> Result<(), Failure> {
                 | Command::Protocols
                 | Command::Networks
                 | Command::Completions { .. }
-                | Command::Man => unreachable!(),
+                | Command::Man { .. } => unreachable!(),
             }
         }
+    }
+}
+
+/// Without `--threads`, rayon sizes its pool from `$RAYON_NUM_THREADS` (ignoring 0 and what is no
+/// number): a number above [`MAX_THREADS`] is refused as `--threads` would be, rather than have
+/// rayon start that many threads.
+fn rayon_threads_bounded() -> Result<(), Failure> {
+    let Some(value) = std::env::var_os("RAYON_NUM_THREADS") else {
+        return Ok(());
+    };
+    match value.to_str().and_then(|text| text.parse::<u64>().ok()) {
+        Some(threads) if threads > MAX_THREADS.unsigned_abs() => Err(Failure::Input(format!(
+            "$RAYON_NUM_THREADS {threads}: at most {MAX_THREADS} threads (as for --threads)"
+        ))),
+        _ => Ok(()),
     }
 }
 
@@ -224,18 +260,78 @@ fn completions(shell: clap_complete::Shell) -> Vec<u8> {
     script
 }
 
-/// `txfx man`: the man page, from the parser's own definition.
-fn man_page() -> Result<Vec<u8>, Failure> {
+/// The parser's definition as the man pages render it: built, so that every sub-command knows
+/// its full name (`txfx-verify-tx`), and without clap's `help` sub-command, which has no page.
+fn man_command() -> clap::Command {
+    let mut command = Cli::command().disable_help_subcommand(true);
+    command.build();
+    command
+}
+
+/// Renders one page into memory.
+fn render(command: clap::Command) -> Result<Vec<u8>, Failure> {
     let mut page = Vec::new();
     // Rendering into memory fails only if the writer does; a Vec's never does.
-    clap_mangen::Man::new(Cli::command())
+    // Every page names txfx's version and commit, as the top page does (a sub-command has none
+    // of its own).
+    clap_mangen::Man::new(command)
+        .source(format!("txfx {VERSION}"))
         .render(&mut page)
         .map_err(|e| Failure::Output(format!("cannot render the man page: {e}")))?;
     Ok(page)
 }
 
+/// `txfx man [PATH…]`: the page of txfx, or of the sub-command at `path`, from the parser's own
+/// definition.
+fn man_page(path: &[String]) -> Result<Vec<u8>, Failure> {
+    let mut command = man_command();
+    let mut at = "txfx".to_owned();
+    for name in path {
+        let Some(sub) = command.find_subcommand(name).filter(|sub| !sub.is_hide_set()).cloned() else {
+            let known: Vec<&str> = command.get_subcommands().map(clap::Command::get_name).collect();
+            return Err(Failure::Input(format!(
+                "man: {at} has no sub-command {name:?} (it has: {})",
+                if known.is_empty() { "none".to_owned() } else { known.join(", ") }
+            )));
+        };
+        at = format!("{at} {name}");
+        command = sub;
+    }
+    render(command)
+}
+
+/// `txfx man --all DIR`: every command's page, as `NAME.1` in `dir`; prints each file written.
+fn man_pages(dir: &std::path::Path) -> Result<(), Failure> {
+    if !dir.is_dir() {
+        return Err(Failure::Input(format!("man --all {}: not a directory", dir.display())));
+    }
+    let mut pending = vec![man_command()];
+    while let Some(command) = pending.pop() {
+        pending.extend(command.get_subcommands().filter(|sub| !sub.is_hide_set()).cloned());
+        let name = format!("{}.1", command.get_display_name().unwrap_or_else(|| command.get_name()));
+        let file = dir.join(&name);
+        std::fs::write(&file, render(command)?)
+            .map_err(|e| Failure::Output(format!("man --all: cannot write {}: {e}", file.display())))?;
+        io::emit(&file.display().to_string())?;
+    }
+    Ok(())
+}
+
+/// Parses the command line; `verify tx` also learns which of its options the command line gave
+/// (rather than the environment).
+fn parse() -> Cli {
+    let matches = verify::unset_empty_variables(Cli::command()).get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    if let (Command::Verify(verify), Some(("verify", matches))) = (&mut cli.command, matches.subcommand())
+        && let Some(("tx", matches)) = matches.subcommand()
+    {
+        verify.note_given(matches);
+    }
+    cli
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse();
     progress::enable(cli.quiet);
     let result = execute(cli);
     // The bar is cleared before the failure is reported (or the process ends).

@@ -4,7 +4,6 @@
 //! 0; or `{"valid": false, "link", "reason"}`, exit 1.
 
 use clap::{ArgGroup, Args, Subcommand};
-use std::time::Duration;
 use txfx_documents::json::Object;
 use txfx_documents::ops::{
     ArchiveSubject, Context, category_prove, header_hash, verify_archive, verify_tx_chain, verify_witness,
@@ -20,8 +19,12 @@ use txfx_walk::l1::{Address, BlockTag};
 use txfx_walk::{Anchor, Namespace, WalkParams, WalkSubject};
 
 use crate::args::{ExpectArgs, SubjectArgs, field, hex, parsed, tx};
+use crate::duration::Timeout;
+use crate::each_tx;
+use crate::endpoint::{Endpoint, EndpointParser};
 use crate::io::{Failure, Input, answer, print_json};
 use crate::progress;
+use crate::redact::redact_in;
 
 /// `txfx header`.
 #[derive(Subcommand)]
@@ -127,13 +130,13 @@ pub struct ChainArgs {
     #[arg(long)]
     archive_root: Option<String>,
     /// The node's getBlockHashMembershipWitness answer for the block.
-    #[arg(long, conflicts_with = "node")]
+    #[arg(long)]
     archive_witness: Option<String>,
     /// The block's header (or block response) JSON.
-    #[arg(long, conflicts_with = "node")]
+    #[arg(long)]
     header: Option<String>,
     /// The tx's tx-effects membership witness JSON.
-    #[arg(long, conflicts_with = "node")]
+    #[arg(long)]
     witness: Option<String>,
     #[command(flatten)]
     subject: SubjectArgs,
@@ -144,16 +147,25 @@ pub struct ChainArgs {
 }
 
 /// `txfx verify tx --node`: ask a node and L1 instead of reading files.
+///
+/// `--node` and `--l1-rpc` fall back to `$AZTEC_NODE_URL` (the variable Aztec's own CLI reads:
+/// `makeNodeOption` in aztec-labs-eng/aztec-node `yarn-project/cli/src/utils/commands.ts`) and
+/// `$ETH_RPC_URL` (Foundry's `cast`). clap counts a value from the environment as given for its
+/// conflicts and requirements, so the relations that must not fire on one (the files against
+/// `--node`, `--l1-rpc` needing `--rollup`) are checked in [`verify`], on what the command line
+/// gave ([`Given`]).
 #[derive(Args)]
 #[command(next_help_heading = "From a node and L1 (instead of files)")]
 pub struct NodeArgs {
-    /// The Aztec node's JSON-RPC URL: the receipt, the effect, the block, the witnesses come
-    /// from it (every answer checked, none trusted).
-    #[arg(long)]
-    node: Option<String>,
-    /// The L1 node's JSON-RPC URL: the archive root to trust is the rollup's archiveAt(checkpoint).
-    #[arg(long, requires_all = ["node", "rollup"])]
-    l1_rpc: Option<String>,
+    /// The Aztec node's JSON-RPC URL (http:// or https://): the receipt, the effect, the block,
+    /// the witnesses come from it (every answer checked, none trusted). Messages show it
+    /// redacted (no userinfo, query values or key-like path segments).
+    #[arg(long, value_name = "URL", env = "AZTEC_NODE_URL", hide_env_values = true, value_parser = EndpointParser)]
+    node: Option<Endpoint>,
+    /// The L1 node's JSON-RPC URL (http:// or https://): the archive root to trust is the
+    /// rollup's archiveAt(checkpoint). Used with --rollup.
+    #[arg(long, value_name = "URL", env = "ETH_RPC_URL", hide_env_values = true, value_parser = EndpointParser)]
+    l1_rpc: Option<Endpoint>,
     /// The rollup contract's address on L1.
     #[arg(long, requires = "l1_rpc", value_parser = rollup_address)]
     rollup: Option<Address>,
@@ -180,12 +192,74 @@ pub struct NodeArgs {
     /// The element's role (as for `txfx category prove`).
     #[arg(long, requires = "element", value_parser = parsed::<ElementRole>)]
     role: Option<ElementRole>,
-    /// Seconds for the whole walk.
-    #[arg(long, default_value = "60", requires = "node")]
-    timeout: u64,
+    /// The deadline of each tx's walk: 250ms, 1.5s, 90s, 2m, or a bare number of seconds; more
+    /// than 0 and at most 1 hour.
+    #[arg(long, default_value = "60s", requires = "node", value_parser = parsed::<Timeout>)]
+    timeout: Timeout,
     /// The node's JSON-RPC namespace (aztec or node); by default aztec_, then node_.
     #[arg(long, requires = "node", value_parser = parsed::<Namespace>)]
     json_rpc_namespace: Option<Namespace>,
+    /// What the command line gave (not an option: filled from clap's matches).
+    #[arg(skip)]
+    given: Given,
+}
+
+/// The node options the command line gave, by their flags, in the order of [`NODE_OPTIONS`].
+#[derive(Default)]
+pub struct Given(Vec<&'static str>);
+
+/// Every option of [`NodeArgs`]: its clap id and its flag.
+const NODE_OPTIONS: [(&str, &str); 12] = [
+    ("node", "--node"),
+    ("l1_rpc", "--l1-rpc"),
+    ("rollup", "--rollup"),
+    ("l1_block", "--l1-block"),
+    ("network", "--network"),
+    ("genesis_archive_root", "--genesis-archive-root"),
+    ("network_file", "--network-file"),
+    ("category", "--category"),
+    ("element", "--element"),
+    ("role", "--role"),
+    ("timeout", "--timeout"),
+    ("json_rpc_namespace", "--json-rpc-namespace"),
+];
+
+impl Given {
+    fn has(&self, flag: &str) -> bool {
+        self.0.contains(&flag)
+    }
+}
+
+/// `command` with `--node` and `--l1-rpc` reading no variable that is set but empty: an empty
+/// `ETH_RPC_URL=` (as `.env` templates leave it) means no URL, not a URL that is empty, and must
+/// not stop `verify tx` from reading files.
+pub fn unset_empty_variables(command: clap::Command) -> clap::Command {
+    let empty = |variable: &str| std::env::var_os(variable).is_some_and(|value| value.is_empty());
+    let (node, l1) = (empty("AZTEC_NODE_URL"), empty("ETH_RPC_URL"));
+    if !node && !l1 {
+        return command;
+    }
+    command.mut_subcommand("verify", |verify| {
+        verify.mut_subcommand("tx", |tx| {
+            let tx = if node { tx.mut_arg("node", |arg| arg.env(None)) } else { tx };
+            if l1 { tx.mut_arg("l1_rpc", |arg| arg.env(None)) } else { tx }
+        })
+    })
+}
+
+impl VerifyCommand {
+    /// Notes which node options `verify tx`'s command line gave, from its matches (`matches` is
+    /// the `tx` sub-command's): a value from the environment is not one of them.
+    pub fn note_given(&mut self, matches: &clap::ArgMatches) {
+        let VerifyCommand::Tx(args) = self;
+        args.node.given = Given(
+            NODE_OPTIONS
+                .iter()
+                .filter(|(id, _)| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
+                .map(|(_, flag)| *flag)
+                .collect(),
+        );
+    }
 }
 
 /// `--rollup`: an address in one case, or in EIP-55's mixed case with its checksum right.
@@ -278,8 +352,11 @@ pub fn category(cx: Context<'_>, command: CategoryCommand) -> Result<(), Failure
 
 pub fn verify(cx: Context<'_>, command: VerifyCommand) -> Result<(), Failure> {
     let VerifyCommand::Tx(args) = command;
-    if args.node.node.is_some() {
+    if asks_a_node(&args)? {
         return verify_from_node(cx, &args);
+    }
+    if args.subject.tx_hash.len() > 1 {
+        return Err(Failure::Input("--tx-hash: several txs in one run only with --node".into()));
     }
     let missing = |flag: &str| Failure::Input(format!("{flag} is needed (or --node, to ask a node and L1)"));
     let archive_root =
@@ -302,7 +379,41 @@ pub fn verify(cx: Context<'_>, command: VerifyCommand) -> Result<(), Failure> {
     ))
 }
 
-/// `txfx verify tx --node`: the node walk (`txfx-client`), from the node's and L1's answers.
+/// Whether `verify tx` asks a node (`--node` or `$AZTEC_NODE_URL`, no file given) or reads files;
+/// the relations between the two sets of options that clap cannot check once a value may come
+/// from the environment ([`NodeArgs`]).
+fn asks_a_node(args: &ChainArgs) -> Result<bool, Failure> {
+    let files = [
+        ("--archive-witness", args.archive_witness.is_some()),
+        ("--header", args.header.is_some()),
+        ("--witness", args.witness.is_some()),
+    ];
+    let file = files.iter().find(|(_, given)| *given).map(|(flag, _)| *flag);
+    let given = &args.node.given;
+    match (file, given.0.first()) {
+        (Some(file), Some(option)) => Err(Failure::Input(format!(
+            "{option} asks a node and {file} reads a file: give the files, or --node and its options"
+        ))),
+        // A node in the environment is for the runs that give no file.
+        (Some(_), None) => Ok(false),
+        (None, _) if args.node.node.is_some() => {
+            if given.has("--l1-rpc") && args.node.rollup.is_none() {
+                return Err(Failure::Input(
+                    "--l1-rpc: the archive root is read from the rollup contract: give --rollup ADDRESS too"
+                        .into(),
+                ));
+            }
+            Ok(true)
+        }
+        (None, Some(option)) => {
+            Err(Failure::Input(format!("{option} goes with --node URL (or $AZTEC_NODE_URL)")))
+        }
+        (None, None) => Ok(false),
+    }
+}
+
+/// `txfx verify tx --node`: the node walk (`txfx-client`) of each tx, from the node's and L1's
+/// answers.
 fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
     let node = &args.node;
     if cx.protocol != txfx_membership::ProtocolVersion::V6 {
@@ -314,10 +425,7 @@ fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
     {
         return Err(Failure::Input("--node takes the tx from the node: give --tx-hash alone".into()));
     }
-    let tx_hash = hex(
-        "--tx-hash",
-        args.subject.tx_hash.as_deref().ok_or_else(|| Failure::Input("--node needs --tx-hash".into()))?,
-    )?;
+    let tx_hashes = each_tx::tx_hashes(&args.subject.tx_hash)?;
     let anchor = match (node.rollup, args.archive_root.as_deref()) {
         (Some(rollup), None) => Anchor::L1 { rollup, tag: node.l1_block },
         (None, Some(root)) => Anchor::Given(hex("--archive-root", root)?),
@@ -351,20 +459,41 @@ fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
             WalkSubject::Category(category, element.map(|value| ElementQuery { value, role: node.role }))
         }
     };
-    let mut params =
-        WalkParams::new(tx_hash, anchor).with_subject(subject).with_expected(args.expect.expected(None)?);
-    if let Some(network) = network {
-        params = params.with_network(network);
+    let expected = args.expect.expected(None)?;
+    let params = |tx_hash| {
+        let mut params = WalkParams::new(tx_hash, anchor).with_subject(subject).with_expected(expected);
+        if let Some(network) = &network {
+            params = params.with_network(network.clone());
+        }
+        if let Some(namespace) = node.json_rpc_namespace {
+            params = params.with_namespace(namespace);
+        }
+        params
+    };
+    let (node_url, l1_url) =
+        (node.node.as_ref().map(Endpoint::as_str), node.l1_rpc.as_ref().map(Endpoint::as_str));
+    let config = ClientConfig::new(node_url.unwrap_or_default(), l1_url.map(str::to_owned))
+        .with_timeout(node.timeout.get())?;
+    let urls: Vec<&str> = [node_url, l1_url].into_iter().flatten().collect();
+    let asking = asking(node, anchor);
+    each_tx::each_tx(&tx_hashes, |tx_hash, which| {
+        // One opaque call per tx, bounded by --timeout: a spinner while the node and L1 answer.
+        progress::step(format!("{which}asking {asking} (up to {})", node.timeout));
+        let verdict = txfx_client::verify_tx(cx.hasher, &config, params(tx_hash));
+        // The client's messages quote the URLs as given: shown redacted.
+        verdict
+            .map(|verdict| verdict.to_json())
+            .map_err(|e| Failure::from(e).map_reason(|r| redact_in(r, &urls)))
+    })
+}
+
+/// Who a walk asks, as the progress line names them (redacted).
+fn asking(node: &NodeArgs, anchor: Anchor) -> String {
+    let url = |url: &Option<Endpoint>| url.as_ref().map_or_else(String::new, Endpoint::redacted);
+    match anchor {
+        Anchor::L1 { .. } => format!("{} and L1 at {}", url(&node.node), url(&node.l1_rpc)),
+        _ => url(&node.node),
     }
-    if let Some(namespace) = node.json_rpc_namespace {
-        params = params.with_namespace(namespace);
-    }
-    let config = ClientConfig::new(node.node.clone().unwrap_or_default(), node.l1_rpc.clone())
-        .with_timeout(Duration::from_secs(node.timeout))?;
-    // One opaque call, bounded by --timeout: a spinner while the node and L1 answer.
-    progress::step(format!("asking the node and L1 (up to {} s)", node.timeout));
-    let verdict = txfx_client::verify_tx(cx.hasher, &config, params)?;
-    print_json(&verdict.to_json())
 }
 
 pub fn witness(cx: Context<'_>, command: WitnessCommand) -> Result<(), Failure> {

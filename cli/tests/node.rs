@@ -79,7 +79,10 @@ fn each_kind_of_failure_gets_its_exit_status() {
         let garbage = walk(&chain, 4, &[]);
         assert_eq!(garbage.status.code(), Some(4), "{lie:?}: {garbage:?}");
         let stderr = String::from_utf8_lossy(&garbage.stderr);
-        assert!(stderr.contains(&chain.node.url) && (stderr.contains("not JSON") || stderr.contains("syncing")), "{stderr}");
+        assert!(
+            stderr.contains(&chain.node.url) && (stderr.contains("not JSON") || stderr.contains("syncing")),
+            "{stderr}"
+        );
     }
     // A URL without a scheme: the caller's, exit 2, before anything is sent.
     let chain = TestChain::start(Lie::None);
