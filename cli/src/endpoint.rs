@@ -9,14 +9,14 @@
 //! is the client's to find out.
 //!
 //! A value is never echoed as given: the error and every later message show it through
-//! [`crate::redact::redact`], since these URLs carry keys.
+//! [`txfx_client::redact_url`], since these URLs carry keys.
 
 use std::ffi::OsStr;
 
 use clap::builder::TypedValueParser;
 use clap::error::ErrorKind;
 
-use crate::redact::redact;
+use txfx_client::redact_url as redact;
 
 /// The longest URL accepted: longer than any provider's URL with its key, short enough that a
 /// value pasted by mistake (a file's content) is refused rather than sent.

@@ -20,7 +20,6 @@ mod endpoint;
 mod hashing;
 mod io;
 mod progress;
-mod redact;
 mod verify;
 
 use std::process::ExitCode;

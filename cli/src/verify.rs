@@ -24,7 +24,7 @@ use crate::each_tx;
 use crate::endpoint::{Endpoint, EndpointParser};
 use crate::io::{Failure, Input, answer, print_json};
 use crate::progress;
-use crate::redact::redact_in;
+use txfx_client::redact_in;
 
 /// `txfx header`.
 #[derive(Subcommand)]

@@ -11,7 +11,7 @@ pub use txfx_walk::{
 
 mod redact;
 
-pub use redact::redact_url;
+pub use redact::{TOKEN_MIN_LEN, redact_in, redact_url};
 
 use std::time::{Duration, Instant};
 

@@ -1,99 +1,174 @@
-//! Endpoint URLs as they may be shown: hosted providers hand out keys inside the URL
-//! (`https://user:secret@host`, `?apikey=…`, `/v2/<token>`), and an error message, a log line or
-//! a stack trace must not carry them on.
+//! Endpoint URLs with their secrets taken out, for every message that shows one (errors,
+//! progress).
 //!
-//! [`redact_url`] keeps the scheme, host, port and every path segment that does not look like a
-//! key; it drops the userinfo, replaces each query value and each key-like path segment (20 or
-//! more characters of letters, digits, `-` and `_`, or any segment of 32 or more characters)
-//! with `…`, and drops the fragment.
+//! Hosted L1 and Aztec endpoints carry their keys in the URL itself: `https://user:pass@host`,
+//! `?apikey=…`, or a path segment that is the key (`/v2/<token>` as Alchemy, Infura and QuickNode
+//! hand them out). An error message is pasted into issues and CI logs, so neither the client
+//! nor the CLI ever prints a URL as given. [`redact_url`] shows the scheme, host, port and the path's short segments, which is
+//! what a reader needs to tell endpoints apart, and replaces the rest by `…`:
+//!
+//! - the userinfo (`user:pass@`) is dropped;
+//! - every query value is replaced (`?apikey=…&network=…`), a query item without `=` as a whole;
+//! - a path segment that looks like a token (at least [`TOKEN_MIN_LEN`] characters, all ASCII
+//!   letters, digits, `-` or `_`) is replaced;
+//! - a fragment is replaced.
+//!
+//! It reads any text, a malformed URL included (it is what the error about a malformed URL
+//! shows), and never fails.
 
-/// The shortest run of letters, digits, `-` and `_` read as a key.
-const KEY_LIKE: usize = 20;
+/// The shortest path segment read as a token: shorter than any key the hosted providers hand out
+/// (Infura's 32 hex digits, Alchemy's 32 characters), longer than the path words endpoints use
+/// (`v2`, `rpc`, `ethereum-sepolia`).
+pub const TOKEN_MIN_LEN: usize = 20;
 
-/// The shortest path segment read as a key whatever its characters.
-const LONG_SEGMENT: usize = 32;
+/// What a redacted part is replaced by.
+const HIDDEN: &str = "…";
 
-/// `url` with its secrets hidden (module docs). Text that is no URL keeps only what precedes any
-/// `@`, `?` or `#`-free host part it can find; anything it cannot read is shown as `…`.
+/// `url` with its userinfo dropped, its query values, token-like path segments and fragment
+/// replaced by `…` (module docs).
 pub fn redact_url(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return if url.len() <= 64 && !url.contains(['@', '?', '#']) && !has_key_like_run(url) {
-            url.to_owned()
-        } else {
-            "…".to_owned()
-        };
+    let (rest, fragment) = match url.split_once('#') {
+        Some((rest, fragment)) => (rest, Some(fragment)),
+        None => (url, None),
     };
-    let rest = rest.split('#').next().unwrap_or_default();
-    let (before_query, query) = match rest.split_once('?') {
-        Some((path, query)) => (path, Some(query)),
+    let (rest, query) = match rest.split_once('?') {
+        Some((rest, query)) => (rest, Some(query)),
         None => (rest, None),
     };
-    let (authority, path) = match before_query.find('/') {
-        Some(at) => before_query.split_at(at),
-        None => (before_query, ""),
+    let (scheme, rest) = match rest.split_once("://") {
+        Some((scheme, rest)) => (Some(scheme), rest),
+        None => (None, rest),
     };
+    let (authority, path) = match rest.find('/') {
+        Some(slash) => rest.split_at(slash),
+        None => (rest, ""),
+    };
+    // The userinfo ends at the authority's last `@` (a password may hold an unescaped one).
     let host = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
-    let mut out = format!("{scheme}://{host}");
-    for segment in path.split('/').skip(1) {
-        out.push('/');
-        out.push_str(if is_key_like(segment) { "…" } else { segment });
+    let mut shown = String::with_capacity(url.len());
+    if let Some(scheme) = scheme {
+        shown.push_str(scheme);
+        shown.push_str("://");
     }
+    shown.push_str(host);
+    shown.push_str(&redact_path(path));
     if let Some(query) = query {
-        out.push('?');
-        let pairs: Vec<String> = query
-            .split('&')
-            .map(|pair| match pair.split_once('=') {
-                Some((key, _)) => format!("{key}=…"),
-                None if pair.is_empty() => String::new(),
-                None => "…".to_owned(),
-            })
-            .collect();
-        out.push_str(&pairs.join("&"));
+        shown.push('?');
+        shown.push_str(&redact_query(query));
     }
-    out
-}
-
-fn is_key_like(segment: &str) -> bool {
-    segment.len() >= LONG_SEGMENT || has_key_like_run(segment)
-}
-
-fn has_key_like_run(text: &str) -> bool {
-    let mut run = 0;
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_' {
-            run += 1;
-            if run >= KEY_LIKE {
-                return true;
-            }
-        } else {
-            run = 0;
+    if let Some(fragment) = fragment {
+        shown.push('#');
+        if !fragment.is_empty() {
+            shown.push_str(HIDDEN);
         }
     }
-    false
+    shown
+}
+
+/// Replaces every occurrence of each of `urls` in `text` by its redacted form: for messages
+/// built by others (the client's errors) that quote a URL as it was given.
+pub fn redact_in(text: &str, urls: &[&str]) -> String {
+    let mut longest_first: Vec<&str> = urls.iter().copied().filter(|url| !url.is_empty()).collect();
+    // A URL that is a prefix of another must not cut the longer one in two.
+    longest_first.sort_by_key(|url| std::cmp::Reverse(url.len()));
+    longest_first.dedup();
+    longest_first.iter().fold(text.to_owned(), |text, url| text.replace(url, &redact_url(url)))
+}
+
+fn looks_like_token(segment: &str) -> bool {
+    segment.len() >= TOKEN_MIN_LEN
+        && segment.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+fn redact_path(path: &str) -> String {
+    path.split('/')
+        .map(|segment| if looks_like_token(segment) { HIDDEN } else { segment })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn redact_query(query: &str) -> String {
+    query
+        .split('&')
+        .map(|item| match item.split_once('=') {
+            Some((key, "")) => format!("{key}="),
+            Some((key, _)) => format!("{key}={HIDDEN}"),
+            None if item.is_empty() => String::new(),
+            None => HIDDEN.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
 }
 
 #[cfg(test)]
 mod tests {
-    use super::redact_url;
+    use super::{TOKEN_MIN_LEN, redact_in, redact_url};
 
     #[test]
-    fn secrets_are_hidden_and_the_rest_kept() {
-        let cases = [
-            ("http://127.0.0.1:8080", "http://127.0.0.1:8080"),
-            ("https://node.example/rpc", "https://node.example/rpc"),
-            ("https://user:hunter2@eth.example:8545/", "https://eth.example:8545/"),
-            ("https://eth.example/?apikey=abc123&chain=1", "https://eth.example/?apikey=…&chain=…"),
-            (
-                "https://eth-mainnet.example/v2/Lc7oIGYeL_QvInzI0Wiu_pOZZDEKBrdf",
-                "https://eth-mainnet.example/v2/…",
-            ),
-            ("https://rpc.example/key/0123456789abcdef0123456789abcdef/x", "https://rpc.example/key/…/x"),
-            ("https://rpc.example/path#token=abc", "https://rpc.example/path"),
-            ("localhost:8080", "localhost:8080"),
-            ("user:secret@localhost", "…"),
-        ];
-        for (url, shown) in cases {
-            assert_eq!(redact_url(url), shown, "{url}");
+    fn a_url_without_secrets_is_shown_as_it_is() {
+        for url in [
+            "http://localhost:8080",
+            "http://127.0.0.1:8545/",
+            "https://rpc.testnet.aztec-labs.com/",
+            "https://ethereum-sepolia-rpc.publicnode.com",
+            "https://[::1]:8545/rpc/v1",
+        ] {
+            assert_eq!(redact_url(url), url);
         }
+    }
+
+    #[test]
+    fn userinfo_is_dropped() {
+        assert_eq!(redact_url("https://user:pass@host.example:8545/rpc"), "https://host.example:8545/rpc");
+        assert_eq!(redact_url("http://key@localhost"), "http://localhost");
+        // A password with an unescaped `@`: everything up to the last one goes.
+        assert_eq!(redact_url("https://u:p@ss@host/"), "https://host/");
+        // No scheme (the malformed URL an error names): still dropped.
+        assert_eq!(redact_url("user:secret@localhost:8080"), "localhost:8080");
+    }
+
+    #[test]
+    fn query_values_are_replaced() {
+        assert_eq!(redact_url("https://host/rpc?apikey=s3cr3t"), "https://host/rpc?apikey=…");
+        assert_eq!(redact_url("https://host/?a=1&b=&token"), "https://host/?a=…&b=&…");
+        assert_eq!(redact_url("https://host?x=1#frag"), "https://host?x=…#…");
+        assert_eq!(redact_url("https://host/#"), "https://host/#");
+    }
+
+    #[test]
+    fn token_like_path_segments_are_replaced() {
+        let infura = "https://mainnet.infura.io/v3/0123456789abcdef0123456789abcdef";
+        assert_eq!(redact_url(infura), "https://mainnet.infura.io/v3/…");
+        let alchemy = "https://eth-mainnet.g.alchemy.com/v2/Ab-cd_EF0123456789xyzXYZ/";
+        assert_eq!(redact_url(alchemy), "https://eth-mainnet.g.alchemy.com/v2/…/");
+        // One character short of a token: a path word, shown.
+        let short = "a".repeat(TOKEN_MIN_LEN - 1);
+        assert_eq!(redact_url(&format!("https://host/{short}")), format!("https://host/{short}"));
+        let token = "a".repeat(TOKEN_MIN_LEN);
+        assert_eq!(redact_url(&format!("https://host/{token}")), "https://host/…");
+        // Long, but with a character no provider's key has: a path word.
+        let dotted = format!("https://host/{short}.json");
+        assert_eq!(redact_url(&dotted), dotted);
+    }
+
+    #[test]
+    fn everything_at_once() {
+        let url = "https://me:pw@node.example:443/v2/0123456789abcdef0123/rpc?key=k&chain=1#x";
+        assert_eq!(redact_url(url), "https://node.example:443/v2/…/rpc?key=…&chain=…#…");
+    }
+
+    #[test]
+    fn urls_quoted_in_a_message_are_redacted_there() {
+        let node = "https://u:p@node.example/?k=1";
+        let l1 = "https://l1.example/v2/0123456789abcdef0123";
+        let message = format!("node at {node}: refused; l1 at {l1}: timeout");
+        assert_eq!(
+            redact_in(&message, &[node, l1, ""]),
+            "node at https://node.example/?k=…: refused; l1 at https://l1.example/v2/…: timeout"
+        );
+        // A URL that is a prefix of the other: the longer one is redacted whole.
+        let base = "http://localhost";
+        let long = "http://localhost/0123456789abcdef0123";
+        assert_eq!(redact_in(&format!("{long} {base}"), &[base, long]), format!("http://localhost/… {base}"));
     }
 }
