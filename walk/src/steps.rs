@@ -268,42 +268,33 @@ impl Walk {
         // or lists unverified: none is dropped unseen.
         if let Some(claims) = &document.in_block {
             let ours = &receipt.in_block;
-            let against = "the receipt's";
-            if claims.block_number != ours.block_number {
-                return Err(contradicts(
+            let slot =
+                |claims: &read::InBlock| claims.slot_number.map_or(Claim::Number(u64::MAX), Claim::Number);
+            let pairs = [
+                (
                     "the getTxEffect result's l2BlockNumber",
-                    claims.block_number,
-                    against,
-                    ours.block_number,
-                    "node",
-                ));
-            }
-            if claims.block_hash != ours.block_hash {
-                return Err(contradicts(
-                    "the getTxEffect result's l2BlockHash",
-                    claims.block_hash,
-                    against,
-                    ours.block_hash,
-                    "node",
-                ));
-            }
-            if claims.tx_index_in_block != ours.tx_index_in_block {
-                return Err(contradicts(
+                    claims.block_number.into(),
+                    ours.block_number.into(),
+                ),
+                ("the getTxEffect result's l2BlockHash", claims.block_hash.into(), ours.block_hash.into()),
+                (
                     "the getTxEffect result's txIndexInBlock",
                     Claim::Number(claims.tx_index_in_block),
-                    against,
                     Claim::Number(ours.tx_index_in_block),
-                    "node",
-                ));
+                ),
+            ];
+            for (what, theirs, receipts) in pairs {
+                if theirs != receipts {
+                    return Err(contradicts(what, theirs, "the receipt's", receipts, "node"));
+                }
             }
-            if let (Some(theirs), Some(slot)) = (claims.slot_number, ours.slot_number)
-                && theirs != slot
-            {
+            // A slot only one of them names is no contradiction: the receipt's is checked.
+            if claims.slot_number.is_some() && ours.slot_number.is_some() && slot(claims) != slot(ours) {
                 return Err(contradicts(
                     "the getTxEffect result's slotNumber",
-                    Claim::Number(theirs),
-                    against,
-                    Claim::Number(slot),
+                    slot(claims),
+                    "the receipt's",
+                    slot(ours),
                     "node",
                 ));
             }
