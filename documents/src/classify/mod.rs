@@ -164,3 +164,24 @@ impl Classify for RpcProblem {
         ErrorClass::Malformed
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorClass;
+
+    /// README's table of exit statuses, row by row.
+    #[test]
+    fn every_class_has_its_exit_status_and_name() {
+        let table = [
+            (ErrorClass::Refuted, 1, "Refuted"),
+            (ErrorClass::Malformed, 2, "Malformed"),
+            (ErrorClass::OutOfRange, 2, "OutOfRange"),
+            (ErrorClass::Backend, 3, "Backend"),
+            (ErrorClass::Transport, 4, "Transport"),
+        ];
+        assert_eq!(table.map(|(class, ..)| class), ErrorClass::ALL);
+        for (class, status, name) in table {
+            assert_eq!((class.exit_status(), class.name()), (status, name));
+        }
+    }
+}
