@@ -22,7 +22,10 @@ function errorText(error, kind) {
   return JSON.stringify({ class: 'Backend', kind, message });
 }
 
+// A message that is not an object with a numeric id is not one of worker.mjs's: dropped, since
+// there is no id to answer it under (a page's stray postMessage must not kill the worker).
 self.addEventListener('message', async ({ data }) => {
+  if (data === null || typeof data !== 'object' || !Number.isSafeInteger(data.id)) return;
   const { id, type } = data;
   if (type === 'init') {
     try {
@@ -35,8 +38,13 @@ self.addEventListener('message', async ({ data }) => {
   }
   try {
     if (engine === undefined) throw new Error('the worker has no engine yet');
-    const operation = engine[data.name];
-    if (typeof operation !== 'function') throw new Error(`no engine operation ${data.name}`);
+    if (type !== 'call') throw new Error(`no message type ${String(type)}`);
+    // Only the engine's own operations: a name such as "constructor" or "__proto__" reaches
+    // Object.prototype through a plain lookup.
+    const name = data.name;
+    const operation = typeof name === 'string' && Object.prototype.hasOwnProperty.call(engine, name) ? engine[name] : undefined;
+    if (typeof operation !== 'function') throw new Error(`no engine operation ${String(name)}`);
+    if (!Array.isArray(data.args)) throw new Error(`${name}: its arguments are no list`);
     self.postMessage({ id, value: operation(...data.args) });
   } catch (error) {
     self.postMessage({ id, error: errorText(error, 'Worker') });

@@ -151,6 +151,32 @@ async function main() {
       assert.equal(worker.backend(), 'wasm');
     });
     for (const { name, run } of workerCases(worker, read, assert)) await record(name, run);
+    await record('worker-thread: a stray message is dropped, and only the engine\'s own operations run', async () => {
+      const raw = new Worker(workerUrl, { type: 'module' });
+      const answers = new Map();
+      raw.addEventListener('message', ({ data }) => answers.set(data.id, data));
+      const settled = (id) => new Promise((resolve, reject) => {
+        const started = Date.now();
+        const look = () => (answers.has(id) ? resolve(answers.get(id)) : Date.now() - started > 20_000 ? reject(new Error(`no answer ${id}`)) : setTimeout(look, 10));
+        look();
+      });
+      try {
+        raw.postMessage({ id: 1, type: 'init', source: new URL(wasmUrl, location.href).href });
+        assert.equal((await settled(1)).error, undefined);
+        // A page's stray messages: no id to answer under, and the worker lives on.
+        raw.postMessage(null);
+        raw.postMessage('hello');
+        for (const [id, name] of [[2, 'constructor'], [3, '__proto__'], [4, 'hasOwnProperty']]) {
+          raw.postMessage({ id, type: 'call', name, args: [] });
+          const answer = await settled(id);
+          assert.ok(typeof answer.error === 'string' && answer.error.includes('no engine operation'), `${name}: ${JSON.stringify(answer)}`);
+        }
+        raw.postMessage({ id: 5, type: 'call', name: 'txEffectsTreeRoot', args: ['[]'] });
+        assert.equal(typeof (await settled(5)).value, 'string', 'an own operation still runs');
+      } finally {
+        raw.terminate();
+      }
+    });
     // A log-heavy block: on the page's thread (the main entry's …Async form, computed there) and
     // in the worker. The page's ticker must keep running while the worker hashes: a count, not a
     // timing threshold; the times are printed, not judged.
