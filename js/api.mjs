@@ -7,6 +7,84 @@
 
 import { ENGINE_INTERNALS } from './wasm.mjs';
 
+// ---- txfx's errors: one class per ErrorClass of txfx_documents::classify ----
+//
+// Each carries `kind` (the variant path, `Transport/Timeout`), `class` (`Malformed`,
+// `OutOfRange`, `Refuted`, `Backend`, `Transport`; also as `txfxClass`, its older name) and, for
+// a refutation, `link`. `instanceof TxfxError` is true of every one of them; MalformedError is a
+// TypeError and OutOfRangeError a RangeError, as the API's errors always were.
+const TXFX_ERROR = Symbol.for('txfx.error');
+
+function marked(error, name, kind, cls, link) {
+  Object.defineProperty(error, 'name', { value: name, configurable: true, writable: true });
+  Object.defineProperty(error, TXFX_ERROR, { value: true });
+  error.kind = kind;
+  error.class = cls;
+  error.txfxClass = cls;
+  if (link !== undefined) error.link = link;
+  return error;
+}
+
+// Any of txfx's errors (the test only: it is never thrown itself).
+export const TxfxError = class TxfxError extends Error {
+  static [Symbol.hasInstance](value) {
+    return value !== null && typeof value === 'object' && value[TXFX_ERROR] === true;
+  }
+};
+
+// The input is not what was asked for (exit 2 in the CLI).
+export const MalformedError = class MalformedError extends TypeError {
+  constructor(message, kind = 'Argument') {
+    super(message);
+    marked(this, 'MalformedError', kind, 'Malformed');
+  }
+};
+
+// A value outside what is allowed (exit 2).
+export const OutOfRangeError = class OutOfRangeError extends RangeError {
+  constructor(message, kind = 'Argument') {
+    super(message);
+    marked(this, 'OutOfRangeError', kind, 'OutOfRange');
+  }
+};
+
+// A check that failed where the API throws rather than returns {valid: false} (exit 1).
+export const RefutedError = class RefutedError extends Error {
+  constructor(message, kind, link) {
+    super(message);
+    marked(this, 'RefutedError', kind, 'Refuted', link);
+  }
+};
+
+// The engine failed: a WASM trap, a worker gone (exit 3).
+export const BackendError = class BackendError extends Error {
+  constructor(message, kind) {
+    super(message);
+    marked(this, 'BackendError', kind, 'Backend');
+  }
+};
+
+// A node or L1 endpoint gave no usable answer (exit 4).
+export const TransportError = class TransportError extends Error {
+  constructor(message, kind) {
+    super(message);
+    marked(this, 'TransportError', kind, 'Transport');
+  }
+};
+
+// The error of class `cls` (an ErrorClass name), for an engine's failure.
+export function txfxError(cls, message, kind, link) {
+  switch (cls) {
+    case 'Malformed': return new MalformedError(message, kind);
+    case 'OutOfRange': return new OutOfRangeError(message, kind);
+    case 'Refuted': return new RefutedError(message, kind, link);
+    case 'Transport': return new TransportError(message, kind);
+    default: return new BackendError(message, kind);
+  }
+}
+
+export const ERRORS = { TxfxError, MalformedError, OutOfRangeError, RefutedError, BackendError, TransportError };
+
 export function createApi(engine) {
   const FIELD_MODULUS = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001n;
 
@@ -14,17 +92,11 @@ export function createApi(engine) {
 
   // A TypeError of the JavaScript side's own checks, with a kind as the engine's errors have.
   function typeError(message, kind = 'Argument') {
-    const error = new TypeError(message);
-    error.kind = kind;
-    error.txfxClass = 'Malformed';
-    return error;
+    return new MalformedError(message, kind);
   }
 
   function rangeError(message, kind = 'Argument') {
-    const error = new RangeError(message);
-    error.kind = kind;
-    error.txfxClass = 'OutOfRange';
-    return error;
+    return new OutOfRangeError(message, kind);
   }
 
   // A plain object: what JSON.parse makes (no class instance, no Map, no Date).
@@ -321,12 +393,7 @@ export function createApi(engine) {
       return error;
     }
     if (info === null || typeof info !== 'object' || typeof info.class !== 'string') return error;
-    const Kind = info.class === 'Malformed' ? TypeError : info.class === 'OutOfRange' ? RangeError : Error;
-    const out = new Kind(info.message);
-    out.kind = info.kind;
-    out.txfxClass = info.class;
-    if (info.link !== undefined) out.link = info.link;
-    return out;
+    return txfxError(info.class, info.message, info.kind, info.link);
   }
 
   function call(fn, ...args) {
@@ -600,10 +667,7 @@ export function createApi(engine) {
   // An Error of class Transport: the endpoint gave no usable answer (the CLI's exit 4). Its kind
   // is the walk's (`Transport/Timeout`, `Transport/TooLarge`, ...).
   function transportError(where, problem, message) {
-    const error = new Error(`${where}: ${message}`);
-    error.kind = `Transport/${problem}`;
-    error.txfxClass = 'Transport';
-    return error;
+    return new TransportError(`${where}: ${message}`, `Transport/${problem}`);
   }
 
   // `promise`, or a rejection once the deadline passes or the caller aborts, whichever is first:
@@ -764,10 +828,7 @@ export function createApi(engine) {
         const answer = await post(fetchFn, request.target === 'node' ? node : l1, request, deadline, timeoutMs, signal);
         if (instanceOf(running) !== instance) {
           done = true;
-          const error = new Error('verifyTxFromNode: the WASM engine was restarted after a trap, and the walk went with it; ask again');
-          error.kind = 'WalkLost';
-          error.txfxClass = 'Backend';
-          throw error;
+          throw new BackendError('verifyTxFromNode: the WASM engine was restarted after a trap, and the walk went with it; ask again', 'WalkLost');
         }
         let next;
         try {
@@ -796,7 +857,7 @@ export function createApi(engine) {
   // the caller's call: no frame of this file's helpers on top. Another error (one the caller's own
   // `toBigInt` threw, say) passes unchanged.
   const captureStack = typeof Error.captureStackTrace === 'function' ? Error.captureStackTrace : undefined;
-  const ours = (error) => error !== null && typeof error === 'object' && typeof error.txfxClass === 'string';
+  const ours = (error) => error instanceof TxfxError;
 
   function exported(fn) {
     const wrapped = {
@@ -832,6 +893,7 @@ export function createApi(engine) {
   }
 
   return {
+    ...ERRORS,
     verifyTxFromNode: exportedAsync(verifyTxFromNode),
     poseidon2Permutation: exported(poseidon2Permutation),
     poseidon2Hash: exported(poseidon2Hash),

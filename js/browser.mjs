@@ -10,7 +10,7 @@
 // module this size (Chromium 156 allows it), so prefer `init` there. Before either finishes,
 // every call throws; init twice is harmless.
 
-import { createApi } from './api.mjs';
+import { BackendError, MalformedError, createApi } from './api.mjs';
 import { compileWasm, createWasmEngine } from './wasm.mjs';
 
 let engineReady;
@@ -18,10 +18,7 @@ let pending;
 
 // An error of the loading itself, with a kind as every error of txfx has.
 function loadError(Kind, message, kind) {
-  const error = new Kind(message);
-  error.kind = kind;
-  error.txfxClass = Kind === TypeError ? 'Malformed' : 'Backend';
-  return error;
+  return Kind === TypeError ? new MalformedError(message, kind) : new BackendError(message, kind);
 }
 
 function engine() {
@@ -61,6 +58,8 @@ export function initSync(bytes) {
 }
 
 const api = createApi(engine);
+
+export { TxfxError, MalformedError, OutOfRangeError, RefutedError, BackendError, TransportError } from './api.mjs';
 
 export const {
   poseidon2Permutation,

@@ -11,16 +11,13 @@
 // platform's package (txfx-linux-x64-gnu, ...), which npm installs as an optional dependency.
 // TXFX_BACKEND=native or wasm forces one and fails loudly, at import, if it cannot load.
 
-const { createApi } = require('./api.js');
+const { createApi, BackendError } = require('./api.js');
 const { createWasmEngine } = require('./wasm.js');
 
 // A failure to load an engine, thrown at import: an Error of kind `Load`, as every error of txfx
 // carries a kind.
 function loadError(message) {
-  const error = new Error(message);
-  error.kind = 'Load';
-  error.txfxClass = 'Backend';
-  return error;
+  return new BackendError(message, 'Load');
 }
 
 // Whether this Linux runs on musl (true), glibc (false), or cannot tell (undefined). As napi-rs's

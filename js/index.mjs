@@ -4,6 +4,12 @@ import txfx from './index.js';
 
 export default txfx;
 export const {
+  TxfxError,
+  MalformedError,
+  OutOfRangeError,
+  RefutedError,
+  BackendError,
+  TransportError,
   backend,
   init,
   initSync,

@@ -15,7 +15,9 @@
 // `terminate()` stops the worker: pending calls reject with kind `Terminated`, and so does every
 // call until the next `init`. Calls before `init` has resolved reject with kind `NotInitialised`;
 // a worker or module that does not load rejects `init` with kind `Load`.
-import { createApi } from './api.mjs';
+import { BackendError, MalformedError, createApi } from './api.mjs';
+
+export { TxfxError, MalformedError, OutOfRangeError, RefutedError, BackendError, TransportError } from './api.mjs';
 
 let worker;
 let starting;
@@ -25,17 +27,11 @@ let nextId = 1;
 const waiting = new Map();
 
 function failure(message, kind) {
-  const error = new Error(message);
-  error.kind = kind;
-  error.txfxClass = 'Backend';
-  return error;
+  return new BackendError(message, kind);
 }
 
 function argumentError(message) {
-  const error = new TypeError(message);
-  error.kind = 'Argument';
-  error.txfxClass = 'Malformed';
-  return error;
+  return new MalformedError(message, 'Argument');
 }
 
 // Posts a message to the worker; settles with its answer.
@@ -186,6 +182,12 @@ export const {
 } = api;
 
 export default {
+  TxfxError: api.TxfxError,
+  MalformedError,
+  OutOfRangeError: api.OutOfRangeError,
+  RefutedError: api.RefutedError,
+  BackendError,
+  TransportError: api.TransportError,
   init,
   terminate,
   backend,

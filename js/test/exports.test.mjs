@@ -15,14 +15,14 @@ const at = (name) => new URL(`../${name}`, import.meta.url);
 const list = JSON.parse(readFileSync(at('exports.json'), 'utf8'));
 const sorted = (names) => [...names].sort();
 
-const API = sorted([...list.sync, ...list.async, ...list.helpers]);
+const API = sorted([...list.sync, ...list.async, ...list.helpers, ...list.errors]);
 const ENTRY = sorted([...API, ...list.loader]);
-const WORKER = sorted([...list.worker.loader, ...list.worker.helpers, ...(list.worker.async === 'all' ? list.async : list.worker.async)]);
+const WORKER = sorted([...list.worker.loader, ...list.worker.helpers, ...list.errors, ...(list.worker.async === 'all' ? list.async : list.worker.async)]);
 
 // The names a declaration file exports as values (functions and constants; types are not values).
 function declared(file) {
   const text = readFileSync(at(file), 'utf8');
-  const names = [...text.matchAll(/^export declare (?:function|const|let) (\w+)/gm)].map((match) => match[1]);
+  const names = [...text.matchAll(/^export declare (?:function|const|let|class) (\w+)/gm)].map((match) => match[1]);
   return sorted(new Set(names));
 }
 
@@ -60,6 +60,26 @@ test('the worker entry exports its loader, the pure helpers and every …Async f
   const module = await import(at('worker.mjs'));
   assert.deepEqual(sorted(Object.keys(module).filter((name) => name !== 'default')), WORKER);
   assert.deepEqual(sorted(Object.keys(module.default)), WORKER, "worker.mjs's default export");
+});
+
+test('every error is a TxfxError of its class, and the old TypeError and RangeError still hold', () => {
+  const api = createApi(() => ({}));
+  const cases = [
+    [api.MalformedError, 'Malformed', TypeError],
+    [api.OutOfRangeError, 'OutOfRange', RangeError],
+    [api.RefutedError, 'Refuted', Error],
+    [api.BackendError, 'Backend', Error],
+    [api.TransportError, 'Transport', Error],
+  ];
+  for (const [Class, cls, Base] of cases) {
+    const error = new Class('what went wrong', 'Some/Kind', cls === 'Refuted' ? 'header' : undefined);
+    assert.ok(error instanceof Class && error instanceof Base && error instanceof api.TxfxError, cls);
+    assert.deepEqual([error.class, error.txfxClass, error.kind, error.name], [cls, cls, 'Some/Kind', Class.name]);
+    for (const [Other] of cases.filter(([other]) => other !== Class)) assert.ok(!(error instanceof Other), `${cls} is no ${Other.name}`);
+  }
+  assert.equal(new api.RefutedError('no', 'K', 'header').link, 'header');
+  assert.ok(!(new TypeError('theirs') instanceof api.TxfxError), 'an error of the caller is not txfx\'s');
+  assert.ok(!(null instanceof api.TxfxError));
 });
 
 test('the declarations declare exactly the exports', () => {

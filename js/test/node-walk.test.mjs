@@ -80,7 +80,8 @@ test('transport and option failures are typed', async () => {
   const garbage = await chain('not-json');
   await assert.rejects(
     txfx.verifyTxFromNode({ node: garbage.node, l1Rpc: garbage.l1, rollup: garbage.rollup, txHash: garbage.txs['4'] }),
-    (error) => error.txfxClass === 'Transport' && !(error instanceof TypeError) && /not JSON/.test(error.message) && error.message.includes(garbage.node),
+    (error) => error instanceof txfx.TransportError && error instanceof txfx.TxfxError && error.class === 'Transport'
+      && !(error instanceof TypeError) && /not JSON/.test(error.message) && error.message.includes(garbage.node),
   );
   const honest = await chain();
   await assert.rejects(
