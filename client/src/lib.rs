@@ -227,6 +227,11 @@ pub fn verify_tx(
     config: &ClientConfig,
     params: WalkParams,
 ) -> Result<WalkVerdict, ClientError> {
+    // The field may have been set without `with_timeout`: checked again, so that no deadline
+    // past the walk's longest reaches the clock (a huge one would overflow it).
+    if config.timeout.is_zero() || config.timeout > LIMITS.max_timeout {
+        return Err(ClientError::Timeout { given: config.timeout, max: LIMITS.max_timeout });
+    }
     check_url(Target::Node, &config.node_url)?;
     match (&params.anchor, &config.l1_url) {
         (Anchor::L1 { .. }, None) => return Err(ClientError::NoL1Url),
@@ -256,4 +261,22 @@ pub fn verify_tx(
         let endpoint = source.target().map(|target| (target, redact_url(url_of(target))));
         ClientError::Walk { endpoint, source: Box::new(source) }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deadline_past_the_longest_is_refused_before_anything_is_sent() {
+        let params = WalkParams::new(Fr::from(1u64), Anchor::Given(Fr::from(2u64)));
+        for timeout in [Duration::ZERO, Duration::MAX, LIMITS.max_timeout + Duration::from_millis(1)] {
+            assert!(ClientConfig::new("http://127.0.0.1:1", None).with_timeout(timeout).is_err());
+            let mut config = ClientConfig::new("http://127.0.0.1:1", None);
+            config.timeout = timeout;
+            let error = verify_tx(&Sequential, &config, params.clone()).expect_err("refused");
+            assert!(matches!(error, ClientError::Timeout { .. }), "{error}");
+            assert_eq!(error.class(), ErrorClass::Malformed);
+        }
+    }
 }
