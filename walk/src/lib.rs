@@ -3,6 +3,8 @@
 /// txfx-documents, re-exported (and through it the crates below): the documents the walk reads,
 /// the verdict it gives, `Fr` and the backend traits.
 pub use txfx_documents;
+/// The field element and the hashing backends a walk takes, one level down.
+pub use txfx_documents::txfx_membership::txfx_poseidon::{Fr, HashBackend, Sequential};
 
 mod error;
 pub mod l1;
@@ -17,7 +19,6 @@ pub use verdict::{Finality, L1Facts, WalkVerdict, WitnessFallback, WitnessSource
 use txfx_documents::Expected;
 use txfx_documents::json::Quoted;
 use txfx_documents::json::rpc::RpcRequest;
-use txfx_documents::txfx_membership::txfx_poseidon::{Fr, HashBackend};
 use txfx_documents::txfx_membership::txfx_tx_effects::Category;
 use txfx_documents::txfx_membership::{ElementQuery, Network, ProtocolVersion};
 
