@@ -72,50 +72,5 @@ declare const worker: {
 };
 export default worker;
 
-/** Any of txfx's errors: `error instanceof TxfxError` is true of each class below. */
-export declare class TxfxError extends Error {
-  /** The error's class: `Malformed`, `OutOfRange`, `Refuted`, `Backend` or `Transport`. */
-  class: 'Malformed' | 'OutOfRange' | 'Refuted' | 'Backend' | 'Transport';
-  /** The same, under its older name. */
-  txfxClass: 'Malformed' | 'OutOfRange' | 'Refuted' | 'Backend' | 'Transport';
-  /** The variant path of the error, e.g. `Transport/Timeout`, `Malformed/BadDigit`. */
-  kind: string;
-  /** For a refutation: the link of the chain that broke. */
-  link?: string;
-}
-/** The input is not what was asked for (the CLI's exit 2); a `TypeError`. */
-export declare class MalformedError extends TypeError {
-  constructor(message: string, kind?: string);
-  class: 'Malformed';
-  txfxClass: 'Malformed';
-  kind: string;
-}
-/** A value outside what is allowed (exit 2); a `RangeError`. */
-export declare class OutOfRangeError extends RangeError {
-  constructor(message: string, kind?: string);
-  class: 'OutOfRange';
-  txfxClass: 'OutOfRange';
-  kind: string;
-}
-/** A check that failed where the API throws instead of returning `{valid: false}` (exit 1). */
-export declare class RefutedError extends Error {
-  constructor(message: string, kind: string, link?: string);
-  class: 'Refuted';
-  txfxClass: 'Refuted';
-  kind: string;
-  link?: string;
-}
-/** The engine failed: a WASM trap, a worker gone, a module that did not load (exit 3). */
-export declare class BackendError extends Error {
-  constructor(message: string, kind: string);
-  class: 'Backend';
-  txfxClass: 'Backend';
-  kind: string;
-}
-/** A node or L1 endpoint gave no usable answer (exit 4). */
-export declare class TransportError extends Error {
-  constructor(message: string, kind: string);
-  class: 'Transport';
-  txfxClass: 'Transport';
-  kind: string;
-}
+/** txfx's error classes, the main entry's (one declaration each). */
+export { TxfxError, MalformedError, OutOfRangeError, RefutedError, BackendError, TransportError } from './index.js';

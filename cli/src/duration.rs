@@ -58,9 +58,9 @@ impl std::error::Error for BadTimeout {}
 const MAX_TEXT_LEN: usize = 24;
 
 impl Timeout {
-    /// The longest walk `--timeout` allows: one hour. A walk sends at most twenty requests; a
-    /// node or L1 endpoint that takes longer than this is not answering.
-    pub const MAX: Duration = Duration::from_secs(3600);
+    /// The longest walk `--timeout` allows: the walk's own longest deadline (one hour,
+    /// `txfx_walk::LIMITS`), which every driver reads from there.
+    pub const MAX: Duration = txfx_walk::LIMITS.max_timeout;
 
     /// The deadline.
     pub fn get(self) -> Duration {

@@ -23,6 +23,10 @@ const WORKER = sorted([...list.worker.loader, ...list.worker.helpers, ...list.er
 function declared(file) {
   const text = readFileSync(at(file), 'utf8');
   const names = [...text.matchAll(/^export declare (?:function|const|let|class) (\w+)/gm)].map((match) => match[1]);
+  // Values re-exported from the main entry's declarations (the error classes in worker.d.ts).
+  for (const match of text.matchAll(/^export \{([^}]*)\} from '\.\/index\.js';/gm)) {
+    names.push(...match[1].split(',').map((name) => name.trim()).filter(Boolean));
+  }
   return sorted(new Set(names));
 }
 
