@@ -42,11 +42,8 @@ mod tests {
     /// row, every edge a manifest declares is in it, and every edge in it is declared.
     #[test]
     fn dependency_edges_are_architecture_md_s_table() {
-        let packages = &packages();
-        let architecture = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
-        let table = tables::allowed_edges(&architecture)
-            .unwrap_or_else(|problem| panic!("ARCHITECTURE.md's dependency table: {problem}"));
-        let actual = workspace_edges(packages);
+        let table = markdown_table("ARCHITECTURE.md", tables::allowed_edges);
+        let actual = workspace_edges(&packages());
         assert!(actual.len() >= 10, "found only {} workspace packages", actual.len());
         let differences = tables::edge_differences(&table, &actual);
         assert!(
@@ -54,6 +51,13 @@ mod tests {
             "ARCHITECTURE.md and the manifests disagree:\n{}",
             differences.join("\n")
         );
+    }
+
+    /// `read` applied to the Markdown file `name` at the repository root: the table tidy reads
+    /// there, or a failure naming the file.
+    fn markdown_table<T>(name: &str, read: impl Fn(&str) -> Result<T, String>) -> T {
+        let text = std::fs::read_to_string(root().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        read(&text).unwrap_or_else(|problem| panic!("{name}'s table: {problem}"))
     }
 
     /// The packages crates.io gets: every workspace package without `publish = false`.
@@ -65,9 +69,7 @@ mod tests {
     #[test]
     fn the_readme_crate_table_names_every_published_crate() {
         let packages = &packages();
-        let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
-        let listed = tables::readme_crates(&readme)
-            .unwrap_or_else(|problem| panic!("README.md's crate table: {problem}"));
+        let listed = markdown_table("README.md", tables::readme_crates);
         let published: Vec<&str> =
             published(packages).iter().map(|package| package["name"].as_str().expect("name")).collect();
         assert!(published.len() >= 9, "found only {} published crates", published.len());
