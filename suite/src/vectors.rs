@@ -73,6 +73,14 @@ pub fn array<'v>(root: &'v Value, pointer: &str) -> &'v [Value] {
     at(root, pointer).as_array().map(Vec::as_slice).unwrap_or_else(|| panic!("{pointer} is not an array"))
 }
 
+/// The array at a JSON pointer, which must hold at least `min` records (`what` names them in
+/// the failure): a fixture file that lost records fails instead of checking fewer.
+pub fn at_least<'v>(root: &'v Value, pointer: &str, min: usize, what: &str) -> &'v [Value] {
+    let records = array(root, pointer);
+    assert!(records.len() >= min, "{} {what}, fewer than {min}", records.len());
+    records
+}
+
 /// A field element given as a `0x`-hex or decimal string, or as a JSON number.
 pub fn fr(value: &Value) -> Fr {
     let text = match value {
