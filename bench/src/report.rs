@@ -367,6 +367,30 @@ fn goals_section(md: &mut String, ours: &Value, o: &[Value], p: &[Value]) {
     );
 }
 
+/// The opening of a chart with a logarithmic millisecond axis: the `w` × `h` canvas, its title at
+/// `left`, and one grid line with its label per decade in `decades`, placed by `y` (ms to pixels).
+fn log_scale_frame(
+    (w, h, left): (f64, f64, f64),
+    font_size: u32,
+    title: &str,
+    decades: std::ops::RangeInclusive<i32>,
+    y: impl Fn(f64) -> f64,
+) -> String {
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"{font_size}\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"{left}\" y=\"16\" font-size=\"14\">{title}</text>\n"
+    );
+    for decade in decades {
+        let yy = y(10f64.powi(decade));
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{left}\" x2=\"{}\" y1=\"{yy:.1}\" y2=\"{yy:.1}\" stroke=\"#ddd\"/><text x=\"4\" y=\"{:.1}\">1e{decade} ms</text>",
+            w - 20.0,
+            yy + 4.0
+        );
+    }
+    svg
+}
+
 /// Horizontal bars (linear scale) of workload 5: µs per permutation.
 fn hash_svg(ours: &Value, peer: Option<&Value>) -> String {
     let o = results(ours);
@@ -424,18 +448,8 @@ fn sweep_svg(ours: &Value) -> String {
     let (w, h, left, bottom) = (720.0, 420.0, 70.0, 50.0);
     let x = |n: u64| left + (n as f64).log2() / 16.0 * (w - left - 20.0);
     let y = |ms: f64| h - bottom - (ms.max(1e-4).log10() + 4.0) / 8.0 * (h - bottom - 20.0);
-    let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"{left}\" y=\"16\" font-size=\"14\">Tree-size sweep: median ms per operation (log-log)</text>\n"
-    );
-    for decade in -4..=4 {
-        let yy = y(10f64.powi(decade));
-        let _ = writeln!(
-            svg,
-            "<line x1=\"{left}\" x2=\"{}\" y1=\"{yy:.1}\" y2=\"{yy:.1}\" stroke=\"#ddd\"/><text x=\"4\" y=\"{:.1}\">1e{decade} ms</text>",
-            w - 20.0,
-            yy + 4.0
-        );
-    }
+    let mut svg =
+        log_scale_frame((w, h, left), 12, "Tree-size sweep: median ms per operation (log-log)", -4..=4, y);
     for n in sizes {
         let _ = writeln!(
             svg,
@@ -491,18 +505,7 @@ fn profiles_svg(ours: &Value, peer: Option<&Value>) -> String {
     let (w, h, left, bottom) = (900.0, 420.0, 70.0, 60.0);
     let group_w = (w - left - 20.0) / groups.len() as f64;
     let y = |ms: f64| h - bottom - (ms.max(1e-3).log10() + 3.0) / 7.0 * (h - bottom - 30.0);
-    let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"{left}\" y=\"16\" font-size=\"14\">Complete commitment: median ms (log scale)</text>\n"
-    );
-    for decade in -3..=4 {
-        let yy = y(10f64.powi(decade));
-        let _ = writeln!(
-            svg,
-            "<line x1=\"{left}\" x2=\"{}\" y1=\"{yy:.1}\" y2=\"{yy:.1}\" stroke=\"#ddd\"/><text x=\"4\" y=\"{:.1}\">1e{decade} ms</text>",
-            w - 20.0,
-            yy + 4.0
-        );
-    }
+    let mut svg = log_scale_frame((w, h, left), 11, "Complete commitment: median ms (log scale)", -3..=4, y);
     for (g, (profile, n)) in groups.iter().enumerate() {
         let gx = left + g as f64 * group_w;
         let _ = writeln!(

@@ -268,6 +268,46 @@ fn skip_line(reader: &mut dyn BufRead) -> std::io::Result<()> {
 const JSONL_CHUNK_LINES: usize = 256;
 const JSONL_CHUNK_BYTES: usize = 64 << 20;
 
+/// The next chunk of `--jsonl` lines (empty at the end of the input): up to
+/// `JSONL_CHUNK_LINES` lines or `JSONL_CHUNK_BYTES` bytes. A line over the input limit is not
+/// kept: it is `None`, answered by its error in its place.
+fn read_chunk(reader: &mut dyn BufRead, path: &str) -> Result<Vec<Option<Vec<u8>>>, Failure> {
+    let (mut chunk, mut bytes) = (Vec::new(), 0);
+    while chunk.len() < JSONL_CHUNK_LINES && bytes < JSONL_CHUNK_BYTES {
+        let mut line = Vec::new();
+        let read = (&mut *reader)
+            .take(MAX_INPUT_BYTES + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+        if read == 0 {
+            break;
+        }
+        if line.len() as u64 > MAX_INPUT_BYTES {
+            drop(line);
+            skip_line(&mut *reader).map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+            chunk.push(None);
+            continue;
+        }
+        bytes += line.len();
+        chunk.push(Some(line));
+    }
+    Ok(chunk)
+}
+
+/// One `--jsonl` line as the document `name` (`line N`), or why it is none: over the input limit
+/// (`None`), not UTF-8, or empty.
+fn line_doc<'a>(line: Option<&'a [u8]>, name: &'a str) -> Result<Doc<'a>, Failure> {
+    let Some(line) = line else {
+        return Err(Failure::Input(format!("{name}: longer than the {MAX_INPUT_BYTES}-byte input limit (not read)")));
+    };
+    let text = std::str::from_utf8(line).map_err(|_| Failure::Input(format!("{name}: not UTF-8")))?;
+    let text = text.trim_end_matches(['\n', '\r']);
+    if text.trim().is_empty() {
+        return Err(Failure::Input(format!("{name}: empty line")));
+    }
+    Ok(Doc::text(name, text))
+}
+
 /// `--jsonl`: one input per line, one JSON result per line, in input order. A line that fails, one
 /// longer than the input limit included (it is skipped, never held), prints
 /// `{"line": N, "error": "..."}` in its place (so output line N always answers input line N) and
@@ -291,26 +331,7 @@ pub fn jsonl_chunks(
     let name = if path == "-" { "stdin" } else { path };
     let (mut line_number, mut failed, mut backend_failed) = (0usize, 0usize, false);
     loop {
-        // A line over the input limit is not kept: it is answered by its error, in its place.
-        let (mut chunk, mut bytes): (Vec<Option<Vec<u8>>>, usize) = (Vec::new(), 0);
-        while chunk.len() < JSONL_CHUNK_LINES && bytes < JSONL_CHUNK_BYTES {
-            let mut line = Vec::new();
-            let read = (&mut reader)
-                .take(MAX_INPUT_BYTES + 1)
-                .read_until(b'\n', &mut line)
-                .map_err(|e| Failure::Input(format!("{path}: {e}")))?;
-            if read == 0 {
-                break;
-            }
-            if line.len() as u64 > MAX_INPUT_BYTES {
-                drop(line);
-                skip_line(&mut *reader).map_err(|e| Failure::Input(format!("{path}: {e}")))?;
-                chunk.push(None);
-                continue;
-            }
-            bytes += line.len();
-            chunk.push(Some(line));
-        }
+        let chunk = read_chunk(&mut *reader, path)?;
         if chunk.is_empty() {
             break;
         }
@@ -318,24 +339,7 @@ pub fn jsonl_chunks(
         line_number += chunk.len();
         progress::message(format!("{name}: answering lines {first} to {line_number}"));
         let names: Vec<String> = (first..=line_number).map(|n| format!("line {n}")).collect();
-        let docs: Vec<Result<Doc<'_>, Failure>> = chunk
-            .iter()
-            .zip(&names)
-            .map(|(line, name)| {
-                let Some(line) = line else {
-                    return Err(Failure::Input(format!(
-                        "{name}: longer than the {MAX_INPUT_BYTES}-byte input limit (not read)"
-                    )));
-                };
-                let text =
-                    std::str::from_utf8(line).map_err(|_| Failure::Input(format!("{name}: not UTF-8")))?;
-                let text = text.trim_end_matches(['\n', '\r']);
-                if text.trim().is_empty() {
-                    return Err(Failure::Input(format!("{name}: empty line")));
-                }
-                Ok(Doc::text(name, text))
-            })
-            .collect();
+        let docs = chunk.iter().zip(&names).map(|(line, name)| line_doc(line.as_deref(), name)).collect();
         let results = answer(docs);
         // One answer per line is what keeps output line N answering input line N.
         if results.len() != names.len() {

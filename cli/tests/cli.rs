@@ -4,36 +4,12 @@
 // Test code: a failed expectation is a failed test.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use std::process::{Output, Stdio};
+
+use common::{stdout, txfx, txfx_with};
 use txfx_suite::vectors::{at, aztec_fixtures, testdata_dir};
-
-fn txfx(args: &[&str]) -> Output {
-    txfx_with(args, &[], None)
-}
-
-fn txfx_with(args: &[&str], env: &[(&str, &str)], stdin: Option<&str>) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_txfx"));
-    command.args(args).current_dir(testdata_dir()).env_remove("TXFX_BACKEND");
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = command.spawn().expect("txfx runs");
-    // Written from another thread: a `--jsonl` run answers its first chunk while later lines are
-    // still coming, and would block on a full stdout pipe that nobody reads yet.
-    let mut pipe = child.stdin.take().expect("stdin");
-    let text = stdin.unwrap_or_default().to_owned();
-    let writer = std::thread::spawn(move || pipe.write_all(text.as_bytes()));
-    let output = child.wait_with_output().expect("txfx finishes");
-    writer.join().expect("the writer thread").expect("write stdin");
-    output
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).trim().to_owned()
-}
 
 /// The verdict a verifying command printed, with its exit status.
 fn verdict(output: &Output) -> (Option<i32>, serde_json::Value) {
@@ -324,10 +300,7 @@ fn block_generate_refuses_more_than_a_block_holds_or_txfx_reads_back() {
 /// does: the command must end quietly, with status 0 and no panic, whether or not it was still
 /// writing.
 fn closed_early(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_txfx"))
-        .args(args)
-        .current_dir(testdata_dir())
-        .env_remove("TXFX_BACKEND")
+    let mut child = common::command(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -744,22 +717,12 @@ fn archive_verify_exits_0_1_2() {
     let root = std::fs::read_to_string(testdata_dir().join("chain/archive-root.txt")).expect("root");
     let root = root.trim();
     let hash = stdout(&txfx(&["--protocol", "azip-26", "header", "hash", "chain/header-3.json"]));
-    let run = |root: &str, hash: &str, extra: &[&str]| {
-        let mut args = vec![
-            "--protocol",
-            "azip-26",
-            "archive",
-            "verify",
-            "--root",
-            root,
-            "--block-hash",
-            hash,
-            "--witness",
-            "chain/archive-witness-3.json",
-        ];
-        args.extend(extra);
-        txfx(&args)
+    // Block 3 (named by `block`: its hash or its header) under `root`, with `extra` after.
+    let verify = |root: &str, block: [&str; 2], extra: &[&str]| {
+        let base = ["--protocol", "azip-26", "archive", "verify", "--root", root];
+        txfx(&[&base[..], &block, &["--witness", "chain/archive-witness-3.json"], extra].concat())
     };
+    let run = |root: &str, hash: &str, extra: &[&str]| verify(root, ["--block-hash", hash], extra);
     for extra in [&["--block-number", "3"][..], &[]] {
         let (code, ok) = verdict(&run(root, &hash, extra));
         assert_eq!(code, Some(0), "{ok}");
@@ -769,18 +732,7 @@ fn archive_verify_exits_0_1_2() {
         assert_eq!(ok["archiveRoot"], root);
     }
     // The header itself, hashed here.
-    let (code, ok) = verdict(&txfx(&[
-        "--protocol",
-        "azip-26",
-        "archive",
-        "verify",
-        "--root",
-        root,
-        "--header",
-        "chain/header-3.json",
-        "--witness",
-        "chain/archive-witness-3.json",
-    ]));
+    let (code, ok) = verdict(&verify(root, ["--header", "chain/header-3.json"], &[]));
     assert_eq!((code, ok["blockHash"].as_str()), (Some(0), Some(hash.as_str())), "{ok}");
     refuted(&run("0x01", &hash, &[]), "archive", "archive root mismatch");
     refuted(&run(root, &hash, &["--block-number", "2"]), "archive", "block 2 was asked for");
@@ -819,14 +771,15 @@ fn verify_tx_checks_every_link_and_category_proofs_verify() {
     ]);
     std::fs::write(&witness, &written.stdout).expect("write");
     let witness = witness.to_string_lossy().into_owned();
-    let chain = |extra: &[&str]| {
+    // Block 3's chain under `archive_root`, with `extra` (the subject and expectations) after.
+    let chain_under = |archive_root: &str, extra: &[&str]| {
         let mut args = vec![
             "--protocol",
             "azip-26",
             "verify",
             "tx",
             "--archive-root",
-            root.trim(),
+            archive_root,
             "--archive-witness",
             "chain/archive-witness-3.json",
             "--header",
@@ -837,6 +790,7 @@ fn verify_tx_checks_every_link_and_category_proofs_verify() {
         args.extend(extra);
         txfx(&args)
     };
+    let chain = |extra: &[&str]| chain_under(root.trim(), extra);
     let tx_hash = expect_str("/tx_effect_fixtures/small/tx_hash");
     let block_hash = stdout(&txfx(&["--protocol", "azip-26", "header", "hash", "chain/header-3.json"]));
     for extra in [vec!["--effect", "effects/small.json"], vec!["--tx-hash", tx_hash.as_str()]] {
@@ -861,36 +815,15 @@ fn verify_tx_checks_every_link_and_category_proofs_verify() {
     refuted(&chain(&["--effect", "effects/maximum.json"]), "tx", "");
     let pre = chain(&["--effect", "effects/small.json", "--protocol", "pre-azip-26"]);
     assert_eq!(pre.status.code(), Some(2), "the header has a tree root the pre-AZIP layout does not");
-    let mut args = vec![
-        "--protocol",
-        "azip-26",
-        "verify",
-        "tx",
-        "--archive-root",
-        "0x01",
-        "--archive-witness",
-        "chain/archive-witness-3.json",
-    ];
-    args.extend(["--header", "chain/header-3.json", "--witness", &witness, "--tx-hash", &tx_hash]);
-    refuted(&txfx(&args), "archive", "archive root mismatch");
+    refuted(&chain_under("0x01", &["--tx-hash", &tx_hash]), "archive", "archive root mismatch");
 
     // Category proofs, alone and through the chain; a tampered one is refused.
-    let prove = |element: &str| {
-        txfx(&[
-            "--protocol",
-            "azip-26",
-            "category",
-            "prove",
-            "blocks/three-fixtures.json",
-            "--tx",
-            "1",
-            "--category",
-            "nullifiers",
-            "--element",
-            element,
-        ])
+    // Tx 1's proof of `category`, with `element` (`--element` and a value) after it.
+    let prove = |category: &str, element: &[&str]| {
+        let args = ["--protocol", "azip-26", "category", "prove", "blocks/three-fixtures.json", "--tx", "1"];
+        txfx(&[&args[..], &["--category", category], element].concat())
     };
-    let proof = prove("0x15");
+    let proof = prove("nullifiers", &["--element", "0x15"]);
     assert_eq!(proof.status.code(), Some(0), "{}", String::from_utf8_lossy(&proof.stderr));
     let proof_path = dir.join("p.json");
     std::fs::write(&proof_path, &proof.stdout).expect("write");
@@ -929,19 +862,9 @@ fn verify_tx_checks_every_link_and_category_proofs_verify() {
         Some("{}"),
     );
     assert_eq!(malformed.status.code(), Some(2));
-    let absent = prove("0x16");
+    let absent = prove("nullifiers", &["--element", "0x16"]);
     assert_eq!(absent.status.code(), Some(2));
-    let unknown = txfx(&[
-        "--protocol",
-        "azip-26",
-        "category",
-        "prove",
-        "blocks/three-fixtures.json",
-        "--tx",
-        "1",
-        "--category",
-        "notes",
-    ]);
+    let unknown = prove("notes", &[]);
     assert_eq!(unknown.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).expect("temp dir removed");
 }

@@ -5,31 +5,19 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
+mod common;
+
 use std::io::ErrorKind;
 use std::net::TcpListener;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::Arc;
 
+use common::stderr;
 use txfx_suite::testchain::{Lie, StubNode, V6Chain};
-use txfx_suite::vectors::testdata_dir;
 
+/// `txfx args` with `env` set and nothing on its standard input.
 fn txfx(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_txfx"));
-    command
-        .args(args)
-        .current_dir(testdata_dir())
-        .env_remove("TXFX_BACKEND")
-        .env_remove("RAYON_NUM_THREADS")
-        .env_remove("AZTEC_NODE_URL")
-        .env_remove("ETH_RPC_URL");
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    command.output().expect("txfx runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
+    common::txfx_with(args, env, None)
 }
 
 /// A loopback port nothing listens on: a request there is refused at once (exit 4).

@@ -5,40 +5,18 @@
 // Test code: a failed expectation is a failed test.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
-use std::io::Write;
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+use common::{stderr, stdout, txfx};
 use serde_json::Value;
 use txfx_suite::vectors::{at, aztec_fixtures, testdata_dir};
 
-fn txfx(args: &[&str]) -> Output {
-    txfx_with(args, None)
-}
-
+/// `txfx args` with `stdin` on its standard input and the environment of [`common::command`].
 fn txfx_with(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_txfx"))
-        .args(args)
-        .current_dir(testdata_dir())
-        .env_remove("TXFX_BACKEND")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("txfx runs");
-    if let Some(text) = stdin {
-        child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write stdin");
-    }
-    drop(child.stdin.take());
-    child.wait_with_output().expect("txfx finishes")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).trim().to_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
+    common::txfx_with(args, &[], stdin)
 }
 
 /// The JSON a `--json` command printed, after checking it succeeded and said nothing on stderr.

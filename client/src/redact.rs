@@ -104,35 +104,37 @@ fn redact_query(query: &str) -> String {
 mod tests {
     use super::{TOKEN_MIN_LEN, redact_in, redact_url};
 
+    /// Each URL and how it is shown.
     #[test]
-    fn a_url_without_secrets_is_shown_as_it_is() {
-        for url in [
-            "http://localhost:8080",
-            "http://127.0.0.1:8545/",
-            "https://rpc.testnet.aztec-labs.com/",
-            "https://ethereum-sepolia-rpc.publicnode.com",
-            "https://[::1]:8545/rpc/v1",
-        ] {
-            assert_eq!(redact_url(url), url);
+    fn userinfo_is_dropped_and_query_values_replaced() {
+        let cases = [
+            // Nothing secret: shown as it is.
+            ("http://localhost:8080", "http://localhost:8080"),
+            ("http://127.0.0.1:8545/", "http://127.0.0.1:8545/"),
+            ("https://rpc.testnet.aztec-labs.com/", "https://rpc.testnet.aztec-labs.com/"),
+            ("https://ethereum-sepolia-rpc.publicnode.com", "https://ethereum-sepolia-rpc.publicnode.com"),
+            ("https://[::1]:8545/rpc/v1", "https://[::1]:8545/rpc/v1"),
+            // Userinfo is dropped.
+            ("https://user:pass@host.example:8545/rpc", "https://host.example:8545/rpc"),
+            ("http://key@localhost", "http://localhost"),
+            // A password with an unescaped `@`: everything up to the last one goes.
+            ("https://u:p@ss@host/", "https://host/"),
+            // No scheme (the malformed URL an error names): still dropped.
+            ("user:secret@localhost:8080", "localhost:8080"),
+            // Query values (and fragments) are replaced.
+            ("https://host/rpc?apikey=s3cr3t", "https://host/rpc?apikey=…"),
+            ("https://host/?a=1&b=&token", "https://host/?a=…&b=&…"),
+            ("https://host?x=1#frag", "https://host?x=…#…"),
+            ("https://host/#", "https://host/#"),
+            // Everything at once.
+            (
+                "https://me:pw@node.example:443/v2/0123456789abcdef0123/rpc?key=k&chain=1#x",
+                "https://node.example:443/v2/…/rpc?key=…&chain=…#…",
+            ),
+        ];
+        for (url, shown) in cases {
+            assert_eq!(redact_url(url), shown, "{url}");
         }
-    }
-
-    #[test]
-    fn userinfo_is_dropped() {
-        assert_eq!(redact_url("https://user:pass@host.example:8545/rpc"), "https://host.example:8545/rpc");
-        assert_eq!(redact_url("http://key@localhost"), "http://localhost");
-        // A password with an unescaped `@`: everything up to the last one goes.
-        assert_eq!(redact_url("https://u:p@ss@host/"), "https://host/");
-        // No scheme (the malformed URL an error names): still dropped.
-        assert_eq!(redact_url("user:secret@localhost:8080"), "localhost:8080");
-    }
-
-    #[test]
-    fn query_values_are_replaced() {
-        assert_eq!(redact_url("https://host/rpc?apikey=s3cr3t"), "https://host/rpc?apikey=…");
-        assert_eq!(redact_url("https://host/?a=1&b=&token"), "https://host/?a=…&b=&…");
-        assert_eq!(redact_url("https://host?x=1#frag"), "https://host?x=…#…");
-        assert_eq!(redact_url("https://host/#"), "https://host/#");
     }
 
     #[test]
@@ -149,12 +151,6 @@ mod tests {
         // Long, but with a character no provider's key has: a path word.
         let dotted = format!("https://host/{short}.json");
         assert_eq!(redact_url(&dotted), dotted);
-    }
-
-    #[test]
-    fn everything_at_once() {
-        let url = "https://me:pw@node.example:443/v2/0123456789abcdef0123/rpc?key=k&chain=1#x";
-        assert_eq!(redact_url(url), "https://node.example:443/v2/…/rpc?key=…&chain=…#…");
     }
 
     #[test]

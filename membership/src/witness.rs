@@ -346,11 +346,7 @@ pub fn build_witness(
     index: usize,
     block_number: BlockNumber,
 ) -> Result<TxEffectMembershipWitness, BuildError> {
-    // Check the index before hashing anything.
-    if index >= body.len() {
-        return Err(IndexOutOfBounds { index, len: body.len() }.into());
-    }
-    Ok(BlockWitnesses::from_body(hasher, body, block_number)?.witness(index)?)
+    witness_checked_first(index, body.len(), || BlockWitnesses::from_body(hasher, body, block_number))
 }
 
 /// The witness of leaf `index` over precomputed leaves (no categories hash).
@@ -363,10 +359,21 @@ pub fn build_witness_from_leaves(
     index: usize,
     block_number: BlockNumber,
 ) -> Result<TxEffectMembershipWitness, BuildError> {
-    if index >= leaves.len() {
-        return Err(IndexOutOfBounds { index, len: leaves.len() }.into());
+    let len = leaves.len();
+    witness_checked_first(index, len, || BlockWitnesses::from_leaves(hasher, leaves, block_number))
+}
+
+/// The witness of tx `index` of a block of `len` txs, from the block `build` hashes: the index
+/// is checked before anything is hashed, so that a bad index costs no tree.
+fn witness_checked_first(
+    index: usize,
+    len: usize,
+    build: impl FnOnce() -> Result<BlockWitnesses, BackendError>,
+) -> Result<TxEffectMembershipWitness, BuildError> {
+    if index >= len {
+        return Err(IndexOutOfBounds { index, len }.into());
     }
-    Ok(BlockWitnesses::from_leaves(hasher, leaves, block_number)?.witness(index)?)
+    Ok(build()?.witness(index)?)
 }
 
 /// The root the witness's path gives for `leaf` (TypeScript `computeRootFromSiblingPath`, but

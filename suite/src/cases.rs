@@ -26,7 +26,9 @@ use txfx_tx_effects::{
 };
 
 use crate::runner::{Backend, Case, Group};
-use crate::vectors::{array, at, aztec_fixtures, fr, frs, read_testdata, reference, tree_cases, uint};
+use crate::vectors::{
+    PoseidonVectors, array, at, aztec_fixtures, fr, frs, poseidon_vectors, read_testdata, reference, tree_cases, uint,
+};
 
 /// Every case, in a fixed order.
 pub fn all() -> Vec<Case> {
@@ -74,10 +76,7 @@ fn stray(i: u64) -> Fr {
 fn vector_cases() -> Vec<Case> {
     let mut cases = vec![
         Case::new(Group::Vectors, "poseidon2 permutation vectors", |b| {
-            let records: Vec<_> = array(aztec_fixtures(), "/poseidon2_permutation_vectors")
-                .iter()
-                .chain(array(reference(), "/poseidon2_permutation"))
-                .collect();
+            let records = poseidon_vectors(PoseidonVectors::Permutation);
             let mut states: Vec<State> =
                 records.iter().map(|r| frs(at(r, "/input")).try_into().expect("4 lanes")).collect();
             b.hasher.permute_batch(&mut states).expect("permute");
@@ -92,10 +91,7 @@ fn vector_cases() -> Vec<Case> {
             assert_eq!(records.len(), 10);
         }),
         Case::new(Group::Vectors, "poseidon2 hash vectors", |b| {
-            let records: Vec<_> = array(aztec_fixtures(), "/poseidon2_hash_vectors")
-                .iter()
-                .chain(array(reference(), "/poseidon2_hash"))
-                .collect();
+            let records = poseidon_vectors(PoseidonVectors::Hash);
             for record in &records {
                 let inputs = frs(at(record, "/inputs"));
                 assert_eq!(
@@ -111,10 +107,7 @@ fn vector_cases() -> Vec<Case> {
             assert_eq!(records.len(), 25);
         }),
         Case::new(Group::Vectors, "poseidon2 separator hash vectors (sync, batch, async)", |b| {
-            let records: Vec<_> = array(aztec_fixtures(), "/poseidon2_hash_with_separator_vectors")
-                .iter()
-                .chain(array(reference(), "/poseidon2_hash_with_separator"))
-                .collect();
+            let records = poseidon_vectors(PoseidonVectors::HashWithSeparator);
             let jobs: Vec<HashJob> = records
                 .iter()
                 .map(|r| {

@@ -22,7 +22,7 @@ use txfx_tx_effects::{Body, Category};
 use crate::cases::fixture_effect;
 use crate::runner::{Case, Group};
 use crate::trusted;
-use crate::vectors::{array, at, aztec_fixtures, fr, frs, read_testdata, uint};
+use crate::vectors::{array, at, at_least, aztec_fixtures, fr, frs, read_testdata, uint};
 
 fn json(path: &str) -> Value {
     serde_json::from_str(&read_testdata(path)).expect("fixture JSON")
@@ -118,6 +118,18 @@ fn three_tx_body() -> Body {
     Body::new(["empty", "small", "maximum"].map(fixture_effect).to_vec())
 }
 
+/// Tx 1 of the three-tx block (block 3 of the chain): the body, the tx's witness and the proof
+/// of its first nullifier, which the chain cases verify through every link.
+fn tx_1_with_proof(hasher: &dyn txfx_poseidon::HashBackend) -> (Body, TxEffectMembershipWitness, CategoryProof) {
+    let body = three_tx_body();
+    let witnesses = BlockWitnesses::from_body(hasher, &body, BlockNumber::new(3)).expect("commit");
+    let w = witnesses.witness(1).expect("tx 1");
+    let effect = &body.tx_effects[1];
+    let query = effect.nullifiers.first().map(|value| ElementQuery { value: *value, role: None });
+    let proof = prove_category(hasher, effect, Category::Nullifiers, query).expect("prove");
+    (body, w, proof)
+}
+
 /// Every chain and category case.
 pub fn chain_cases() -> Vec<Case> {
     let g = Group::Chain;
@@ -127,50 +139,37 @@ pub fn chain_cases() -> Vec<Case> {
             "typescript headers: read as the node prints them; 22- and 23-field hashes as TypeScript's",
             |b| {
                 let fixtures = json("typescript/headers.json");
-                let records = array(&fixtures, "/headers");
-                assert!(records.len() >= 5, "{} headers", records.len());
                 let mut cached = 0;
-                for record in records {
+                for record in at_least(&fixtures, "/headers", 5, "headers") {
                     let name = text(at(record, "/name"));
-                    let printed = text(at(record, "/json"));
-                    cached += usize::from(printed.contains("_cachedHash"));
-                    let header = txfx_documents::json::header_from_json(&printed, ProtocolVersion::PreAzip26)
-                        .unwrap_or_else(|e| panic!("{name}: {e}"));
-                    assert_eq!(header.to_fields(), frs(at(record, "/fields")), "{name}: fields");
-                    assert_eq!(header.hash(b.hasher).expect("hash"), fr(at(record, "/hash")), "{name}: hash");
-                    let mut expected: Value = serde_json::from_str(&printed).expect("JSON");
-                    expected.as_object_mut().map(|o| o.remove("_cachedHash"));
-                    assert_eq!(
-                        txfx_documents::json::header_to_json(&header),
-                        expected,
-                        "{name}: printed back"
-                    );
-                    assert_eq!(
-                        txfx_documents::json::header_from_json(&printed, ProtocolVersion::Azip26),
-                        Err(txfx_documents::json::JsonError::Layout { expected: ProtocolVersion::Azip26 }),
-                        "{name}"
-                    );
-                    assert_eq!(header.tx_effects_tree_root(), Err(HeaderError::PreAzip26));
-                    let post = text(at(record, "/azip26/json"));
-                    let header = txfx_documents::json::header_from_json(&post, ProtocolVersion::Azip26)
-                        .expect("AZIP-26 form");
-                    assert_eq!(header.to_fields(), frs(at(record, "/azip26/fields")), "{name}: 23 fields");
-                    assert_eq!(
-                        header.hash(b.hasher).expect("hash"),
-                        fr(at(record, "/azip26/hash")),
-                        "{name}: hash"
-                    );
-                    let mut expected: Value = serde_json::from_str(&post).expect("JSON");
-                    expected.as_object_mut().map(|o| o.remove("_cachedHash"));
-                    assert_eq!(
-                        txfx_documents::json::header_to_json(&header),
-                        expected,
-                        "{name}: printed back"
-                    );
-                    assert_eq!(
-                        txfx_documents::json::header_from_json(&post, ProtocolVersion::PreAzip26),
-                        Err(txfx_documents::json::JsonError::Layout { expected: ProtocolVersion::PreAzip26 })
-                    );
+                    cached += usize::from(text(at(record, "/json")).contains("_cachedHash"));
+                    // The node's 22-field header, then the same block's in the AZIP-26 layout:
+                    // each read in its own layout and refused in the other.
+                    let forms = [
+                        (ProtocolVersion::PreAzip26, ProtocolVersion::Azip26, ""),
+                        (ProtocolVersion::Azip26, ProtocolVersion::PreAzip26, "/azip26"),
+                    ];
+                    for (layout, other, form) in forms {
+                        let printed = text(at(record, &format!("{form}/json")));
+                        let header = txfx_documents::json::header_from_json(&printed, layout)
+                            .unwrap_or_else(|e| panic!("{name} ({layout}): {e}"));
+                        let fields = frs(at(record, &format!("{form}/fields")));
+                        assert_eq!(header.to_fields(), fields, "{name} ({layout}): fields");
+                        let hash = fr(at(record, &format!("{form}/hash")));
+                        assert_eq!(header.hash(b.hasher).expect("hash"), hash, "{name} ({layout}): hash");
+                        let mut expected: Value = serde_json::from_str(&printed).expect("JSON");
+                        expected.as_object_mut().map(|o| o.remove("_cachedHash"));
+                        let printed_back = txfx_documents::json::header_to_json(&header);
+                        assert_eq!(printed_back, expected, "{name} ({layout}): printed back");
+                        assert_eq!(
+                            txfx_documents::json::header_from_json(&printed, other),
+                            Err(txfx_documents::json::JsonError::Layout { expected: other }),
+                            "{name} ({layout})"
+                        );
+                        if layout == ProtocolVersion::PreAzip26 {
+                            assert_eq!(header.tx_effects_tree_root(), Err(HeaderError::PreAzip26));
+                        }
+                    }
                 }
                 assert_eq!(cached, 1, "one header carries the node's \"_cachedHash\":{{}}");
                 // A whole L2Block, as getBlock returns it: its header is read.
@@ -305,12 +304,8 @@ pub fn chain_cases() -> Vec<Case> {
             // `tx`. Fail every hash from the k-th call on, for every k the genuine chain reaches:
             // each failure must surface as the backend's, with no link, at whatever depth.
             let chain = ts_chain();
-            let body = three_tx_body();
-            let witnesses = BlockWitnesses::from_body(b.hasher, &body, BlockNumber::new(3)).expect("commit");
-            let w = witnesses.witness(1).expect("tx 1");
+            let (body, w, proof) = tx_1_with_proof(b.hasher);
             let effect = &body.tx_effects[1];
-            let query = effect.nullifiers.first().map(|value| ElementQuery { value: *value, role: None });
-            let proof = prove_category(b.hasher, effect, Category::Nullifiers, query).expect("prove");
             let subjects = [
                 ChainSubject::Category(&proof),
                 ChainSubject::Effect(effect),
@@ -334,12 +329,7 @@ pub fn chain_cases() -> Vec<Case> {
         }),
         Case::new(g, "chain: every tamper is refused at the link it breaks", |b| {
             let chain = ts_chain();
-            let body = three_tx_body();
-            let witnesses = BlockWitnesses::from_body(b.hasher, &body, BlockNumber::new(3)).expect("commit");
-            let w = witnesses.witness(1).expect("tx 1");
-            let effect = &body.tx_effects[1];
-            let query = effect.nullifiers.first().map(|value| ElementQuery { value: *value, role: None });
-            let proof = prove_category(b.hasher, effect, Category::Nullifiers, query).expect("prove");
+            let (_, w, proof) = tx_1_with_proof(b.hasher);
             let run = |archive_root: TrustedArchiveRoot,
                        archive: &ArchiveWitness,
                        header: &BlockHeader,

@@ -79,18 +79,36 @@ fn every_protocol(check: impl Fn(ProtocolVersion) -> Result<Outcome, String>) ->
 /// under every protocol.
 pub fn effect_json(bytes: &[u8]) -> Result<Outcome, String> {
     every_protocol(|protocol| {
-        let Some(Ok(effect)) = text(bytes).map(|text| effect_from_json(text, protocol)) else {
+        let read = |text: &str| effect_from_json(text, protocol);
+        let Some(effect) = json_round_trip(bytes, read, |effect| effect_to_json(effect).to_string(), "effect")? else {
             return Ok(Outcome::Rejected);
         };
-        if effect_from_json(&effect_to_json(&effect).to_string(), protocol).as_ref().ok() != Some(&effect) {
-            return Err("JSON round trip changed the effect".into());
-        }
-        let body = without_private_log_padding(txfx_tx_effects::Body::new(vec![effect]))?;
-        if decode_block_blob(protocol, &encode_block_blob(&body)).as_ref().ok() != Some(&body) {
-            return Err("blob round trip changed the effect".into());
-        }
-        Ok(Outcome::Accepted)
+        blob_round_trip(protocol, txfx_tx_effects::Body::new(vec![effect]), "the effect")
     })
+}
+
+/// What `read` reads from `bytes` (`None` where it refuses them or they are not UTF-8), once
+/// printing it with `print` and reading that again gave the same `what` back.
+fn json_round_trip<T: PartialEq, E>(
+    bytes: &[u8],
+    read: impl Fn(&str) -> Result<T, E>,
+    print: impl Fn(&T) -> String,
+    what: &str,
+) -> Result<Option<T>, String> {
+    let Some(Ok(value)) = text(bytes).map(&read) else { return Ok(None) };
+    if read(&print(&value)).as_ref().ok() != Some(&value) {
+        return Err(format!("JSON round trip changed the {what}"));
+    }
+    Ok(Some(value))
+}
+
+/// Accepted, when `body` (as its blob carries it) decodes from its blob to itself.
+fn blob_round_trip(protocol: ProtocolVersion, body: txfx_tx_effects::Body, what: &str) -> Result<Outcome, String> {
+    let body = without_private_log_padding(body)?;
+    if decode_block_blob(protocol, &encode_block_blob(&body)).as_ref().ok() != Some(&body) {
+        return Err(format!("blob round trip changed {what}"));
+    }
+    Ok(Outcome::Accepted)
 }
 
 /// The body as its blob carries it: without private-log fields past emittedLength.
@@ -110,45 +128,51 @@ fn without_private_log_padding(body: txfx_tx_effects::Body) -> Result<txfx_tx_ef
 /// Body JSON: an accepted body round-trips through JSON and its blob, under every protocol.
 pub fn body_json(bytes: &[u8]) -> Result<Outcome, String> {
     every_protocol(|protocol| {
-        let Some(Ok(body)) = text(bytes).map(|text| body_from_json(text, protocol)) else {
+        let read = |text: &str| body_from_json(text, protocol);
+        let Some(body) = json_round_trip(bytes, read, |body| body_to_json(body).to_string(), "body")? else {
             return Ok(Outcome::Rejected);
         };
-        if body_from_json(&body_to_json(&body).to_string(), protocol).as_ref().ok() != Some(&body) {
-            return Err("JSON round trip changed the body".into());
-        }
-        let body = without_private_log_padding(body)?;
-        if decode_block_blob(protocol, &encode_block_blob(&body)).as_ref().ok() != Some(&body) {
-            return Err("blob round trip changed the body".into());
-        }
-        Ok(Outcome::Accepted)
+        blob_round_trip(protocol, body, "the body")
     })
 }
 
 /// Blob fields as consecutive 32-byte words: an accepted block re-encodes to the same fields
 /// (before v6; a v6 decoder reads revert codes above 1 as 1, so it re-encodes them as 1).
 pub fn blob(bytes: &[u8]) -> Result<Outcome, String> {
-    let fields: Result<Vec<Fr>, _> = bytes.chunks(32).map(fr_from_be_slice).collect();
-    let Ok(fields) = fields else { return Ok(Outcome::Rejected) };
-    every_protocol(|protocol| {
-        let Ok(body) = decode_block_blob(protocol, &fields) else { return Ok(Outcome::Rejected) };
+    every_protocol_on_fields(bytes, |protocol, fields| {
+        let Ok(body) = decode_block_blob(protocol, fields) else { return Ok(Outcome::Rejected) };
         let encoded = encode_block_blob(&body);
         if protocol != ProtocolVersion::V6 && encoded != fields {
             return Err("decoded block does not re-encode to its blob".into());
         }
-        if decode_block_blob(protocol, &encoded).as_ref().ok() != Some(&body) {
-            return Err("re-encoded block does not decode to itself".into());
-        }
-        Ok(Outcome::Accepted)
+        decodes_to_itself(decode_block_blob(protocol, &encoded), &body, "re-encoded block")
     })
+}
+
+/// `check` under every protocol on `bytes` read as consecutive 32-byte big-endian words; bytes
+/// that are not all field elements are rejected before any protocol reads them.
+fn every_protocol_on_fields(
+    bytes: &[u8],
+    check: impl Fn(ProtocolVersion, &[Fr]) -> Result<Outcome, String>,
+) -> Result<Outcome, String> {
+    let fields: Result<Vec<Fr>, _> = bytes.chunks(32).map(fr_from_be_slice).collect();
+    let Ok(fields) = fields else { return Ok(Outcome::Rejected) };
+    every_protocol(|protocol| check(protocol, &fields))
+}
+
+/// Accepted, when decoding what was encoded gave back the `original` it was encoded from.
+fn decodes_to_itself<T: PartialEq, E>(again: Result<T, E>, original: &T, what: &str) -> Result<Outcome, String> {
+    if again.as_ref().ok() != Some(original) {
+        return Err(format!("{what} does not decode to itself"));
+    }
+    Ok(Outcome::Accepted)
 }
 
 /// Checkpoint blob fields as consecutive 32-byte words: an accepted checkpoint re-encodes to the
 /// same fields up to its end marker (before v6, as [`blob`]), and everything after that is zero.
 pub fn checkpoint(bytes: &[u8]) -> Result<Outcome, String> {
-    let fields: Result<Vec<Fr>, _> = bytes.chunks(32).map(fr_from_be_slice).collect();
-    let Ok(fields) = fields else { return Ok(Outcome::Rejected) };
-    every_protocol(|protocol| {
-        let Ok(checkpoint) = decode_checkpoint(protocol, &fields) else { return Ok(Outcome::Rejected) };
+    every_protocol_on_fields(bytes, |protocol, fields| {
+        let Ok(checkpoint) = decode_checkpoint(protocol, fields) else { return Ok(Outcome::Rejected) };
         let encoded = encode_checkpoint(&checkpoint);
         let (head, tail) = fields.split_at_checked(encoded.len()).ok_or("decoded more fields than given")?;
         if tail.iter().any(|field| *field != Fr::from(0u64)) {
@@ -157,10 +181,7 @@ pub fn checkpoint(bytes: &[u8]) -> Result<Outcome, String> {
         if protocol != ProtocolVersion::V6 && head != encoded.as_slice() {
             return Err("decoded checkpoint does not re-encode to its fields".into());
         }
-        if decode_checkpoint(protocol, &encoded).as_ref().ok() != Some(&checkpoint) {
-            return Err("re-encoded checkpoint does not decode to itself".into());
-        }
-        Ok(Outcome::Accepted)
+        decodes_to_itself(decode_checkpoint(protocol, &encoded), &checkpoint, "re-encoded checkpoint")
     })
 }
 

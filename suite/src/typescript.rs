@@ -10,7 +10,7 @@ use txfx_tx_effects::{ProtocolVersion, TxEffect, commit_block, commit_effect};
 
 use crate::cases::body_root;
 use crate::runner::{Case, Group};
-use crate::vectors::{array, at, frs, read_testdata, uint};
+use crate::vectors::{array, at, at_least, frs, read_testdata, uint};
 
 fn typescript(file: &str) -> serde_json::Value {
     serde_json::from_str(&read_testdata(&format!("typescript/{file}"))).expect("TypeScript fixture JSON")
@@ -30,8 +30,7 @@ pub(crate) fn typescript_cases() -> Vec<Case> {
             "typescript effects: read, printed back byte for byte, blob fields as TypeScript's",
             |b| {
                 let fixtures = typescript("effects.json");
-                let records = array(&fixtures, "/effects");
-                assert!(records.len() >= 13, "{} effect fixtures", records.len());
+                let records = at_least(&fixtures, "/effects", 13, "effect fixtures");
                 let mut with_padding = 0;
                 for record in records {
                     let name = at(record, "/name");
@@ -95,8 +94,7 @@ pub(crate) fn typescript_cases() -> Vec<Case> {
             "typescript checkpoints: decoded as blob-lib decodes them, encoded back bit for bit, zero tail or not",
             |b| {
                 let fixtures = typescript("checkpoints.json");
-                let records = array(&fixtures, "/checkpoints");
-                assert!(records.len() >= 6, "{} checkpoint fixtures", records.len());
+                let records = at_least(&fixtures, "/checkpoints", 6, "checkpoint fixtures");
                 for record in records {
                     let name = at(record, "/name");
                     let fields = frs(at(record, "/blobFields"));

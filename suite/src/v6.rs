@@ -28,14 +28,19 @@ fn chain() -> Value {
 
 /// The value `testdata/v6/upstream.json` copies from v6's sources under `name`.
 fn upstream(name: &str) -> String {
-    let records: Value = serde_json::from_str(&read_testdata("v6/upstream.json")).expect("upstream.json");
+    named_value("v6/upstream.json", name)
+}
+
+/// The `value` of the record named `name` in `file`, a JSON array of `{name, value}` records.
+fn named_value(file: &str, name: &str) -> String {
+    let records: Value = serde_json::from_str(&read_testdata(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
     records
         .as_array()
         .expect("records")
         .iter()
         .find(|record| record["name"] == name)
         .and_then(|record| record["value"].as_str())
-        .unwrap_or_else(|| panic!("upstream.json has no {name}"))
+        .unwrap_or_else(|| panic!("{file} has no {name}"))
         .to_owned()
 }
 
@@ -226,28 +231,25 @@ pub fn v6_cases() -> Vec<Case> {
             let small: Value = serde_json::from_str(&read_testdata("effects/small.json")).expect("JSON");
             let mut padded = small.clone();
             padded["privateLogs"][0]["fields"][15] = json!("0x05");
-            let padded = padded.to_string();
-            assert!(matches!(
-                effect_from_json(&padded, V6),
-                Err(txfx_documents::json::JsonError::Invalid {
-                    source: TxEffectError::LogPaddingNotZero { .. },
-                    ..
-                })
-            ));
-            effect_from_json(&padded, ProtocolVersion::Azip26).expect("before v6 it is read");
             let mut trailing = small;
             let log = &mut trailing["contractClassLogs"][0];
             let length = log["emittedLength"].as_u64().expect("length") as usize;
             log["emittedLength"] = json!(length + 1);
-            let trailing = trailing.to_string();
-            assert!(matches!(
-                effect_from_json(&trailing, V6),
-                Err(txfx_documents::json::JsonError::Invalid {
-                    source: TxEffectError::ContractClassLogLength { .. },
-                    ..
-                })
-            ));
-            effect_from_json(&trailing, ProtocolVersion::Azip26).expect("before v6 it is read");
+            // Each document breaks one rule v6 added, and none that was there before it.
+            type IsTheRule = fn(&TxEffectError) -> bool;
+            let cases: [(Value, IsTheRule); 2] = [
+                (padded, |rule| matches!(rule, TxEffectError::LogPaddingNotZero { .. })),
+                (trailing, |rule| matches!(rule, TxEffectError::ContractClassLogLength { .. })),
+            ];
+            for (document, is_the_rule) in cases {
+                let document = document.to_string();
+                let refusal = effect_from_json(&document, V6);
+                assert!(
+                    matches!(&refusal, Err(txfx_documents::json::JsonError::Invalid { source, .. }) if is_the_rule(source)),
+                    "{refusal:?}"
+                );
+                effect_from_json(&document, ProtocolVersion::Azip26).expect("before v6 it is read");
+            }
         }),
         Case::new(
             g,
@@ -404,16 +406,7 @@ pub fn v6_cases() -> Vec<Case> {
 /// The value `testdata/v6/schema-readings.json` copies from v6's schemas (or an Aztec source
 /// that v6's schema reads) under `name`.
 fn schema_reading(name: &str) -> String {
-    let records: Value =
-        serde_json::from_str(&read_testdata("v6/schema-readings.json")).expect("schema-readings.json");
-    records
-        .as_array()
-        .expect("records")
-        .iter()
-        .find(|record| record["name"] == name)
-        .and_then(|record| record["value"].as_str())
-        .unwrap_or_else(|| panic!("schema-readings.json has no {name}"))
-        .to_owned()
+    named_value("v6/schema-readings.json", name)
 }
 
 /// Block 1's header JSON from the chain, with `globalVariables.<key>` replaced by `value`.

@@ -39,6 +39,30 @@ pub fn reference() -> &'static Value {
     &REFERENCE
 }
 
+/// The Poseidon2 vectors of one kind, each file naming them its own way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PoseidonVectors {
+    /// `{input, output}`: four lanes in, four out.
+    Permutation,
+    /// `{inputs, output}`: the plain sponge hash.
+    Hash,
+    /// `{separator, inputs, output}`: the hash with a domain separator.
+    HashWithSeparator,
+}
+
+/// Every record of one kind of Poseidon2 vector: the Aztec fixtures' first, then the reference's
+/// (10 permutations, 25 hashes, 39 separator hashes).
+pub fn poseidon_vectors(kind: PoseidonVectors) -> Vec<&'static Value> {
+    let (fixtures, computed) = match kind {
+        PoseidonVectors::Permutation => ("/poseidon2_permutation_vectors", "/poseidon2_permutation"),
+        PoseidonVectors::Hash => ("/poseidon2_hash_vectors", "/poseidon2_hash"),
+        PoseidonVectors::HashWithSeparator => {
+            ("/poseidon2_hash_with_separator_vectors", "/poseidon2_hash_with_separator")
+        }
+    };
+    array(aztec_fixtures(), fixtures).iter().chain(array(reference(), computed)).collect()
+}
+
 /// The value at a JSON pointer (`/a/0/b`), or a panic naming the pointer.
 pub fn at<'v>(root: &'v Value, pointer: &str) -> &'v Value {
     root.pointer(pointer).unwrap_or_else(|| panic!("vector file has no {pointer}"))
@@ -47,6 +71,14 @@ pub fn at<'v>(root: &'v Value, pointer: &str) -> &'v Value {
 /// The array at a JSON pointer.
 pub fn array<'v>(root: &'v Value, pointer: &str) -> &'v [Value] {
     at(root, pointer).as_array().map(Vec::as_slice).unwrap_or_else(|| panic!("{pointer} is not an array"))
+}
+
+/// The array at a JSON pointer, which must hold at least `min` records (`what` names them in
+/// the failure): a fixture file that lost records fails instead of checking fewer.
+pub fn at_least<'v>(root: &'v Value, pointer: &str, min: usize, what: &str) -> &'v [Value] {
+    let records = array(root, pointer);
+    assert!(records.len() >= min, "{} {what}, fewer than {min}", records.len());
+    records
 }
 
 /// A field element given as a `0x`-hex or decimal string, or as a JSON number.

@@ -8,7 +8,7 @@ use txfx_poseidon::{
     DomainSeparator, Fr, TX_START_PREFIX, permute, poseidon2_hash, poseidon2_hash_bytes,
     poseidon2_hash_with_separator,
 };
-use txfx_suite::vectors::{array, at, aztec_fixtures, fr, frs, reference, uint};
+use txfx_suite::vectors::{PoseidonVectors, array, at, aztec_fixtures, fr, frs, poseidon_vectors, reference, uint};
 
 fn state(values: Vec<Fr>) -> [Fr; 4] {
     values.try_into().expect("a permutation vector has four lanes")
@@ -17,13 +17,8 @@ fn state(values: Vec<Fr>) -> [Fr; 4] {
 #[test]
 fn permutation_vectors() {
     let mut ran = 0;
-    let records = array(aztec_fixtures(), "/poseidon2_permutation_vectors")
-        .iter()
-        .map(|r| (at(r, "/input"), at(r, "/output")))
-        .chain(
-            array(reference(), "/poseidon2_permutation").iter().map(|r| (at(r, "/input"), at(r, "/output"))),
-        );
-    for (input, output) in records {
+    for record in poseidon_vectors(PoseidonVectors::Permutation) {
+        let (input, output) = (at(record, "/input"), at(record, "/output"));
         let mut s = state(frs(input));
         permute(&mut s);
         assert_eq!(s, state(frs(output)), "permutation of {input}");
@@ -35,10 +30,7 @@ fn permutation_vectors() {
 #[test]
 fn hash_vectors() {
     let mut ran = 0;
-    let records = array(aztec_fixtures(), "/poseidon2_hash_vectors")
-        .iter()
-        .chain(array(reference(), "/poseidon2_hash"));
-    for record in records {
+    for record in poseidon_vectors(PoseidonVectors::Hash) {
         let inputs = frs(at(record, "/inputs"));
         assert_eq!(poseidon2_hash(&inputs), fr(at(record, "/output")), "hash of {} inputs", inputs.len());
         ran += 1;
@@ -49,10 +41,7 @@ fn hash_vectors() {
 #[test]
 fn separator_hash_vectors() {
     let mut ran = 0;
-    let records = array(aztec_fixtures(), "/poseidon2_hash_with_separator_vectors")
-        .iter()
-        .chain(array(reference(), "/poseidon2_hash_with_separator"));
-    for record in records {
+    for record in poseidon_vectors(PoseidonVectors::HashWithSeparator) {
         let separator =
             DomainSeparator::new(u32::try_from(uint(at(record, "/separator"))).expect("u32 separator"));
         let inputs = frs(at(record, "/inputs"));

@@ -137,20 +137,16 @@ fn log_lengths_are_bounded() {
         TxEffectFields { public_logs: two, ..base() },
         TxEffectError::PublicLogsPayloadTooLong { index: 1, flat_length: 4097, max: 4096 },
     );
-    check(
-        TxEffectFields {
-            contract_class_logs: vec![ContractClassLog { contract_address: f(1), fields: vec![] }],
-            ..base()
-        },
-        log_length(ContractClassLogs, 0, 0, 1, 3023),
-    );
-    check(
-        TxEffectFields {
-            contract_class_logs: vec![ContractClassLog { contract_address: f(1), fields: ones(3024) }],
-            ..base()
-        },
-        log_length(ContractClassLogs, 0, 3024, 1, 3023),
-    );
+    // A contract-class log emits 1 to 3023 fields: none, or one too many, is refused.
+    for length in [0, 3024] {
+        check(
+            TxEffectFields {
+                contract_class_logs: vec![ContractClassLog { contract_address: f(1), fields: ones(length) }],
+                ..base()
+            },
+            log_length(ContractClassLogs, 0, length, 1, 3023),
+        );
+    }
 }
 
 #[test]
@@ -204,26 +200,22 @@ fn blob_decoding_checks() {
         TxBlobError::LengthMismatch { claimed: 21, implied: 20 }
     );
 
-    // A private-log length field that is impossible; offsets count from the tx's marker.
-    let mut long_log = fields.clone();
-    long_log[9] = f(17);
-    assert!(matches!(
-        decode_tx_blob(ProtocolVersion::Azip26, &long_log),
-        Err(TxBlobError::BadLength { what: "private log length", offset: 9, .. })
-    ));
-    let mut wrong_sum = fields.clone();
-    wrong_sum[9] = f(2);
-    assert_eq!(
-        decode_tx_blob(ProtocolVersion::Azip26, &wrong_sum).unwrap_err(),
-        TxBlobError::PrivateLogsLengthMismatch { sum: 2, marker: 3 }
-    );
-    // A public log whose length runs past its section: it ran out, named as such.
-    let mut long_public = fields.clone();
-    long_public[13] = f(3);
-    assert!(matches!(
-        decode_tx_blob(ProtocolVersion::Azip26, &long_public),
-        Err(TxBlobError::BadLength { what: "public log length", .. })
-    ));
+    // One length field set to a length the tx cannot have; offsets count from the tx's marker.
+    type IsTheRefusal = fn(&TxBlobError) -> bool;
+    let lengths: [(usize, u64, IsTheRefusal); 3] = [
+        // A private-log length field that is impossible.
+        (9, 17, |e| matches!(e, TxBlobError::BadLength { what: "private log length", offset: 9, .. })),
+        // A possible one that disagrees with the marker's sum.
+        (9, 2, |e| *e == TxBlobError::PrivateLogsLengthMismatch { sum: 2, marker: 3 }),
+        // A public log whose length runs past its section: it ran out, named as such.
+        (13, 3, |e| matches!(e, TxBlobError::BadLength { what: "public log length", .. })),
+    ];
+    for (index, length, is_the_refusal) in lengths {
+        let mut edited = fields.clone();
+        edited[index] = f(length);
+        let refusal = decode_tx_blob(ProtocolVersion::Azip26, &edited).unwrap_err();
+        assert!(is_the_refusal(&refusal), "field {index} = {length}: {refusal:?}");
+    }
 
     // A revert code the protocol does not have.
     let mut reverted = TxStartMarker::of(&effect);

@@ -136,30 +136,12 @@ impl ElementRole {
     }
 }
 
-impl core::fmt::Display for ElementRole {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A name that is no role's ([`ElementRole::name`] lists them).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown element role {name:?}")]
-pub struct UnknownRole {
-    /// The name given.
-    pub name: String,
-}
-
-/// Parses [`ElementRole::name`] (exactly).
-impl core::str::FromStr for ElementRole {
-    type Err = UnknownRole;
-    fn from_str(name: &str) -> Result<Self, UnknownRole> {
-        Self::ALL
-            .into_iter()
-            .find(|role| role.name() == name)
-            .ok_or_else(|| UnknownRole { name: name.to_owned() })
-    }
-}
+crate::names::parsed_by_name!(
+    /// A name that is no role's ([`ElementRole::name`] lists them).
+    ElementRole,
+    UnknownRole,
+    "unknown element role {name:?}"
+);
 
 /// Where an element is in its category: its role, the item it belongs to (the note hash, the
 /// write, the log; 0 for the only contract-class log) and, for log fields, its field in the log

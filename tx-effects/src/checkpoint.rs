@@ -464,58 +464,9 @@ pub fn decode_checkpoint(
     let mut blocks = Vec::new();
     let num_blob_fields = loop {
         let index = blocks.len();
-        // Txs up to the block-end marker.
-        let mut tx_effects = Vec::new();
-        let (timestamp, block_number, num_txs) = loop {
-            let Some(field) = fields.get(offset) else {
-                return Err(E::MissingBlockEnd { block: index, offset });
-            };
-            if let Some(marker) = decode_block_end_marker(field) {
-                break marker;
-            }
-            let (effect, used) =
-                decode_tx_blob(protocol, fields.get(offset..).unwrap_or_default()).map_err(|source| {
-                    E::Tx { block: index, tx: tx_effects.len(), offset, source: source.offset_by(offset) }
-                })?;
-            tx_effects.push(effect);
-            offset += used;
-        };
-        let needed = protocol.block_end_fields(index);
-        let Some([_, state, last_archive, note_hash, nullifier, public_data, l1_to_l2 @ ..]) =
-            fields.get(offset..offset + needed)
-        else {
-            return Err(E::TruncatedBlockEnd {
-                block: index,
-                offset,
-                needed,
-                available: fields.len() - offset,
-            });
-        };
-        let state = decode_state_field(state).ok_or(E::BadStateField {
-            block: index,
-            offset: offset + 1,
-            value: *state,
-        })?;
-        if usize::from(num_txs) != tx_effects.len() {
-            return Err(E::NumTxsMismatch {
-                block: index,
-                offset,
-                claimed: usize::from(num_txs),
-                read: tx_effects.len(),
-            });
-        }
-        blocks.push(CheckpointBlock {
-            block_number: BlockNumber::new(block_number),
-            timestamp,
-            state,
-            last_archive_root: *last_archive,
-            note_hash_root: *note_hash,
-            nullifier_root: *nullifier,
-            public_data_root: *public_data,
-            l1_to_l2_message_root: l1_to_l2.first().copied(),
-            body: Body::new(tx_effects),
-        });
-        offset += needed;
+        let (block, end) = decode_block(protocol, fields, index, offset)?;
+        blocks.push(block);
+        offset = end;
         // Another block, or the end of the checkpoint.
         let Some(field) = fields.get(offset) else {
             return Err(E::MissingCheckpointEnd { offset, blocks_read: index });
@@ -538,6 +489,64 @@ pub fn decode_checkpoint(
         return Err(E::NonzeroTail { offset: at, value: *value });
     }
     Ok(Checkpoint { protocol, blocks, num_blob_fields })
+}
+
+/// Decodes block `index` of a checkpoint, whose first field is at `offset`: its txs up to the
+/// block-end marker, then its block-end fields. Returns the block and the offset after it.
+fn decode_block(
+    protocol: ProtocolVersion,
+    fields: &[Fr],
+    index: usize,
+    mut offset: usize,
+) -> Result<(CheckpointBlock, usize), CheckpointDecodeError> {
+    use CheckpointDecodeError as E;
+    // Txs up to the block-end marker.
+    let mut tx_effects = Vec::new();
+    let (timestamp, block_number, num_txs) = loop {
+        let Some(field) = fields.get(offset) else {
+            return Err(E::MissingBlockEnd { block: index, offset });
+        };
+        if let Some(marker) = decode_block_end_marker(field) {
+            break marker;
+        }
+        let (effect, used) =
+            decode_tx_blob(protocol, fields.get(offset..).unwrap_or_default()).map_err(|source| E::Tx {
+                block: index,
+                tx: tx_effects.len(),
+                offset,
+                source: source.offset_by(offset),
+            })?;
+        tx_effects.push(effect);
+        offset += used;
+    };
+    let needed = protocol.block_end_fields(index);
+    let Some([_, state, last_archive, note_hash, nullifier, public_data, l1_to_l2 @ ..]) =
+        fields.get(offset..offset + needed)
+    else {
+        return Err(E::TruncatedBlockEnd { block: index, offset, needed, available: fields.len() - offset });
+    };
+    let state =
+        decode_state_field(state).ok_or(E::BadStateField { block: index, offset: offset + 1, value: *state })?;
+    if usize::from(num_txs) != tx_effects.len() {
+        return Err(E::NumTxsMismatch {
+            block: index,
+            offset,
+            claimed: usize::from(num_txs),
+            read: tx_effects.len(),
+        });
+    }
+    let block = CheckpointBlock {
+        block_number: BlockNumber::new(block_number),
+        timestamp,
+        state,
+        last_archive_root: *last_archive,
+        note_hash_root: *note_hash,
+        nullifier_root: *nullifier,
+        public_data_root: *public_data,
+        l1_to_l2_message_root: l1_to_l2.first().copied(),
+        body: Body::new(tx_effects),
+    };
+    Ok((block, offset + needed))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ pub mod checkpoint;
 pub mod commitment;
 pub mod limits;
 pub mod model;
+mod names;
 pub mod protocol;
 #[cfg(feature = "synthetic")]
 pub mod synthetic;

@@ -243,32 +243,13 @@ impl Category {
     }
 }
 
-/// A name that is no category's ([`Category::name`] lists them).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
+// Category names are TypeScript's keys for the categories.
+crate::names::parsed_by_name!(
+    /// A name that is no category's ([`Category::name`] lists them).
+    Category,
+    UnknownCategory,
     "unknown category {name:?}: expected noteHashes, nullifiers, l2ToL1Msgs, publicDataWrites, privateLogs, publicLogs or contractClassLogs"
-)]
-pub struct UnknownCategory {
-    /// The name given.
-    pub name: String,
-}
-
-/// Parses [`Category::name`], TypeScript's key for the category (exactly; no other spelling).
-impl std::str::FromStr for Category {
-    type Err = UnknownCategory;
-    fn from_str(name: &str) -> Result<Self, UnknownCategory> {
-        Self::ALL
-            .into_iter()
-            .find(|category| category.name() == name)
-            .ok_or_else(|| UnknownCategory { name: name.to_owned() })
-    }
-}
-
-impl std::fmt::Display for Category {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+);
 
 /// A tx effect that breaks a protocol limit or legality rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -166,30 +166,12 @@ impl ProtocolVersion {
     }
 }
 
-/// A name that is no protocol's.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown protocol {name:?}: expected v6, azip-26 or pre-azip-26")]
-pub struct UnknownProtocolVersion {
-    /// The name given.
-    pub name: String,
-}
-
-/// Parses [`ProtocolVersion::name`] (exactly).
-impl std::str::FromStr for ProtocolVersion {
-    type Err = UnknownProtocolVersion;
-    fn from_str(name: &str) -> Result<Self, UnknownProtocolVersion> {
-        Self::ALL
-            .into_iter()
-            .find(|version| version.name() == name)
-            .ok_or_else(|| UnknownProtocolVersion { name: name.to_owned() })
-    }
-}
-
-impl std::fmt::Display for ProtocolVersion {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+crate::names::parsed_by_name!(
+    /// A name that is no protocol's.
+    ProtocolVersion,
+    UnknownProtocolVersion,
+    "unknown protocol {name:?}: expected v6, azip-26 or pre-azip-26"
+);
 
 #[cfg(test)]
 mod tests {

@@ -44,24 +44,12 @@ impl Profile {
     }
 }
 
-/// A name that is no profile's.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown profile {name:?}: expected sparse, small or log-heavy")]
-pub struct UnknownProfile {
-    /// The name given.
-    pub name: String,
-}
-
-/// Parses [`Profile::name`] (exactly).
-impl std::str::FromStr for Profile {
-    type Err = UnknownProfile;
-    fn from_str(name: &str) -> Result<Self, UnknownProfile> {
-        Self::ALL
-            .into_iter()
-            .find(|profile| profile.name() == name)
-            .ok_or_else(|| UnknownProfile { name: name.to_owned() })
-    }
-}
+crate::names::parsed_by_name!(
+    /// A name that is no profile's.
+    Profile,
+    UnknownProfile,
+    "unknown profile {name:?}: expected sparse, small or log-heavy"
+);
 
 /// A distinct nonzero value for (tx, category, position).
 fn value(tx: usize, category: u64, position: usize) -> Fr {

@@ -130,9 +130,53 @@ fn as_response(result: &str) -> String {
 }
 
 /// The first request of a batch and its answer.
-fn only(asked: &Request, answers: Vec<RpcAnswer>) -> Result<(&RpcRequest, RpcAnswer), WalkError> {
+fn only(asked: &Request, answers: Vec<RpcAnswer>) -> Result<Answered<'_>, WalkError> {
     match (asked.requests.first(), answers.into_iter().next()) {
         (Some(request), Some(answer)) => Ok((request, answer)),
+        _ => Err(WalkError::Ended),
+    }
+}
+
+/// A node's `getBlockData` answer for block `number`, read: block data and nothing else (a bare
+/// header names no checkpoint, and a block response is what getBlock answers, not getBlockData),
+/// and the block asked for.
+fn block_data(hasher: &dyn HashBackend, request: &RpcRequest, text: &str, number: u64) -> Result<BlockParts, WalkError> {
+    let data = read::header(hasher, Doc::text("getBlockData", &as_response(text)), PROTOCOL)
+        .map_err(|e| answer_error(Target::Node, &request.method, e))?;
+    let parts = match data.block {
+        Some(parts) if parts.shape == read::BLOCK_DATA => parts,
+        other => {
+            return Err(WalkError::Shape {
+                target: Target::Node,
+                method: request.method.clone(),
+                got: other.map_or("a bare header", |parts| parts.shape.name),
+                expected: "block data: header, archive, blockHash and checkpointNumber",
+            });
+        }
+    };
+    let answered = parts.header.global_variables.block_number;
+    if u64::from(answered.get()) != number {
+        return Err(contradicts(
+            "the block the node answered getBlockData with",
+            answered,
+            "the block asked for",
+            Claim::Number(number),
+            "node",
+        ));
+    }
+    Ok(parts)
+}
+
+/// A request of a batch with its answer.
+type Answered<'a> = (&'a RpcRequest, RpcAnswer);
+
+/// The first two requests of a batch, each with its answer.
+fn pair(asked: &Request, answers: Vec<RpcAnswer>) -> Result<(Answered<'_>, Answered<'_>), WalkError> {
+    let mut answers = answers.into_iter();
+    match (asked.requests.first(), asked.requests.get(1), answers.next(), answers.next()) {
+        (Some(first), Some(second), Some(first_answer), Some(second_answer)) => {
+            Ok(((first, first_answer), (second, second_answer)))
+        }
         _ => Err(WalkError::Ended),
     }
 }
@@ -365,14 +409,7 @@ impl Walk {
         answers: Vec<RpcAnswer>,
         effect: EffectDocument,
     ) -> Result<Next, WalkError> {
-        let (Some(block_request), Some(witness_request)) = (asked.requests.first(), asked.requests.get(1))
-        else {
-            return Err(WalkError::Ended);
-        };
-        let mut answers = answers.into_iter();
-        let (Some(block_answer), Some(witness_answer)) = (answers.next(), answers.next()) else {
-            return Err(WalkError::Ended);
-        };
+        let ((block_request, block_answer), (witness_request, witness_answer)) = pair(asked, answers)?;
         #[allow(clippy::expect_used, reason = "an internal invariant: claims come with the effect")]
         let claimed = effect.in_block.as_ref().expect("invariant: claims come with the effect").block_number;
         let text = result(Target::Node, block_request, block_answer, "block the receipt names")?;
@@ -447,14 +484,7 @@ impl Walk {
         answers: Vec<RpcAnswer>,
         found: Box<Found>,
     ) -> Result<Next, WalkError> {
-        let (Some(chain_request), Some(block_request)) = (asked.requests.first(), asked.requests.get(1))
-        else {
-            return Err(WalkError::Ended);
-        };
-        let mut answers = answers.into_iter();
-        let (Some(chain_answer), Some(block_answer)) = (answers.next(), answers.next()) else {
-            return Err(WalkError::Ended);
-        };
+        let ((chain_request, chain_answer), (block_request, block_answer)) = pair(asked, answers)?;
         let chain_id = l1::chain_id(&result(Target::L1, chain_request, chain_answer, "chain id")?)?;
         let header_chain_id = found.parts().header.global_variables.chain_id;
         if header_chain_id != Fr::from(chain_id) {
@@ -577,31 +607,8 @@ impl Walk {
                 }
                 answer => result(Target::Node, request, answer, "block")?,
             };
-            let data = read::header(cx.hasher, Doc::text("getBlockData", &as_response(&text)), PROTOCOL)
-                .map_err(|e| answer_error(Target::Node, &request.method, e))?;
-            // Block data and nothing else: a bare header names no checkpoint, and a block
-            // response is what getBlock answers, not getBlockData.
-            let parts = match data.block {
-                Some(parts) if parts.shape == read::BLOCK_DATA => parts,
-                other => {
-                    return Err(WalkError::Shape {
-                        target: Target::Node,
-                        method: request.method.clone(),
-                        got: other.map_or("a bare header", |parts| parts.shape.name),
-                        expected: "block data: header, archive, blockHash and checkpointNumber",
-                    });
-                }
-            };
+            let parts = block_data(cx.hasher, request, &text, number)?;
             let answered = parts.header.global_variables.block_number;
-            if u64::from(answered.get()) != number {
-                return Err(contradicts(
-                    "the block the node answered getBlockData with",
-                    answered,
-                    "the block asked for",
-                    Claim::Number(number),
-                    "node",
-                ));
-            }
             if parts.checkpoint_number < checkpoint {
                 return Err(contradicts(
                     "the checkpoint of a later block",

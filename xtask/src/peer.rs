@@ -8,9 +8,11 @@ use serde_json::{Value, json};
 
 use crate::{npm_install, root, run};
 
-/// The versions the seed system was measured with (docs/spec.md §1).
-const PACKAGE_JSON: &str = r#"{
-  "name": "txfx-peer-bench",
+/// The Poseidon2 reference: the versions the seed system was measured with (docs/spec.md §1),
+/// which `reference.json` and the v6 chain (`ts-fixtures`) were computed with too, so both
+/// installs read this one manifest.
+pub const PACKAGE_JSON: &str = r#"{
+  "name": "txfx-poseidon2-reference",
   "private": true,
   "type": "module",
   "dependencies": { "@aztec/foundation": "5.2.0", "@aztec/bb.js": "5.0.0" },

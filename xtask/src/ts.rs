@@ -21,40 +21,35 @@ const PACKAGE_JSON: &str = r#"{
 }
 "#;
 
-/// The v6 script's packages: Poseidon2 from the versions `reference.json` was computed with.
-const PACKAGE_JSON_V6: &str = r#"{
-  "name": "txfx-ts-v6",
-  "private": true,
-  "type": "module",
-  "dependencies": { "@aztec/foundation": "5.2.0", "@aztec/bb.js": "5.0.0" },
-  "overrides": { "@aztec/bb.js": "5.0.0" }
-}
-"#;
-
 /// Installs the packages (if needed), builds `txfx`, and regenerates `testdata/typescript/`.
 pub fn run_ts_fixtures() -> Result<(), String> {
     let dir = root().join("target").join("ts-fixtures");
     npm_install(&dir, PACKAGE_JSON, "@aztec/stdlib")?;
     build_workspace()?;
-    let script = dir.join("fixtures.mjs");
-    std::fs::copy(root().join("xtask/ts/fixtures.mjs"), &script).map_err(|e| e.to_string())?;
+    let script = copy_script("fixtures.mjs", &dir)?;
     run(Command::new("node")
         .arg(&script)
         .arg(root().join("testdata").join("typescript"))
         .current_dir(&dir)
         .env("TXFX_BIN", target_dir().join("debug").join("txfx")))?;
     // Headers and the archive chain (testdata/typescript/headers.json, testdata/chain/).
-    let chain = dir.join("chain.mjs");
-    std::fs::copy(root().join("xtask/ts/chain.mjs"), &chain).map_err(|e| e.to_string())?;
+    copy_script("archive-tree.mjs", &dir)?;
+    let chain = copy_script("chain.mjs", &dir)?;
     run(Command::new("node").arg(&chain).arg(root().join("testdata")).current_dir(&dir))?;
     // The Aztec v6 chain (testdata/v6/), from its own install.
     let v6_dir = root().join("target").join("ts-v6");
-    npm_install(&v6_dir, PACKAGE_JSON_V6, "@aztec/bb.js")?;
-    let v6 = v6_dir.join("v6-chain.mjs");
-    std::fs::copy(root().join("xtask/ts/v6-chain.mjs"), &v6).map_err(|e| e.to_string())?;
+    npm_install(&v6_dir, crate::peer::PACKAGE_JSON, "@aztec/bb.js")?;
+    copy_script("archive-tree.mjs", &v6_dir)?;
+    let v6 = copy_script("v6-chain.mjs", &v6_dir)?;
     run(Command::new("node").arg(&v6).arg(root().join("testdata")).current_dir(&v6_dir))?;
     // How TypeScript's schemas read mixed and ambiguous documents (testdata/typescript/readings.json).
-    let readings = dir.join("readings.mjs");
-    std::fs::copy(root().join("xtask/ts/readings.mjs"), &readings).map_err(|e| e.to_string())?;
+    let readings = copy_script("readings.mjs", &dir)?;
     run(Command::new("node").arg(&readings).arg(root().join("testdata").join("typescript")).current_dir(&dir))
+}
+
+/// Copies `xtask/ts/<name>` into `dir`, beside the packages it imports, and returns the copy's path.
+fn copy_script(name: &str, dir: &std::path::Path) -> Result<std::path::PathBuf, String> {
+    let copy = dir.join(name);
+    std::fs::copy(root().join("xtask/ts").join(name), &copy).map_err(|e| format!("{name}: {e}"))?;
+    Ok(copy)
 }

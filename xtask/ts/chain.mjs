@@ -22,6 +22,8 @@ import { MembershipWitness } from '@aztec/foundation/trees';
 import { L2Block } from '@aztec/stdlib/block';
 import { BlockHeader } from '@aztec/stdlib/tx';
 
+import { archiveTree } from './archive-tree.mjs';
+
 // The async Barretenberg needs a network CRS download; the synchronous WASM build does not.
 await BarretenbergSync.initSingleton({ backend: BackendType.Wasm });
 
@@ -73,26 +75,9 @@ const l2Block = { json: jsonStringify(block), hash: headerHash(block.header.toFi
 writeFileSync(join(testdata, 'typescript', 'headers.json'), JSON.stringify({ provenance, headers, l2Block }) + '\n');
 
 // The archive: an append-only tree of height 30, leaf i the hash of block i's header.
-const hashPair = (left, right) => poseidon2Hash([left, right]);
-function archiveLevels(leaves) {
-  const zeros = [Fr.ZERO];
-  const levels = [leaves];
-  for (let level = 0; level < ARCHIVE_HEIGHT; level++) {
-    const current = levels[level];
-    const next = [];
-    for (let j = 0; j < current.length; j += 2) next.push(hashPair(current[j], current[j + 1] ?? zeros[level]));
-    levels.push(next);
-    zeros.push(hashPair(zeros[level], zeros[level]));
-  }
-  return { levels, zeros };
-}
-const archiveRoot = (leaves) => archiveLevels(leaves).levels[ARCHIVE_HEIGHT][0];
-function archiveWitness(leaves, index) {
-  const { levels, zeros } = archiveLevels(leaves);
-  const path = [];
-  for (let level = 0; level < ARCHIVE_HEIGHT; level++) path.push(levels[level][(index >> level) ^ 1] ?? zeros[level]);
-  return new MembershipWitness(ARCHIVE_HEIGHT, BigInt(index), path);
-}
+const archive = archiveTree(ARCHIVE_HEIGHT, (left, right) => poseidon2Hash([left, right]), Fr.ZERO);
+const archiveRoot = archive.root;
+const archiveWitness = (leaves, index) => new MembershipWitness(ARCHIVE_HEIGHT, BigInt(index), archive.path(leaves, index));
 
 const genesis = new Fr(GENESIS_BLOCK_HEADER_HASH);
 const genesisRoot = archiveRoot([genesis]);

@@ -27,6 +27,8 @@ import { poseidon2Hash, poseidon2HashWithSeparator, poseidon2Permutation } from 
 import { Fr } from '@aztec/foundation/curves/bn254';
 import { MembershipWitness, MerkleTreeCalculator, SiblingPath, computeRootFromSiblingPath } from '@aztec/foundation/trees';
 
+import { archiveTree } from './archive-tree.mjs';
+
 // The async Barretenberg needs a network CRS download; the synchronous WASM build does not.
 await BarretenbergSync.initSingleton({ backend: BackendType.Wasm });
 
@@ -209,25 +211,11 @@ const rng = new Rng(SEED);
 // 1. Archive tree. AN hash.ts @54e3383c: computeMerkleHash(l, r) = poseidon2HashWithSeparator([l, r], MERKLE_HASH),
 // "for append-only trees (note-hash, L1->L2, archive)". Height ARCHIVE_HEIGHT, empty leaf 0, leaf i = hash of block i.
 const merkleHash = (l, r) => poseidon2HashWithSeparator([l, r], DOM_SEP.MERKLE_HASH);
-const zeros = [Fr.ZERO];
-for (let i = 0; i < 42; i++) zeros.push(merkleHash(zeros[i], zeros[i]));
-function archiveLevels(leaves) {
-  const levels = [leaves];
-  for (let level = 0; level < ARCHIVE_HEIGHT; level++) {
-    const current = levels[level];
-    const next = [];
-    for (let j = 0; j < current.length; j += 2) next.push(merkleHash(current[j], current[j + 1] ?? zeros[level]));
-    levels.push(next);
-  }
-  return levels;
-}
-const archiveRoot = (leaves) => archiveLevels(leaves)[ARCHIVE_HEIGHT][0];
-function archivePath(leaves, index) {
-  const levels = archiveLevels(leaves);
-  const path = [];
-  for (let level = 0; level < ARCHIVE_HEIGHT; level++) path.push(levels[level][(index >> level) ^ 1] ?? zeros[level]);
-  return path;
-}
+// Empty subtrees up to 42 levels: the empty note-hash tree's root is zeros[42].
+const archive = archiveTree(ARCHIVE_HEIGHT, merkleHash, Fr.ZERO, 42);
+const zeros = archive.zeros;
+const archiveRoot = archive.root;
+const archivePath = archive.path;
 // MembershipWitness.toBuffer (foundation 5.2.0 dest/trees/membership_witness.js; the labs copy is not indexed):
 // toBufferBE(leafIndex, 32) followed by the siblings, leaf level first. toJSON returns that buffer; jsonStringify
 // prints a Buffer as base64.

@@ -10,6 +10,20 @@
 //! compiled as the shipped guest compiles it (no `simd128`, so no auto-vectorisation it does not
 //! have there).
 
+/// Lane-wise operations of two operands on a newtype of one `v128`, each one wasm instruction
+/// compiled with `$features`: `name => intrinsic`, documented by the doc comments before the name.
+#[cfg(target_arch = "wasm32")]
+macro_rules! lanewise {
+    ($features:literal: $($(#[$doc:meta])* $name:ident => $intrinsic:ident),* $(,)?) => {$(
+        $(#[$doc])*
+        #[target_feature(enable = $features)]
+        #[inline]
+        pub fn $name(self, b: Self) -> Self {
+            Self($intrinsic(self.0, b.0))
+        }
+    )*};
+}
+
 pub mod product;
 pub mod simd29;
 

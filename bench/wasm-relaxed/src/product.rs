@@ -114,36 +114,14 @@ mod lanes {
         pub fn madd(a: Self, b: Self, c: Self) -> Self {
             Self(f64x2_relaxed_madd(a.0, b.0, c.0))
         }
-        #[target_feature(enable = "simd128,relaxed-simd")]
-        #[inline]
-        pub fn fadd(self, b: Self) -> Self {
-            Self(f64x2_add(self.0, b.0))
-        }
-        #[target_feature(enable = "simd128,relaxed-simd")]
-        #[inline]
-        pub fn fsub(self, b: Self) -> Self {
-            Self(f64x2_sub(self.0, b.0))
-        }
-        #[target_feature(enable = "simd128,relaxed-simd")]
-        #[inline]
-        pub fn iadd(self, b: Self) -> Self {
-            Self(i64x2_add(self.0, b.0))
-        }
-        #[target_feature(enable = "simd128,relaxed-simd")]
-        #[inline]
-        pub fn isub(self, b: Self) -> Self {
-            Self(i64x2_sub(self.0, b.0))
-        }
-        #[target_feature(enable = "simd128,relaxed-simd")]
-        #[inline]
-        pub fn and(self, b: Self) -> Self {
-            Self(v128_and(self.0, b.0))
-        }
-        #[target_feature(enable = "simd128,relaxed-simd")]
-        #[inline]
-        pub fn or(self, b: Self) -> Self {
-            Self(v128_or(self.0, b.0))
-        }
+        lanewise!("simd128,relaxed-simd":
+            fadd => f64x2_add,
+            fsub => f64x2_sub,
+            iadd => i64x2_add,
+            isub => i64x2_sub,
+            and => v128_and,
+            or => v128_or,
+        );
         /// Arithmetic shift right by 52, each `i64` lane.
         #[target_feature(enable = "simd128,relaxed-simd")]
         #[inline]

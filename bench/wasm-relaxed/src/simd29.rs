@@ -97,24 +97,14 @@ mod lanes {
         pub fn lanes(self) -> [u64; 2] {
             [i64x2_extract_lane::<0>(self.0).cast_unsigned(), i64x2_extract_lane::<1>(self.0).cast_unsigned()]
         }
-        /// Lane-wise sum (wrapping).
-        #[target_feature(enable = "simd128")]
-        #[inline]
-        pub fn iadd(self, b: Self) -> Self {
-            Self(i64x2_add(self.0, b.0))
-        }
-        /// Lane-wise difference (wrapping).
-        #[target_feature(enable = "simd128")]
-        #[inline]
-        pub fn isub(self, b: Self) -> Self {
-            Self(i64x2_sub(self.0, b.0))
-        }
-        /// Lane-wise AND.
-        #[target_feature(enable = "simd128")]
-        #[inline]
-        pub fn and(self, b: Self) -> Self {
-            Self(v128_and(self.0, b.0))
-        }
+        lanewise!("simd128":
+            /// Lane-wise sum (wrapping).
+            iadd => i64x2_add,
+            /// Lane-wise difference (wrapping).
+            isub => i64x2_sub,
+            /// Lane-wise AND.
+            and => v128_and,
+        );
         /// Each lane shifted left by `n`.
         #[target_feature(enable = "simd128")]
         #[inline]

@@ -193,6 +193,8 @@ macro_rules! reduce_row {
 /// only on the words below it, which the high half does not touch) and divide by `R` exactly.
 /// Bounds: the low half's reduction is below `(R + m·p)/R < p + 1`, the high half below
 /// `a²/R < 1.71p` for `a < 3p`: their sum stays below `2.71p < R`, no carry out.
+// long-function: one inline-assembly block and its operand list; split in two, the halves would
+// pass the partial products through memory instead of the registers the block keeps them in.
 #[inline(always)]
 pub(super) fn square(a: &Coarse) -> Coarse {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);

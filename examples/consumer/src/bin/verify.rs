@@ -32,15 +32,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tx_witness = read::witness(Doc::text("tx-effects witness", TX_WITNESS), v6)?;
     let effect = read::effect(Doc::text("receipt", RECEIPT), v6)?.effect;
 
-    let verdict = verify_chain(
-        &native,
-        v6,
-        root,
-        &archive_witness,
-        &header,
-        &tx_witness,
-        ChainSubject::Effect(&effect),
-    )?;
+    // The same chain of answers, checked for whichever effect is claimed to be the tx's.
+    let chain_for = |effect: &TxEffect| {
+        verify_chain(&native, v6, root, &archive_witness, &header, &tx_witness, ChainSubject::Effect(effect))
+    };
+    let verdict = chain_for(&effect)?;
     // The verdict names what was proven: compare it with what you asked for (here: this tx, in
     // block 4), never with what the answers claim.
     let proven_tx = verdict.proven.tx().tx_hash;
@@ -59,16 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut forged = effect.into_fields();
     forged.nullifiers.push(Fr::from(0x99u64));
     let forged = TxEffect::new(forged)?;
-    let refused = verify_chain(
-        &native,
-        v6,
-        root,
-        &archive_witness,
-        &header,
-        &tx_witness,
-        ChainSubject::Effect(&forged),
-    );
-    match refused {
+    match chain_for(&forged) {
         Err(error) => println!(
             "a forged effect is refused at the {} link: {error}",
             error.link().map_or("?", |l| l.name())
