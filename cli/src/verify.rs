@@ -166,14 +166,19 @@ pub struct NodeArgs {
     /// rollup's archiveAt(checkpoint). Used with --rollup.
     #[arg(long, value_name = "URL", env = "ETH_RPC_URL", hide_env_values = true, value_parser = EndpointParser)]
     l1_rpc: Option<Endpoint>,
-    /// The rollup contract's address on L1.
-    #[arg(long, requires = "l1_rpc", value_parser = rollup_address)]
+    /// The rollup contract's address on L1. Without it, the rollup is the one the Registry names
+    /// canonical at the L1 block (--registry, or --network's: `txfx networks` lists them).
+    #[arg(long, requires = "l1_rpc", value_parser = rollup_address, conflicts_with = "registry")]
     rollup: Option<Address>,
+    /// The Aztec Registry's address on L1: the rollup is its getCanonicalRollup() at the L1 block.
+    #[arg(long, requires = "l1_rpc", value_parser = rollup_address)]
+    registry: Option<Address>,
     /// The L1 block to read the rollup at: finalized (default), safe, latest or a number.
     #[arg(long, default_value = "finalized", value_parser = parsed::<BlockTag>, requires = "l1_rpc")]
     l1_block: BlockTag,
-    /// A network whose genesis archive root L1's archiveAt(0) must be: canonical, testnet,
-    /// mainnet (pins none yet) or canonical-4.1.2 (`txfx networks` lists them).
+    /// The network: L1's eth_chainId must be its L1 chain, the rollup's archiveAt(0) its genesis
+    /// archive root, and without --rollup its Registry names the rollup. canonical, testnet,
+    /// mainnet (pins no genesis root yet) or canonical-4.1.2 (`txfx networks` lists them).
     #[arg(long, requires = "l1_rpc", conflicts_with = "genesis_archive_root")]
     network: Option<String>,
     /// A custom network's genesis archive root, checked against L1's archiveAt(0).
@@ -209,10 +214,11 @@ pub struct NodeArgs {
 pub struct Given(Vec<&'static str>);
 
 /// Every option of [`NodeArgs`]: its clap id and its flag.
-const NODE_OPTIONS: [(&str, &str); 12] = [
+const NODE_OPTIONS: [(&str, &str); 13] = [
     ("node", "--node"),
     ("l1_rpc", "--l1-rpc"),
     ("rollup", "--rollup"),
+    ("registry", "--registry"),
     ("l1_block", "--l1-block"),
     ("network", "--network"),
     ("genesis_archive_root", "--genesis-archive-root"),
@@ -262,7 +268,8 @@ impl VerifyCommand {
     }
 }
 
-/// `--rollup`: an address in one case, or in EIP-55's mixed case with its checksum right.
+/// `--rollup`, `--registry`: an address in one case, or in EIP-55's mixed case with its
+/// checksum right.
 fn rollup_address(text: &str) -> Result<Address, String> {
     txfx_walk::l1::parse_address(text).map_err(|e| e.to_string())
 }
@@ -397,9 +404,15 @@ fn asks_a_node(args: &ChainArgs) -> Result<bool, Failure> {
         // A node in the environment is for the runs that give no file.
         (Some(_), None) => Ok(false),
         (None, _) if args.node.node.is_some() => {
-            if given.has("--l1-rpc") && args.node.rollup.is_none() {
+            // A network file may name a Registry: `anchor` says so once it is read.
+            let rollup_named = args.node.rollup.is_some()
+                || args.node.registry.is_some()
+                || args.node.network_file.is_some()
+                || args.node.network.as_deref().is_some_and(|name| deployment(name).is_some());
+            if given.has("--l1-rpc") && !rollup_named {
                 return Err(Failure::Input(
-                    "--l1-rpc: the archive root is read from the rollup contract: give --rollup ADDRESS too"
+                    "--l1-rpc: the archive root is read from the rollup contract: give --rollup ADDRESS, \
+                     --registry ADDRESS or a --network txfx knows the Registry of"
                         .into(),
                 ));
             }
@@ -426,18 +439,6 @@ fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
         return Err(Failure::Input("--node takes the tx from the node: give --tx-hash alone".into()));
     }
     let tx_hashes = each_tx::tx_hashes(&args.subject.tx_hash)?;
-    let anchor = match (node.rollup, args.archive_root.as_deref()) {
-        (Some(rollup), None) => Anchor::L1 { rollup, tag: node.l1_block },
-        (None, Some(root)) => Anchor::Given(hex("--archive-root", root)?),
-        (Some(_), Some(_)) => {
-            return Err(Failure::Input("give --l1-rpc and --rollup, or --archive-root, not both".into()));
-        }
-        (None, None) => {
-            return Err(Failure::Input(
-                "give --l1-rpc URL --rollup ADDRESS (or --archive-root) to anchor the tx".into(),
-            ));
-        }
-    };
     let network = match (&node.network, &node.genesis_archive_root, &node.network_file) {
         (Some(name), _, _) => {
             Some(Network::named(name).map_err(|e| Failure::Input(format!("--network: {e}")))?)
@@ -452,6 +453,7 @@ fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
         }
         (None, None, None) => None,
     };
+    let anchor = anchor(node, network.as_ref(), args.archive_root.as_deref())?;
     let subject = match node.category {
         None => WalkSubject::Tx,
         Some(category) => {
@@ -487,11 +489,41 @@ fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
     })
 }
 
+/// The Registry of network `name`, if it is a built-in network deployed on L1.
+fn deployment(name: &str) -> Option<txfx_membership::L1Deployment> {
+    Network::named(name).ok()?.l1
+}
+
+/// The anchor `verify tx --node` proves under: the rollup named (`--rollup`), the rollup a
+/// Registry names (`--registry`, or the network's L1 deployment), or a root given.
+fn anchor(node: &NodeArgs, network: Option<&Network>, archive_root: Option<&str>) -> Result<Anchor, Failure> {
+    let tag = node.l1_block;
+    let registry = node.registry.or_else(|| {
+        let deployment = network?.l1.as_ref()?;
+        (node.rollup.is_none() && node.l1_rpc.is_some()).then_some(Address::from(deployment.registry))
+    });
+    match (node.rollup, registry, archive_root) {
+        (Some(rollup), _, None) => Ok(Anchor::L1 { rollup, tag }),
+        (None, Some(registry), None) => Ok(Anchor::Registry { registry, tag }),
+        (None, None, Some(root)) => Ok(Anchor::Given(hex("--archive-root", root)?)),
+        (_, _, Some(_)) => {
+            Err(Failure::Input("give --l1-rpc and --rollup (or --registry), or --archive-root, not both".into()))
+        }
+        (None, None, None) => Err(Failure::Input(
+            "give --l1-rpc URL and --rollup ADDRESS, --registry ADDRESS or --network NAME (or --archive-root) \
+             to anchor the tx"
+                .into(),
+        )),
+    }
+}
+
 /// Who a walk asks, as the progress line names them (redacted).
 fn asking(node: &NodeArgs, anchor: Anchor) -> String {
     let url = |url: &Option<Endpoint>| url.as_ref().map_or_else(String::new, Endpoint::redacted);
     match anchor {
-        Anchor::L1 { .. } => format!("{} and L1 at {}", url(&node.node), url(&node.l1_rpc)),
+        Anchor::L1 { .. } | Anchor::Registry { .. } => {
+            format!("{} and L1 at {}", url(&node.node), url(&node.l1_rpc))
+        }
         _ => url(&node.node),
     }
 }
