@@ -201,6 +201,11 @@ pub struct NodeArgs {
     /// than 0 and at most 1 hour.
     #[arg(long, default_value = "60s", requires = "node", value_parser = parsed::<Timeout>)]
     timeout: Timeout,
+    /// The settings file with per-network defaults (node, l1-rpc, rollup or registry, l1-block,
+    /// timeout, default-network); else $TXFX_CONFIG (empty: none), else
+    /// ~/.config/txfx/config.toml if it exists. The command line and the environment win.
+    #[arg(long, value_name = "FILE")]
+    config: Option<std::path::PathBuf>,
     /// The node's JSON-RPC namespace (aztec or node); by default aztec_, then node_.
     #[arg(long, requires = "node", value_parser = parsed::<Namespace>)]
     json_rpc_namespace: Option<Namespace>,
@@ -214,7 +219,7 @@ pub struct NodeArgs {
 pub struct Given(Vec<&'static str>);
 
 /// Every option of [`NodeArgs`]: its clap id and its flag.
-const NODE_OPTIONS: [(&str, &str); 13] = [
+const NODE_OPTIONS: [(&str, &str); 14] = [
     ("node", "--node"),
     ("l1_rpc", "--l1-rpc"),
     ("rollup", "--rollup"),
@@ -228,6 +233,7 @@ const NODE_OPTIONS: [(&str, &str); 13] = [
     ("role", "--role"),
     ("timeout", "--timeout"),
     ("json_rpc_namespace", "--json-rpc-namespace"),
+    ("config", "--config"),
 ];
 
 impl Given {
@@ -358,7 +364,10 @@ pub fn category(cx: Context<'_>, command: CategoryCommand) -> Result<(), Failure
 }
 
 pub fn verify(cx: Context<'_>, command: VerifyCommand) -> Result<(), Failure> {
-    let VerifyCommand::Tx(args) = command;
+    let VerifyCommand::Tx(mut args) = command;
+    if args.archive_witness.is_none() && args.header.is_none() && args.witness.is_none() {
+        with_settings(&mut args.node, args.archive_root.is_some())?;
+    }
     if asks_a_node(&args)? {
         return verify_from_node(cx, &args);
     }
@@ -384,6 +393,39 @@ pub fn verify(cx: Context<'_>, command: VerifyCommand) -> Result<(), Failure> {
         subject,
         &expected,
     ))
+}
+
+/// Fills what neither the command line nor the environment gave from the settings file's
+/// section for the run's network (`config` module): the network is `--network`, else the file's
+/// `default-network` when the command line names no network and no anchor (`--rollup`,
+/// `--registry`, `--archive-root`), so that a local run with its own rollup is not held to it.
+fn with_settings(node: &mut NodeArgs, archive_root: bool) -> Result<(), Failure> {
+    let Some(settings) = crate::config::load(node.config.as_deref())? else { return Ok(()) };
+    let named = ["--network", "--network-file", "--genesis-archive-root", "--rollup", "--registry"]
+        .iter()
+        .any(|flag| node.given.has(flag));
+    if node.network.is_none() && !named && !archive_root {
+        node.network.clone_from(&settings.default_network);
+    }
+    let Some(section) = node.network.as_deref().and_then(|name| settings.section(name)) else {
+        return Ok(());
+    };
+    if node.node.is_none() {
+        node.node.clone_from(&section.node);
+    }
+    if node.l1_rpc.is_none() {
+        node.l1_rpc.clone_from(&section.l1_rpc);
+    }
+    if node.rollup.is_none() && node.registry.is_none() && !archive_root {
+        (node.rollup, node.registry) = (section.rollup, section.registry);
+    }
+    if let (false, Some(tag)) = (node.given.has("--l1-block"), section.l1_block) {
+        node.l1_block = tag;
+    }
+    if let (false, Some(timeout)) = (node.given.has("--timeout"), section.timeout) {
+        node.timeout = timeout;
+    }
+    Ok(())
 }
 
 /// Whether `verify tx` asks a node (`--node` or `$AZTEC_NODE_URL`, no file given) or reads files;

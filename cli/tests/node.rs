@@ -8,11 +8,15 @@ use std::process::{Command, Output};
 use txfx_suite::testchain::{Lie, TestChain};
 
 fn txfx(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_txfx"))
-        .args(args)
-        .env_remove("TXFX_BACKEND")
-        .output()
-        .expect("txfx runs")
+    txfx_with(args, &[])
+}
+
+/// txfx with `env` set, and no settings file but one `env` names (`TXFX_CONFIG` empty).
+fn txfx_with(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_txfx"));
+    command.args(args).env_remove("TXFX_BACKEND").env_remove("AZTEC_NODE_URL").env_remove("ETH_RPC_URL");
+    command.env("TXFX_CONFIG", "");
+    command.envs(env.iter().copied()).output().expect("txfx runs")
 }
 
 fn walk(chain: &TestChain, block: u64, extra: &[&str]) -> Output {
@@ -137,6 +141,59 @@ fn a_registry_names_the_rollup() {
     let neither = txfx(&["verify", "tx", "--node", node, "--l1-rpc", l1, "--tx-hash", &tx]);
     assert_eq!(neither.status.code(), Some(2), "{neither:?}");
     assert!(String::from_utf8_lossy(&neither.stderr).contains("--registry"), "{neither:?}");
+}
+
+#[test]
+fn a_settings_file_gives_a_networks_defaults_and_the_command_line_wins() {
+    let chain = TestChain::start(Lie::None);
+    let dir = std::env::temp_dir().join(format!("txfx-settings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("written");
+        path.to_string_lossy().into_owned()
+    };
+    let tx = chain.chain.tx_of_block(4);
+    let settings = write(
+        "config.toml",
+        &format!(
+            "default-network = \"canonical\"\n[networks.canonical]\nnode = \"{}\"\nl1-rpc = \"{}\"\n\
+             registry = \"{}\"\ntimeout = \"20s\"\n",
+            chain.node.url, chain.anvil.url, chain.registry.address
+        ),
+    );
+    // The file alone: its default network, its endpoints, its Registry.
+    let output = txfx(&["verify", "tx", "--config", &settings, "--tx-hash", &tx]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let verdict = json(&output);
+    assert_eq!(verdict["anchor"]["genesis"]["network"], "canonical");
+    assert!(verdict["anchor"]["registry"].is_string(), "{verdict}");
+    // $TXFX_CONFIG names it as well.
+    let by_variable = txfx_with(&["verify", "tx", "--tx-hash", &tx], &[("TXFX_CONFIG", &settings)]);
+    assert_eq!(by_variable.status.code(), Some(0), "{by_variable:?}");
+    // A run that names its own rollup is not held to the default network; what it does not give
+    // comes from nowhere (the section is the network's), so it gives it.
+    let own = walk(&chain, 4, &["--config", &settings]);
+    assert_eq!(own.status.code(), Some(0), "{own:?}");
+    assert!(json(&own)["anchor"].get("genesis").is_none(), "{}", json(&own));
+    // The environment wins over the file: a node URL there that answers nothing is asked.
+    let env = txfx_with(
+        &["verify", "tx", "--config", &settings, "--tx-hash", &tx],
+        &[("AZTEC_NODE_URL", "http://127.0.0.1:9")],
+    );
+    assert_eq!(env.status.code(), Some(4), "{env:?}");
+    // A file with a typo, and a file named that is not there: exit 2 naming it, nothing asked.
+    let asked = chain.node.asked.lock().unwrap().len();
+    let typo = write("typo.toml", "[networks.canonical]\nl1_rpc = \"http://127.0.0.1:1\"\n");
+    let missing = dir.join("missing.toml").to_string_lossy().into_owned();
+    for (path, words) in [(&typo, "l1_rpc"), (&missing, "cannot read")] {
+        let output = txfx(&["verify", "tx", "--config", path, "--tx-hash", &tx]);
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(path.as_str()) && stderr.contains(words), "{stderr}");
+    }
+    assert_eq!(chain.node.asked.lock().unwrap().len(), asked, "nothing was asked");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `txfx networks`' canonical entry.
