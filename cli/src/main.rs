@@ -14,6 +14,7 @@
 
 mod args;
 mod blocks;
+mod config;
 mod duration;
 mod each_tx;
 mod endpoint;

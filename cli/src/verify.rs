@@ -166,14 +166,19 @@ pub struct NodeArgs {
     /// rollup's archiveAt(checkpoint). Used with --rollup.
     #[arg(long, value_name = "URL", env = "ETH_RPC_URL", hide_env_values = true, value_parser = EndpointParser)]
     l1_rpc: Option<Endpoint>,
-    /// The rollup contract's address on L1.
-    #[arg(long, requires = "l1_rpc", value_parser = rollup_address)]
+    /// The rollup contract's address on L1. Without it, the rollup is the one the Registry names
+    /// canonical at the L1 block (--registry, or --network's: `txfx networks` lists them).
+    #[arg(long, requires = "l1_rpc", value_parser = rollup_address, conflicts_with = "registry")]
     rollup: Option<Address>,
+    /// The Aztec Registry's address on L1: the rollup is its getCanonicalRollup() at the L1 block.
+    #[arg(long, requires = "l1_rpc", value_parser = rollup_address)]
+    registry: Option<Address>,
     /// The L1 block to read the rollup at: finalized (default), safe, latest or a number.
     #[arg(long, default_value = "finalized", value_parser = parsed::<BlockTag>, requires = "l1_rpc")]
     l1_block: BlockTag,
-    /// A network whose genesis archive root L1's archiveAt(0) must be: canonical, testnet,
-    /// mainnet (pins none yet) or canonical-4.1.2 (`txfx networks` lists them).
+    /// The network: L1's eth_chainId must be its L1 chain, the rollup's archiveAt(0) its genesis
+    /// archive root, and without --rollup its Registry names the rollup. canonical, testnet,
+    /// mainnet (pins no genesis root yet) or canonical-4.1.2 (`txfx networks` lists them).
     #[arg(long, requires = "l1_rpc", conflicts_with = "genesis_archive_root")]
     network: Option<String>,
     /// A custom network's genesis archive root, checked against L1's archiveAt(0).
@@ -196,6 +201,11 @@ pub struct NodeArgs {
     /// than 0 and at most 1 hour.
     #[arg(long, default_value = "60s", requires = "node", value_parser = parsed::<Timeout>)]
     timeout: Timeout,
+    /// The settings file with per-network defaults (node, l1-rpc, rollup or registry, l1-block,
+    /// timeout, default-network); else $TXFX_CONFIG (empty: none), else
+    /// ~/.config/txfx/config.toml if it exists. The command line and the environment win.
+    #[arg(long, value_name = "FILE")]
+    config: Option<std::path::PathBuf>,
     /// The node's JSON-RPC namespace (aztec or node); by default aztec_, then node_.
     #[arg(long, requires = "node", value_parser = parsed::<Namespace>)]
     json_rpc_namespace: Option<Namespace>,
@@ -209,10 +219,11 @@ pub struct NodeArgs {
 pub struct Given(Vec<&'static str>);
 
 /// Every option of [`NodeArgs`]: its clap id and its flag.
-const NODE_OPTIONS: [(&str, &str); 12] = [
+const NODE_OPTIONS: [(&str, &str); 14] = [
     ("node", "--node"),
     ("l1_rpc", "--l1-rpc"),
     ("rollup", "--rollup"),
+    ("registry", "--registry"),
     ("l1_block", "--l1-block"),
     ("network", "--network"),
     ("genesis_archive_root", "--genesis-archive-root"),
@@ -222,6 +233,7 @@ const NODE_OPTIONS: [(&str, &str); 12] = [
     ("role", "--role"),
     ("timeout", "--timeout"),
     ("json_rpc_namespace", "--json-rpc-namespace"),
+    ("config", "--config"),
 ];
 
 impl Given {
@@ -262,7 +274,8 @@ impl VerifyCommand {
     }
 }
 
-/// `--rollup`: an address in one case, or in EIP-55's mixed case with its checksum right.
+/// `--rollup`, `--registry`: an address in one case, or in EIP-55's mixed case with its
+/// checksum right.
 fn rollup_address(text: &str) -> Result<Address, String> {
     txfx_walk::l1::parse_address(text).map_err(|e| e.to_string())
 }
@@ -351,7 +364,10 @@ pub fn category(cx: Context<'_>, command: CategoryCommand) -> Result<(), Failure
 }
 
 pub fn verify(cx: Context<'_>, command: VerifyCommand) -> Result<(), Failure> {
-    let VerifyCommand::Tx(args) = command;
+    let VerifyCommand::Tx(mut args) = command;
+    if args.archive_witness.is_none() && args.header.is_none() && args.witness.is_none() {
+        with_settings(&mut args.node, args.archive_root.is_some())?;
+    }
     if asks_a_node(&args)? {
         return verify_from_node(cx, &args);
     }
@@ -379,6 +395,39 @@ pub fn verify(cx: Context<'_>, command: VerifyCommand) -> Result<(), Failure> {
     ))
 }
 
+/// Fills what neither the command line nor the environment gave from the settings file's
+/// section for the run's network (`config` module): the network is `--network`, else the file's
+/// `default-network` when the command line names no network and no anchor (`--rollup`,
+/// `--registry`, `--archive-root`), so that a local run with its own rollup is not held to it.
+fn with_settings(node: &mut NodeArgs, archive_root: bool) -> Result<(), Failure> {
+    let Some(settings) = crate::config::load(node.config.as_deref())? else { return Ok(()) };
+    let named = ["--network", "--network-file", "--genesis-archive-root", "--rollup", "--registry"]
+        .iter()
+        .any(|flag| node.given.has(flag));
+    if node.network.is_none() && !named && !archive_root {
+        node.network.clone_from(&settings.default_network);
+    }
+    let Some(section) = node.network.as_deref().and_then(|name| settings.section(name)) else {
+        return Ok(());
+    };
+    if node.node.is_none() {
+        node.node.clone_from(&section.node);
+    }
+    if node.l1_rpc.is_none() {
+        node.l1_rpc.clone_from(&section.l1_rpc);
+    }
+    if node.rollup.is_none() && node.registry.is_none() && !archive_root {
+        (node.rollup, node.registry) = (section.rollup, section.registry);
+    }
+    if let (false, Some(tag)) = (node.given.has("--l1-block"), section.l1_block) {
+        node.l1_block = tag;
+    }
+    if let (false, Some(timeout)) = (node.given.has("--timeout"), section.timeout) {
+        node.timeout = timeout;
+    }
+    Ok(())
+}
+
 /// Whether `verify tx` asks a node (`--node` or `$AZTEC_NODE_URL`, no file given) or reads files;
 /// the relations between the two sets of options that clap cannot check once a value may come
 /// from the environment ([`NodeArgs`]).
@@ -397,9 +446,15 @@ fn asks_a_node(args: &ChainArgs) -> Result<bool, Failure> {
         // A node in the environment is for the runs that give no file.
         (Some(_), None) => Ok(false),
         (None, _) if args.node.node.is_some() => {
-            if given.has("--l1-rpc") && args.node.rollup.is_none() {
+            // A network file may name a Registry: `anchor` says so once it is read.
+            let rollup_named = args.node.rollup.is_some()
+                || args.node.registry.is_some()
+                || args.node.network_file.is_some()
+                || args.node.network.as_deref().is_some_and(|name| deployment(name).is_some());
+            if given.has("--l1-rpc") && !rollup_named {
                 return Err(Failure::Input(
-                    "--l1-rpc: the archive root is read from the rollup contract: give --rollup ADDRESS too"
+                    "--l1-rpc: the archive root is read from the rollup contract: give --rollup ADDRESS, \
+                     --registry ADDRESS or a --network txfx knows the Registry of"
                         .into(),
                 ));
             }
@@ -426,18 +481,6 @@ fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
         return Err(Failure::Input("--node takes the tx from the node: give --tx-hash alone".into()));
     }
     let tx_hashes = each_tx::tx_hashes(&args.subject.tx_hash)?;
-    let anchor = match (node.rollup, args.archive_root.as_deref()) {
-        (Some(rollup), None) => Anchor::L1 { rollup, tag: node.l1_block },
-        (None, Some(root)) => Anchor::Given(hex("--archive-root", root)?),
-        (Some(_), Some(_)) => {
-            return Err(Failure::Input("give --l1-rpc and --rollup, or --archive-root, not both".into()));
-        }
-        (None, None) => {
-            return Err(Failure::Input(
-                "give --l1-rpc URL --rollup ADDRESS (or --archive-root) to anchor the tx".into(),
-            ));
-        }
-    };
     let network = match (&node.network, &node.genesis_archive_root, &node.network_file) {
         (Some(name), _, _) => {
             Some(Network::named(name).map_err(|e| Failure::Input(format!("--network: {e}")))?)
@@ -452,6 +495,7 @@ fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
         }
         (None, None, None) => None,
     };
+    let anchor = anchor(node, network.as_ref(), args.archive_root.as_deref())?;
     let subject = match node.category {
         None => WalkSubject::Tx,
         Some(category) => {
@@ -487,11 +531,41 @@ fn verify_from_node(cx: Context<'_>, args: &ChainArgs) -> Result<(), Failure> {
     })
 }
 
+/// The Registry of network `name`, if it is a built-in network deployed on L1.
+fn deployment(name: &str) -> Option<txfx_membership::L1Deployment> {
+    Network::named(name).ok()?.l1
+}
+
+/// The anchor `verify tx --node` proves under: the rollup named (`--rollup`), the rollup a
+/// Registry names (`--registry`, or the network's L1 deployment), or a root given.
+fn anchor(node: &NodeArgs, network: Option<&Network>, archive_root: Option<&str>) -> Result<Anchor, Failure> {
+    let tag = node.l1_block;
+    let registry = node.registry.or_else(|| {
+        let deployment = network?.l1.as_ref()?;
+        (node.rollup.is_none() && node.l1_rpc.is_some()).then_some(Address::from(deployment.registry))
+    });
+    match (node.rollup, registry, archive_root) {
+        (Some(rollup), _, None) => Ok(Anchor::L1 { rollup, tag }),
+        (None, Some(registry), None) => Ok(Anchor::Registry { registry, tag }),
+        (None, None, Some(root)) => Ok(Anchor::Given(hex("--archive-root", root)?)),
+        (_, _, Some(_)) => {
+            Err(Failure::Input("give --l1-rpc and --rollup (or --registry), or --archive-root, not both".into()))
+        }
+        (None, None, None) => Err(Failure::Input(
+            "give --l1-rpc URL and --rollup ADDRESS, --registry ADDRESS or --network NAME (or --archive-root) \
+             to anchor the tx"
+                .into(),
+        )),
+    }
+}
+
 /// Who a walk asks, as the progress line names them (redacted).
 fn asking(node: &NodeArgs, anchor: Anchor) -> String {
     let url = |url: &Option<Endpoint>| url.as_ref().map_or_else(String::new, Endpoint::redacted);
     match anchor {
-        Anchor::L1 { .. } => format!("{} and L1 at {}", url(&node.node), url(&node.l1_rpc)),
+        Anchor::L1 { .. } | Anchor::Registry { .. } => {
+            format!("{} and L1 at {}", url(&node.node), url(&node.l1_rpc))
+        }
         _ => url(&node.node),
     }
 }

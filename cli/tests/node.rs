@@ -8,11 +8,15 @@ use std::process::{Command, Output};
 use txfx_suite::testchain::{Lie, TestChain};
 
 fn txfx(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_txfx"))
-        .args(args)
-        .env_remove("TXFX_BACKEND")
-        .output()
-        .expect("txfx runs")
+    txfx_with(args, &[])
+}
+
+/// txfx with `env` set, and no settings file but one `env` names (`TXFX_CONFIG` empty).
+fn txfx_with(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_txfx"));
+    command.args(args).env_remove("TXFX_BACKEND").env_remove("AZTEC_NODE_URL").env_remove("ETH_RPC_URL");
+    command.env("TXFX_CONFIG", "");
+    command.envs(env.iter().copied()).output().expect("txfx runs")
 }
 
 fn walk(chain: &TestChain, block: u64, extra: &[&str]) -> Output {
@@ -102,18 +106,102 @@ fn each_kind_of_failure_gets_its_exit_status() {
     let down = walk(&chain, 4, &[]);
     assert_eq!(down.status.code(), Some(4), "{down:?}");
     assert!(String::from_utf8_lossy(&down.stderr).contains("502"));
-    // A network the walk cannot check (mainnet pins no genesis root): exit 2, nothing asked.
+    // A network on another L1 chain (mainnet's is 1, anvil's not): refuted at the L1 link, exit 1.
     let chain = TestChain::start(Lie::None);
-    let unpinned = walk(&chain, 4, &["--network", "mainnet"]);
-    assert_eq!(unpinned.status.code(), Some(2), "{unpinned:?}");
-    assert!(String::from_utf8_lossy(&unpinned.stderr).contains("pins no genesis archive root"));
-    assert!(chain.node.asked.lock().unwrap().is_empty());
+    let elsewhere = walk(&chain, 4, &["--network", "mainnet"]);
+    assert_eq!(elsewhere.status.code(), Some(1), "{elsewhere:?}");
+    assert_eq!(json(&elsewhere)["link"], "l1");
+    assert!(json(&elsewhere)["reason"].as_str().unwrap().contains("the network's L1 chain is 1"));
     // No anchor: a usage error, exit 2.
     let chain = TestChain::start(Lie::None);
     let tx = chain.chain.tx_of_block(4);
     let anchorless = txfx(&["verify", "tx", "--node", &chain.node.url, "--tx-hash", &tx]);
     assert_eq!(anchorless.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&anchorless.stderr).contains("--l1-rpc"));
+}
+
+#[test]
+fn a_registry_names_the_rollup() {
+    let chain = TestChain::start(Lie::None);
+    let tx = chain.chain.tx_of_block(4);
+    let (node, l1, registry) = (&chain.node.url, &chain.anvil.url, &chain.registry.address);
+    let args = ["verify", "tx", "--node", node, "--l1-rpc", l1, "--registry", registry, "--tx-hash", &tx];
+    let output = txfx(&args);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let verdict = json(&output);
+    assert_eq!(
+        verdict["anchor"]["rollup"].as_str().map(str::to_lowercase),
+        Some(chain.rollup.address.to_lowercase())
+    );
+    assert_eq!(verdict["anchor"]["registry"].as_str().map(str::to_lowercase), Some(registry.to_lowercase()));
+    // --rollup and --registry name the rollup two ways: one is asked for.
+    let both = txfx(&[&args[..], &["--rollup", &chain.rollup.address]].concat());
+    assert_eq!(both.status.code(), Some(2), "{both:?}");
+    // --l1-rpc without anything naming the rollup: the usage error says what would.
+    let neither = txfx(&["verify", "tx", "--node", node, "--l1-rpc", l1, "--tx-hash", &tx]);
+    assert_eq!(neither.status.code(), Some(2), "{neither:?}");
+    assert!(String::from_utf8_lossy(&neither.stderr).contains("--registry"), "{neither:?}");
+}
+
+#[test]
+fn a_settings_file_gives_a_networks_defaults_and_the_command_line_wins() {
+    let chain = TestChain::start(Lie::None);
+    let dir = std::env::temp_dir().join(format!("txfx-settings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("written");
+        path.to_string_lossy().into_owned()
+    };
+    let tx = chain.chain.tx_of_block(4);
+    let settings = write(
+        "config.toml",
+        &format!(
+            "default-network = \"canonical\"\n[networks.canonical]\nnode = \"{}\"\nl1-rpc = \"{}\"\n\
+             registry = \"{}\"\ntimeout = \"20s\"\n",
+            chain.node.url, chain.anvil.url, chain.registry.address
+        ),
+    );
+    // The file alone: its default network, its endpoints, its Registry.
+    let output = txfx(&["verify", "tx", "--config", &settings, "--tx-hash", &tx]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let verdict = json(&output);
+    assert_eq!(verdict["anchor"]["genesis"]["network"], "canonical");
+    assert!(verdict["anchor"]["registry"].is_string(), "{verdict}");
+    // $TXFX_CONFIG names it as well.
+    let by_variable = txfx_with(&["verify", "tx", "--tx-hash", &tx], &[("TXFX_CONFIG", &settings)]);
+    assert_eq!(by_variable.status.code(), Some(0), "{by_variable:?}");
+    // A run that names its own rollup is not held to the default network; what it does not give
+    // comes from nowhere (the section is the network's), so it gives it.
+    let own = walk(&chain, 4, &["--config", &settings]);
+    assert_eq!(own.status.code(), Some(0), "{own:?}");
+    assert!(json(&own)["anchor"].get("genesis").is_none(), "{}", json(&own));
+    // The environment wins over the file: a node URL there that answers nothing is asked.
+    let env = txfx_with(
+        &["verify", "tx", "--config", &settings, "--tx-hash", &tx],
+        &[("AZTEC_NODE_URL", "http://127.0.0.1:9")],
+    );
+    assert_eq!(env.status.code(), Some(4), "{env:?}");
+    // A file with a typo, and a file named that is not there: exit 2 naming it, nothing asked.
+    let asked = chain.node.asked.lock().unwrap().len();
+    let typo = write("typo.toml", "[networks.canonical]\nl1_rpc = \"http://127.0.0.1:1\"\n");
+    let missing = dir.join("missing.toml").to_string_lossy().into_owned();
+    for (path, words) in [(&typo, "l1_rpc"), (&missing, "cannot read")] {
+        let output = txfx(&["verify", "tx", "--config", path, "--tx-hash", &tx]);
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(path.as_str()) && stderr.contains(words), "{stderr}");
+    }
+    assert_eq!(chain.node.asked.lock().unwrap().len(), asked, "nothing was asked");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `txfx networks`' canonical entry.
+fn canonical_entry(networks: &serde_json::Value) -> serde_json::Value {
+    networks
+        .as_array()
+        .and_then(|all| all.iter().find(|n| n["name"] == "canonical").cloned())
+        .expect("canonical")
 }
 
 #[test]
@@ -153,5 +241,31 @@ fn a_network_file_is_checked_against_l1_like_a_built_in_network() {
     let old = walk(&chain, 4, &["--network-file", &file("old.json", &old)]);
     assert_eq!(old.status.code(), Some(2), "{old:?}");
     assert!(String::from_utf8_lossy(&old.stderr).contains("not a v6 network"), "{old:?}");
+    // A network that pins nothing to check (no genesis root, no L1 deployment): exit 2, before
+    // any request.
+    let mut nothing = canonical_entry(&json(&networks));
+    nothing["genesisArchiveRoot"] = serde_json::Value::Null;
+    let asked = chain.node.asked.lock().unwrap().len();
+    let unpinned = walk(&chain, 4, &["--network-file", &file("nothing.json", &nothing)]);
+    assert_eq!(unpinned.status.code(), Some(2), "{unpinned:?}");
+    assert!(String::from_utf8_lossy(&unpinned.stderr).contains("pins no genesis archive root"));
+    assert_eq!(chain.node.asked.lock().unwrap().len(), asked, "nothing was asked");
+    // A network file naming its L1 deployment: its Registry names the rollup (no --rollup), and
+    // its chain is the L1 node's.
+    let mut deployed = canonical_entry(&json(&networks));
+    deployed["l1"] = serde_json::json!({
+        "chainId": chain.chain.l1_chain_id(),
+        "registry": chain.registry.address,
+    });
+    let tx = chain.chain.tx_of_block(4);
+    let path = file("deployed.json", &deployed);
+    let (node, l1) = (&chain.node.url, &chain.anvil.url);
+    let output =
+        txfx(&["verify", "tx", "--node", node, "--l1-rpc", l1, "--network-file", &path, "--tx-hash", &tx]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(
+        json(&output)["anchor"]["registry"].as_str().map(str::to_lowercase),
+        Some(chain.registry.address.to_lowercase())
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

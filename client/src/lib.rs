@@ -234,7 +234,7 @@ pub fn verify_tx(
     }
     check_url(Target::Node, &config.node_url)?;
     match (&params.anchor, &config.l1_url) {
-        (Anchor::L1 { .. }, None) => return Err(ClientError::NoL1Url),
+        (Anchor::L1 { .. } | Anchor::Registry { .. }, None) => return Err(ClientError::NoL1Url),
         (_, Some(url)) => check_url(Target::L1, url)?,
         (Anchor::Given(_), None) => {}
     }

@@ -22,7 +22,7 @@ pub use category::{
 };
 pub use chain::{ChainError, ChainSubject, ChainVerdict, Link, Proven, verify_chain};
 pub use header::{BlockHeader, GasFees, GlobalVariables, HeaderError, TreeSnapshot};
-pub use network::{Network, UnknownNetwork};
+pub use network::{L1Deployment, Network, UnknownNetwork};
 pub use stored::{StoredBlock, StoredError, StoredTx};
 pub use txfx_tx_effects::{ProtocolVersion, UnknownProtocolVersion};
 pub use witness::{

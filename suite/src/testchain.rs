@@ -163,6 +163,28 @@ impl Rollup {
     }
 }
 
+/// The stand-in Registry on an anvil (`testdata/l1/StandInRegistry.sol`): its canonical rollup is
+/// the last one added.
+pub struct Registry {
+    /// Its address.
+    pub address: String,
+}
+
+impl Registry {
+    /// Deploys the stand-in, naming no rollup yet.
+    pub fn deploy(anvil: &Anvil) -> Self {
+        let compiled: Value =
+            serde_json::from_str(&read_testdata("l1/StandInRegistry.json")).expect("compiled");
+        let receipt = anvil.send(None, compiled["bytecode"].as_str().expect("creation code"));
+        Self { address: receipt["contractAddress"].as_str().expect("an address").to_owned() }
+    }
+
+    /// `addRollup(rollup)`: the rollup becomes the canonical one.
+    pub fn add_rollup(&self, anvil: &Anvil, rollup: &str) {
+        anvil.send(Some(&self.address), &format!("0x59264f00{}", hex_word(rollup)));
+    }
+}
+
 /// `testdata/v6/chain.json`, indexed for answering.
 pub struct V6Chain {
     /// The whole file.
@@ -636,6 +658,8 @@ pub struct TestChain {
     pub anvil: Anvil,
     /// The rollup.
     pub rollup: Rollup,
+    /// The Registry, whose canonical rollup is [`Self::rollup`].
+    pub registry: Registry,
     /// The chain.
     pub chain: Arc<V6Chain>,
 }
@@ -654,9 +678,11 @@ impl TestChain {
             rollup.propose(&anvil, checkpoint, &chain.archive_at(checkpoint));
         }
         rollup.prove(&anvil, 2);
+        let registry = Registry::deploy(&anvil);
+        registry.add_rollup(&anvil, &rollup.address);
         // `finalized` is two blocks behind `latest`: past every transaction above.
         anvil.mine(2);
         let node = StubNode::start(chain.clone(), lie);
-        Self { node, anvil, rollup, chain }
+        Self { node, anvil, rollup, registry, chain }
     }
 }

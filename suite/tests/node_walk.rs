@@ -176,8 +176,11 @@ fn the_network_check_finds_a_wrong_rollup() {
     let canonical =
         params(&chain, 1, BlockTag::Finalized).with_network(Network::named("canonical").expect("built in"));
     walk(&chain, canonical).expect("the stand-in holds the canonical genesis archive");
-    let testnet =
-        params(&chain, 1, BlockTag::Finalized).with_network(Network::named("testnet").expect("built in"));
+    // Testnet's genesis, without its L1 deployment (whose chain, Sepolia, anvil is not: the next
+    // test's refusal).
+    let mut testnet = Network::named("testnet").expect("built in");
+    testnet.l1 = None;
+    let testnet = params(&chain, 1, BlockTag::Finalized).with_network(testnet);
     let text = refused_at(walk(&chain, testnet), "l1");
     assert!(text.contains("archiveAt(0)") && text.contains("testnet"), "{text}");
 }
@@ -186,9 +189,12 @@ fn the_network_check_finds_a_wrong_rollup() {
 fn a_network_the_walk_cannot_check_is_refused_before_any_request() {
     let chain = TestChain::start(Lie::None);
     let canonical = Network::named("canonical").expect("built in");
+    // A network that pins neither a genesis archive root nor an L1 deployment: checking it would
+    // check nothing.
+    let mut nothing = canonical.clone();
+    nothing.genesis_archive_root = None;
     let cases = [
-        // Mainnet pins no genesis archive root: checking it would check nothing.
-        ("pins no genesis archive root", Network::named("mainnet").expect("built in"), false),
+        ("pins no genesis archive root", nothing, false),
         ("not a v6 network", Network::named("canonical-4.1.2").expect("built in"), false),
         ("the anchor is a given root", canonical.clone(), true),
     ];
@@ -373,6 +379,42 @@ fn an_l1_node_of_another_chain_refutes_the_l1_link() {
     let honest = TestChain::start(Lie::None);
     let verdict = walk(&honest, params(&honest, 4, BlockTag::Finalized)).expect("valid");
     assert_eq!(verdict["anchor"]["l1ChainId"], honest.chain.l1_chain_id());
+}
+
+#[test]
+fn a_registry_names_the_rollup_and_the_verdict_names_both() {
+    let chain = TestChain::start(Lie::None);
+    let registry = txfx_walk::l1::parse_address(&chain.registry.address).expect("address");
+    let tx = fr(&chain.chain.tx_of_block(4));
+    let by_registry = WalkParams::new(tx, Anchor::Registry { registry, tag: BlockTag::Finalized });
+    let verdict = walk(&chain, by_registry).expect("valid");
+    let by_rollup = walk(&chain, params(&chain, 4, BlockTag::Finalized)).expect("valid");
+    assert_eq!(verdict["anchor"]["registry"], registry.to_checksum(None));
+    assert_eq!(verdict["anchor"]["rollup"], by_rollup["anchor"]["rollup"]);
+    assert_eq!(verdict["blockHash"], by_rollup["blockHash"]);
+    assert_eq!(by_rollup["anchor"].get("registry"), None, "no registry was asked");
+    // An address that is no registry (the rollup's own: `getCanonicalRollup` is not its method)
+    // and a registry naming no rollup are the L1 endpoint's answers, not a verdict.
+    let rollup = txfx_walk::l1::parse_address(&chain.rollup.address).expect("address");
+    let wrong = WalkParams::new(tx, Anchor::Registry { registry: rollup, tag: BlockTag::Finalized });
+    let (_, text) = unusable(walk(&chain, wrong));
+    assert!(text.contains("eth_call"), "{text}");
+    let empty = txfx_suite::testchain::Registry::deploy(&chain.anvil);
+    chain.anvil.mine(2);
+    let empty = txfx_walk::l1::parse_address(&empty.address).expect("address");
+    let none = WalkParams::new(tx, Anchor::Registry { registry: empty, tag: BlockTag::Finalized });
+    let (_, text) = unusable(walk(&chain, none));
+    assert!(text.contains("not a rollup's address"), "{text}");
+}
+
+#[test]
+fn a_network_on_another_l1_chain_refutes_the_l1_link() {
+    // The stand-in chain runs on anvil's chain; mainnet's L1 chain is 1, and the walk, told the
+    // tx is mainnet's, refuses the L1 endpoint before it reads the rollup there.
+    let chain = TestChain::start(Lie::None);
+    let mainnet = Network::named("mainnet").expect("built in");
+    let text = refused_at(walk(&chain, params(&chain, 4, BlockTag::Finalized).with_network(mainnet)), "l1");
+    assert!(text.contains("the network's L1 chain is 1, but"), "{text}");
 }
 
 #[test]

@@ -5,6 +5,8 @@
 //! `IRollup.sol` (`testdata/l1/rollup-abi.json` has both, with the selectors): `archiveAt(uint256)
 //! returns (bytes32)` is the archive after the checkpoint's last block (zero past the pending
 //! checkpoint), `getProvenCheckpointNumber()` and `getPendingCheckpointNumber()` the tips.
+//! The Registry's `getCanonicalRollup()` is `IRegistry.sol`'s (AztecProtocol/aztec-packages
+//! `l1-contracts/src/governance/interfaces/IRegistry.sol` @ b61792c38104074ed29491dda88710d30772f4d2).
 //! Every call reads the state at one block, named by its number once the tag is resolved, so
 //! that the answers cannot come from two states.
 
@@ -23,6 +25,9 @@ sol! {
     function getProvenCheckpointNumber() external view returns (uint256);
     /// The newest checkpoint published to L1.
     function getPendingCheckpointNumber() external view returns (uint256);
+    /// The Registry's current rollup (`IRegistry.sol`: `returns (IHaveVersion)`, an address in
+    /// the ABI).
+    function getCanonicalRollup() external view returns (address);
 }
 
 /// An Ethereum address: alloy's (`0x` and 40 hex digits; any case is read, and printed in
@@ -162,6 +167,12 @@ pub enum L1Problem {
         /// What came back.
         got: Quoted,
     },
+    /// A word that is no address (nonzero above its low 20 bytes), or the zero address.
+    #[error("getCanonicalRollup returned {got}, not a rollup's address (is the registry address right?)")]
+    NotARollup {
+        /// What came back.
+        got: Quoted,
+    },
     /// A chain id that is not a quantity of at most 64 bits.
     #[error("eth_chainId answered {got}, not a chain id")]
     NotAChainId {
@@ -180,6 +191,7 @@ impl L1Problem {
             Self::OtherBlock { .. } => "OtherBlock",
             Self::NotABlock { .. } => "NotABlock",
             Self::NotAChainId { .. } => "NotAChainId",
+            Self::NotARollup { .. } => "NotARollup",
         }
     }
 }
@@ -242,6 +254,22 @@ pub(crate) fn proven_checkpoint(id: u64, rollup: Address, block: &L1Block) -> Rp
 /// `getPendingCheckpointNumber()` at `block`.
 pub(crate) fn pending_checkpoint(id: u64, rollup: Address, block: &L1Block) -> RpcRequest {
     call(id, rollup, &getPendingCheckpointNumberCall {}.abi_encode(), block)
+}
+
+/// `getCanonicalRollup()` of `registry` at `block`.
+pub(crate) fn canonical_rollup(id: u64, registry: Address, block: &L1Block) -> RpcRequest {
+    call(id, registry, &getCanonicalRollupCall {}.abi_encode(), block)
+}
+
+/// The rollup `getCanonicalRollup()` returned: an address, left-padded with zeros to one word,
+/// and not the zero address (a registry without a rollup).
+pub(crate) fn rollup_address(result: &str) -> Result<Address, L1Problem> {
+    let word = word("getCanonicalRollup", result)?;
+    let (padding, address) = word.split_at(12);
+    if padding.iter().any(|b| *b != 0) || address.iter().all(|b| *b == 0) {
+        return Err(L1Problem::NotARollup { got: Quoted::new(result) });
+    }
+    Ok(Address::from_slice(address))
 }
 
 /// The one 32-byte word a call returned (`"0x"` + 64 hex digits, nothing else).
@@ -342,6 +370,20 @@ mod tests {
         assert_eq!(archiveAtCall::SELECTOR, [0x37, 0x77, 0xe8, 0x63]);
         assert_eq!(getProvenCheckpointNumberCall::SELECTOR, [0x1f, 0x83, 0x52, 0xe9]);
         assert_eq!(getPendingCheckpointNumberCall::SELECTOR, [0x98, 0x91, 0xbe, 0x8e]);
+        // testdata/l1/StandInRegistry.json's methodIdentifiers (solc's, for IRegistry.sol's
+        // signature).
+        assert_eq!(getCanonicalRollupCall::SELECTOR, [0x97, 0x1b, 0x0e, 0x6b]);
+    }
+
+    #[test]
+    fn a_rollup_is_an_address_below_zero_padding() {
+        let address = "5fbdb2315678afecb367f032d93f642f64180aa3";
+        let word = format!("\"0x{}{address}\"", "0".repeat(24));
+        assert_eq!(rollup_address(&word).ok(), parse_address(&format!("0x{address}")).ok());
+        for bad in [format!("\"0x01{}{address}\"", "0".repeat(22)), format!("\"0x{}\"", "0".repeat(64))] {
+            assert!(matches!(rollup_address(&bad), Err(L1Problem::NotARollup { .. })), "{bad}");
+        }
+        assert!(matches!(rollup_address("\"0x\""), Err(L1Problem::NotAWord { .. })));
     }
 
     #[test]

@@ -42,6 +42,14 @@ pub enum Anchor {
         /// The L1 block to read it at (`finalized` by default).
         tag: BlockTag,
     },
+    /// The rollup the Registry names canonical (`getCanonicalRollup()`) at the L1 block, then as
+    /// [`Anchor::L1`]: a network's Registry (its `l1` deployment) finds its current rollup.
+    Registry {
+        /// The Registry contract.
+        registry: Address,
+        /// The L1 block to read it and the rollup at (`finalized` by default).
+        tag: BlockTag,
+    },
     /// An archive root the caller trusts (read from L1 some other way): the walk asks the node
     /// for a witness against the archive of the tx's checkpoint, and this root must be it.
     Given(Fr),
@@ -107,7 +115,8 @@ pub struct WalkParams {
     /// What the verdict must name (a block number or hash the caller expects).
     pub expected: Expected,
     /// The network, whose genesis archive root L1's `archiveAt(0)` must be (when the network pins
-    /// one): a wrong rollup address is found before anything read there is trusted.
+    /// one), and whose L1 chain `eth_chainId` must be (when it names its L1 deployment): a
+    /// wrong rollup address or L1 endpoint is found before anything read there is trusted.
     pub network: Option<Network>,
     /// The node's namespace; `None` tries `aztec_`, then `node_`.
     pub namespace: Option<Namespace>,
@@ -242,14 +251,16 @@ impl Walk {
     ///
     /// # Errors
     /// [`WalkError::Network`] for a network the walk cannot check: one of another protocol, one
-    /// whose genesis archive root no source gives, or any network with an anchor not read from
-    /// L1 (the check reads the rollup's `archiveAt(0)`).
+    /// for which no source gives a genesis archive root or an L1 deployment, or any network with
+    /// an anchor not read from L1 (the checks read L1's chain id and the rollup's `archiveAt(0)`).
     pub fn new(params: WalkParams) -> Result<Self, WalkError> {
         if let Some(network) = &params.network {
             let problem = if network.protocol != PROTOCOL {
                 Some("is not a v6 network, and the walk reads v6 nodes")
-            } else if network.genesis_archive_root.is_none() {
-                Some("pins no genesis archive root to check the rollup's archiveAt(0) against")
+            } else if network.genesis_archive_root.is_none() && network.l1.is_none() {
+                Some(
+                    "pins no genesis archive root to check the rollup's archiveAt(0) against, nor an L1 deployment",
+                )
             } else if matches!(params.anchor, Anchor::Given(_)) {
                 Some("is checked against the rollup's archiveAt(0) on L1, and the anchor is a given root")
             } else {

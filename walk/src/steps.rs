@@ -14,7 +14,7 @@ use txfx_documents::txfx_membership::{
 };
 use txfx_documents::{Claim, Contradiction, Doc, DocumentError};
 
-use crate::l1::{self, L1Block, L1Problem};
+use crate::l1::{self, Address, BlockTag, L1Block, L1Problem};
 use crate::limits::AnswerSize;
 use crate::verdict::{WitnessFallback, WitnessSource};
 use crate::{
@@ -36,14 +36,26 @@ pub(crate) enum Phase {
     Block { effect: Box<EffectDocument> },
     /// `eth_chainId` and `eth_getBlockByNumber` sent.
     L1Head { found: Box<Found> },
+    /// The registry's `getCanonicalRollup()` sent.
+    L1Registry { found: Box<Found>, block: L1Block, chain_id: u64, registry: Address },
     /// The rollup's calls sent.
-    L1Calls { found: Box<Found>, block: L1Block, chain_id: u64 },
+    L1Calls { found: Box<Found>, at: ReadAt },
     /// `getBlockData` of blocks after the tx's sent, looking for the first of another checkpoint.
     Reference { found: Box<Found>, anchor: Box<Anchored>, next: u64 },
     /// `getBlockHashMembershipWitness` sent.
     Archive { found: Box<Found>, anchor: Box<Anchored>, reference: BlockNumber },
     /// Over.
     Done,
+}
+
+/// Where the rollup's calls read: the L1 block, its chain, the rollup and the Registry that named
+/// it (if one did).
+#[derive(Debug)]
+pub(crate) struct ReadAt {
+    block: L1Block,
+    chain_id: u64,
+    rollup: Address,
+    registry: Option<Address>,
 }
 
 /// What a step leads to.
@@ -233,9 +245,10 @@ impl Walk {
             Phase::Effect { receipt } => self.on_effect(asked, answers, *receipt),
             Phase::Block { effect } => self.on_block(cx, asked, answers, *effect),
             Phase::L1Head { found } => self.on_l1_head(asked, answers, found),
-            Phase::L1Calls { found, block, chain_id } => {
-                self.on_l1_calls(asked, answers, found, block, chain_id)
+            Phase::L1Registry { found, block, chain_id, registry } => {
+                self.on_l1_registry(asked, answers, found, block, chain_id, registry)
             }
+            Phase::L1Calls { found, at } => self.on_l1_calls(asked, answers, found, at),
             Phase::Reference { found, anchor, next } => {
                 self.on_reference(cx, asked, answers, found, anchor, next)
             }
@@ -448,7 +461,7 @@ impl Walk {
         };
         let found = Box::new(Found { effect, block, witness, witness_source });
         match self.params.anchor {
-            Anchor::L1 { tag, .. } => {
+            Anchor::L1 { tag, .. } | Anchor::Registry { tag, .. } => {
                 self.phase = Phase::L1Head { found };
                 let requests =
                     vec![l1::chain_id_request(self.take_id()), l1::block_request(self.take_id(), tag)];
@@ -496,31 +509,80 @@ impl Walk {
                 "l1",
             ));
         }
+        if let Some(deployment) = self.params.network.as_ref().and_then(|n| n.l1.as_ref())
+            && deployment.chain_id != chain_id
+        {
+            return Err(contradicts(
+                "the network's L1 chain",
+                Claim::Number(deployment.chain_id),
+                "the L1 node's eth_chainId",
+                Claim::Number(chain_id),
+                "l1",
+            ));
+        }
         let text = result(Target::L1, block_request, block_answer, "block of that tag")?;
         let block = l1::block(&text)?;
-        let Anchor::L1 { rollup, tag } = self.params.anchor else { return Err(WalkError::Ended) };
-        if let l1::BlockTag::Number(asked) = tag
+        if let BlockTag::Number(asked) = self.anchor_tag()
             && block.number != asked
         {
             return Err(L1Problem::OtherBlock { asked, got: block.number }.into());
         }
+        match self.params.anchor {
+            Anchor::L1 { rollup, .. } => {
+                Ok(Next::Send(self.rollup_calls(found, ReadAt { block, chain_id, rollup, registry: None })))
+            }
+            Anchor::Registry { registry, .. } => {
+                let requests = vec![l1::canonical_rollup(self.take_id(), registry, &block)];
+                self.phase = Phase::L1Registry { found, block, chain_id, registry };
+                Ok(Next::Send(Request {
+                    target: Target::L1,
+                    body: batch_request_json(&requests),
+                    requests,
+                    max_answer_bytes: AnswerSize::Small.bytes(),
+                }))
+            }
+            Anchor::Given(_) => Err(WalkError::Ended),
+        }
+    }
+
+    /// The tag of an L1 anchor.
+    fn anchor_tag(&self) -> BlockTag {
+        match self.params.anchor {
+            Anchor::L1 { tag, .. } | Anchor::Registry { tag, .. } => tag,
+            Anchor::Given(_) => BlockTag::Finalized,
+        }
+    }
+
+    fn on_l1_registry(
+        &mut self,
+        asked: &Request,
+        answers: Vec<RpcAnswer>,
+        found: Box<Found>,
+        block: L1Block,
+        chain_id: u64,
+        registry: Address,
+    ) -> Result<Next, WalkError> {
+        let (request, answer) = only(asked, answers)?;
+        let rollup = l1::rollup_address(&result(Target::L1, request, answer, "answer to the call")?)?;
+        Ok(Next::Send(self.rollup_calls(found, ReadAt { block, chain_id, rollup, registry: Some(registry) })))
+    }
+
+    /// The rollup's tips and the checkpoint's archive at `block` (and `archiveAt(0)` when the
+    /// network pins its genesis archive root).
+    fn rollup_calls(&mut self, found: Box<Found>, at: ReadAt) -> Request {
+        let (rollup, block) = (at.rollup, &at.block);
         let checkpoint = found.parts().checkpoint_number;
         let mut requests = vec![
-            l1::proven_checkpoint(self.take_id(), rollup, &block),
-            l1::pending_checkpoint(self.take_id(), rollup, &block),
-            l1::archive_at(self.take_id(), rollup, checkpoint, &block),
+            l1::proven_checkpoint(self.take_id(), rollup, block),
+            l1::pending_checkpoint(self.take_id(), rollup, block),
+            l1::archive_at(self.take_id(), rollup, checkpoint, block),
         ];
-        if self.params.network.is_some() {
-            requests.push(l1::archive_at(self.take_id(), rollup, 0, &block));
+        if self.params.network.as_ref().is_some_and(|n| n.genesis_archive_root.is_some()) {
+            requests.push(l1::archive_at(self.take_id(), rollup, 0, block));
         }
         let max_answer_bytes = requests.len() as u64 * AnswerSize::Small.bytes();
-        self.phase = Phase::L1Calls { found, block, chain_id };
-        Ok(Next::Send(Request {
-            target: Target::L1,
-            body: batch_request_json(&requests),
-            requests,
-            max_answer_bytes,
-        }))
+        self.phase = Phase::L1Calls { found, at };
+        Request { target: Target::L1, body: batch_request_json(&requests), requests, max_answer_bytes }
     }
 
     fn on_l1_calls(
@@ -528,10 +590,10 @@ impl Walk {
         asked: &Request,
         answers: Vec<RpcAnswer>,
         found: Box<Found>,
-        block: L1Block,
-        chain_id: u64,
+        at: ReadAt,
     ) -> Result<Next, WalkError> {
-        let Anchor::L1 { rollup, tag } = self.params.anchor else { return Err(WalkError::Ended) };
+        let ReadAt { block, chain_id, rollup, registry } = at;
+        let tag = self.anchor_tag();
         let mut results = Vec::with_capacity(answers.len());
         for (request, answer) in asked.requests.iter().zip(answers) {
             results.push(result(Target::L1, request, answer, "answer to the call")?);
@@ -542,6 +604,7 @@ impl Walk {
         };
         let mut l1 = L1Facts {
             rollup,
+            registry,
             tag,
             block,
             chain_id,
@@ -549,12 +612,12 @@ impl Walk {
             pending_checkpoint: l1::number("getPendingCheckpointNumber", pending)?,
             genesis: None,
         };
-        // `new` admits only a network with a genesis archive root, and then archiveAt(0) was
-        // asked: its answer must be there and be that root.
-        if let Some(network) = &self.params.network {
-            let (Some(genesis), Some(genesis_on_l1)) = (network.genesis_archive_root, results.get(3)) else {
-                return Err(WalkError::Ended);
-            };
+        // archiveAt(0) was asked when the network pins a genesis archive root: its answer must be
+        // there and be that root.
+        if let Some(network) = &self.params.network
+            && let Some(genesis) = network.genesis_archive_root
+        {
+            let Some(genesis_on_l1) = results.get(3) else { return Err(WalkError::Ended) };
             let on_l1 = l1::archive(genesis_on_l1)?;
             if genesis != on_l1 {
                 return Err(WalkError::WrongRollup { network: network.name.clone(), genesis, on_l1 });

@@ -38,6 +38,9 @@ impl Finality {
 pub struct L1Facts {
     /// The rollup contract.
     pub rollup: Address,
+    /// The Registry the rollup was read from (`getCanonicalRollup()` at [`Self::block`]), when
+    /// the caller named a registry rather than a rollup.
+    pub registry: Option<Address>,
     /// The tag asked for.
     pub tag: BlockTag,
     /// The block every call read.
@@ -120,6 +123,9 @@ impl WalkVerdict {
             anchor.insert("referenceBlock", self.reference_block.get());
             if let Some(l1) = &self.l1 {
                 anchor.insert("rollup", l1.rollup.to_checksum(None));
+                if let Some(registry) = &l1.registry {
+                    anchor.insert("registry", registry.to_checksum(None));
+                }
                 anchor.insert("l1ChainId", safe_number(l1.chain_id));
                 anchor.insert("l1BlockTag", l1.tag.name());
                 anchor.insert("l1BlockNumber", safe_number(l1.block.number));
