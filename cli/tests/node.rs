@@ -3,20 +3,16 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
 
-use std::process::{Command, Output};
+mod common;
 
+use std::process::Output;
+
+use common::txfx;
 use txfx_suite::testchain::{Lie, TestChain};
 
-fn txfx(args: &[&str]) -> Output {
-    txfx_with(args, &[])
-}
-
-/// txfx with `env` set, and no settings file but one `env` names (`TXFX_CONFIG` empty).
+/// txfx with `env` set (and no settings file but one `env` names).
 fn txfx_with(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_txfx"));
-    command.args(args).env_remove("TXFX_BACKEND").env_remove("AZTEC_NODE_URL").env_remove("ETH_RPC_URL");
-    command.env("TXFX_CONFIG", "");
-    command.envs(env.iter().copied()).output().expect("txfx runs")
+    common::txfx_with(args, env, None)
 }
 
 fn walk(chain: &TestChain, block: u64, extra: &[&str]) -> Output {

@@ -9,7 +9,8 @@ use std::process::{Command, Output, Stdio};
 use txfx_suite::vectors::testdata_dir;
 
 /// `txfx args` run in `testdata/`, with none of the environment variables the binary reads
-/// inherited from the developer's shell (a test that wants one sets it on the command).
+/// inherited from the developer's shell, and no settings file of theirs (`TXFX_CONFIG` empty; a
+/// test that wants one sets it on the command).
 pub fn command(args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_txfx"));
     command
@@ -18,7 +19,8 @@ pub fn command(args: &[&str]) -> Command {
         .env_remove("TXFX_BACKEND")
         .env_remove("RAYON_NUM_THREADS")
         .env_remove("AZTEC_NODE_URL")
-        .env_remove("ETH_RPC_URL");
+        .env_remove("ETH_RPC_URL")
+        .env("TXFX_CONFIG", "");
     command
 }
 
