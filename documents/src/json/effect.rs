@@ -58,8 +58,10 @@ use txfx_tx_effects::{
     TxEffectError, TxEffectFields,
 };
 
+use super::error::JsonError;
+use super::fields::{field, fields};
+use super::ordered::Json;
 use super::wire::{Integer, JsonInput, JsonType, Malformation, Malformed, Quoted, Raw};
-use super::{Json, JsonError, field, fields};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -19,8 +19,10 @@ use txfx_membership::{Network, ProtocolVersion};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::fr_to_hex;
 
+use super::error::JsonError;
+use super::fields::hex_field;
+use super::ordered::{Json, Object};
 use super::wire::{JsonInput, Malformation, Quoted, Raw};
-use super::{Json, JsonError, Object, hex_field};
 
 const NETWORK_KEYS: [&str; 5] =
     ["name", "protocol", "genesisBlockHeaderHash", "genesisArchiveRoot", "source"];

@@ -22,8 +22,10 @@ use txfx_tx_effects::blob::{TxBlobError, TxStartMarker};
 use txfx_tx_effects::category::{CategorySection, ElementPlace, ElementRole, PlaceShape};
 use txfx_tx_effects::limits::NUM_TX_EFFECT_CATEGORIES;
 
+use super::error::JsonError;
+use super::fields::{field, fields};
+use super::ordered::{Json, Object};
 use super::wire::{Integer, JsonInput, Malformation, Quoted, Raw};
-use super::{Json, JsonError, Object, field, fields};
 
 /// The JSON keys of an element's place, by the shape of its role.
 fn place_keys(shape: PlaceShape) -> &'static [&'static str] {

@@ -368,7 +368,7 @@ pub enum JsonInput<'a> {
     /// A parsed value.
     Value(&'a Value),
     /// A value a printer gave (read back, as its JSON text).
-    Printed(&'a super::Json),
+    Printed(&'a super::ordered::Json),
 }
 
 impl<'a> From<&'a str> for JsonInput<'a> {
@@ -389,8 +389,8 @@ impl<'a> From<&'a Value> for JsonInput<'a> {
     }
 }
 
-impl<'a> From<&'a super::Json> for JsonInput<'a> {
-    fn from(value: &'a super::Json) -> Self {
+impl<'a> From<&'a super::ordered::Json> for JsonInput<'a> {
+    fn from(value: &'a super::ordered::Json) -> Self {
         Self::Printed(value)
     }
 }
@@ -454,12 +454,12 @@ impl JsonInput<'_> {
                 Value::Null => JsonType::Null,
             }),
             Self::Printed(json) => Some(match json {
-                super::Json::Object(_) => JsonType::Object,
-                super::Json::Array(_) => JsonType::Array,
-                super::Json::String(_) => JsonType::String,
-                super::Json::Number(_) => JsonType::Number,
-                super::Json::Bool(_) => JsonType::Bool,
-                super::Json::Null => JsonType::Null,
+                super::ordered::Json::Object(_) => JsonType::Object,
+                super::ordered::Json::Array(_) => JsonType::Array,
+                super::ordered::Json::String(_) => JsonType::String,
+                super::ordered::Json::Number(_) => JsonType::Number,
+                super::ordered::Json::Bool(_) => JsonType::Bool,
+                super::ordered::Json::Null => JsonType::Null,
             }),
         }
     }

@@ -22,15 +22,11 @@ use txfx_membership::{ProtocolVersion, TxEffectMembershipWitness};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex};
 
+use super::error::{JsonError, MAX_SIBLING_PATH_BASE64, MAX_SIBLING_PATH_LENGTH, SiblingPathError};
+use super::fields::hex_field;
 use super::header::read_block_number;
+use super::ordered::{Json, Object};
 use super::wire::{Integer, JsonInput, JsonType, Malformation, Quoted, Raw};
-use super::{Json, JsonError, Object, SiblingPathError, hex_field};
-
-/// The most siblings a serialized path may declare (`MAX_SIBLING_PATH_LENGTH` in foundation).
-pub const MAX_SIBLING_PATH_LENGTH: usize = 128;
-
-/// The most base64 characters a serialized path of [`MAX_SIBLING_PATH_LENGTH`] takes.
-pub(super) const MAX_SIBLING_PATH_BASE64: usize = (4 + 32 * MAX_SIBLING_PATH_LENGTH).div_ceil(3) * 4;
 
 /// The keys of a witness.
 pub(crate) const WITNESS_KEYS: [&str; 5] =
