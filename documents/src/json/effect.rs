@@ -59,9 +59,10 @@ use txfx_tx_effects::{
 };
 
 use super::error::JsonError;
+use super::fault::{JsonType, Malformation, Malformed, Quoted};
 use super::fields::{field, fields};
 use super::ordered::Json;
-use super::wire::{Integer, JsonInput, JsonType, Malformation, Malformed, Quoted, Raw};
+use super::wire::{Integer, JsonInput, Raw};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -6,7 +6,7 @@ use txfx_poseidon::field::FieldError;
 use txfx_tx_effects::TxEffectError;
 use txfx_tx_effects::checkpoint::CheckpointError;
 
-use super::wire::{Locate, Malformed, Within, join_path};
+use super::fault::{Locate, Malformed, Within, join_path};
 
 /// The most siblings a serialized path may declare (`MAX_SIBLING_PATH_LENGTH` in foundation).
 pub const MAX_SIBLING_PATH_LENGTH: usize = 128;

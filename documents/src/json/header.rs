@@ -18,9 +18,10 @@ use txfx_poseidon::field::serde_hex;
 use txfx_tx_effects::BlockNumber;
 
 use super::error::JsonError;
+use super::fault::{Malformation, Quoted};
 use super::fields::field;
 use super::ordered::Json;
-use super::wire::{Integer, JsonInput, MAX_SAFE_INTEGER, Malformation, Quoted, Raw, decimal_string};
+use super::wire::{Integer, JsonInput, MAX_SAFE_INTEGER, Raw, decimal_string};
 
 /// A tree snapshot (`{"root", "nextAvailableLeafIndex"}`).
 #[derive(Clone, Copy, Serialize)]
@@ -117,7 +118,7 @@ pub(crate) fn read_block_number(raw: Raw<'_>) -> Result<BlockNumber, JsonError> 
     BlockNumber::try_from(value).map_err(|_| {
         JsonError::from(raw.fault(Malformation::Number {
             value: Quoted::new(raw.text()),
-            problem: super::wire::NumberProblem::AboveMax { max: BLOCK_NUMBER.max },
+            problem: super::fault::NumberProblem::AboveMax { max: BLOCK_NUMBER.max },
         }))
     })
 }

@@ -24,6 +24,7 @@ pub(crate) mod archive;
 mod checkpoint;
 pub(crate) mod effect;
 mod error;
+pub(crate) mod fault;
 pub(crate) mod fields;
 pub(crate) mod header;
 mod network;
@@ -31,6 +32,7 @@ pub(crate) mod node_answer;
 mod ordered;
 pub(crate) mod proof;
 pub mod rpc;
+pub(crate) mod scan;
 pub(crate) mod stored;
 pub(crate) mod wire;
 pub(crate) mod witness;
@@ -39,16 +41,15 @@ pub use archive::{archive_witness_from_json, archive_witness_to_json};
 pub use checkpoint::{ParsedCheckpoint, checkpoint_from_json, checkpoint_to_json};
 pub use effect::{body_from_json, body_to_json, effect_from_json, effect_to_json};
 pub use error::{JsonError, MAX_SIBLING_PATH_LENGTH, SiblingPathError};
+pub use fault::{JsonType, Malformation, Malformed, NumberProblem, QUOTE_CHARS, Quoted};
 pub use header::{eip55_case_holds, header_from_json, header_to_json};
 pub use network::{network_from_json, network_to_json};
 pub use node_answer::{MAX_COMMITTEE_SIZE, MAX_DEBUG_LOG_FIELDS};
 pub use ordered::{Json, Object};
 pub use proof::{category_proof_from_json, category_proof_to_json};
+pub use scan::MAX_DEPTH;
 pub use stored::{stored_block_from_json, stored_block_to_json};
-pub use wire::{
-    JsonInput, JsonType, MAX_DEPTH, MAX_SAFE_INTEGER, Malformation, Malformed, NumberProblem, QUOTE_CHARS,
-    Quoted, safe_number,
-};
+pub use wire::{JsonInput, MAX_SAFE_INTEGER, safe_number};
 pub use witness::{witness_from_json, witness_to_json};
 
 pub(crate) use archive::archive_witness_from_text;

@@ -20,9 +20,10 @@ use txfx_poseidon::Fr;
 use txfx_poseidon::field::fr_to_hex;
 
 use super::error::JsonError;
+use super::fault::{Malformation, Quoted};
 use super::fields::hex_field;
 use super::ordered::{Json, Object};
-use super::wire::{JsonInput, Malformation, Quoted, Raw};
+use super::wire::{JsonInput, Raw};
 
 const NETWORK_KEYS: [&str; 5] =
     ["name", "protocol", "genesisBlockHeaderHash", "genesisArchiveRoot", "source"];

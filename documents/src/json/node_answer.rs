@@ -19,9 +19,10 @@
 //! §12.1 says; it never reads a value v6 would read otherwise.
 
 use super::error::JsonError;
+use super::fault::{Malformation, Quoted};
 use super::fields::field;
 use super::header::read_eth_address;
-use super::wire::{Integer, Malformation, Quoted, Raw};
+use super::wire::{Integer, Raw};
 use txfx_poseidon::field::parse_fr_hex;
 
 /// The most attestations a block's checkpoint has: one per committee member, and a committee

@@ -23,9 +23,10 @@ use txfx_tx_effects::category::{CategorySection, ElementPlace, ElementRole, Plac
 use txfx_tx_effects::limits::NUM_TX_EFFECT_CATEGORIES;
 
 use super::error::JsonError;
+use super::fault::{Malformation, Quoted};
 use super::fields::{field, fields};
 use super::ordered::{Json, Object};
-use super::wire::{Integer, JsonInput, Malformation, Quoted, Raw};
+use super::wire::{Integer, JsonInput, Raw};
 
 /// The JSON keys of an element's place, by the shape of its role.
 fn place_keys(shape: PlaceShape) -> &'static [&'static str] {

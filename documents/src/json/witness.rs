@@ -23,10 +23,11 @@ use txfx_poseidon::Fr;
 use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex};
 
 use super::error::{JsonError, MAX_SIBLING_PATH_BASE64, MAX_SIBLING_PATH_LENGTH, SiblingPathError};
+use super::fault::{JsonType, Malformation, Quoted};
 use super::fields::hex_field;
 use super::header::read_block_number;
 use super::ordered::{Json, Object};
-use super::wire::{Integer, JsonInput, JsonType, Malformation, Quoted, Raw};
+use super::wire::{Integer, JsonInput, Raw};
 
 /// The keys of a witness.
 pub(crate) const WITNESS_KEYS: [&str; 5] =
