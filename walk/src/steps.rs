@@ -582,12 +582,12 @@ impl Walk {
             // Block data and nothing else: a bare header names no checkpoint, and a block
             // response is what getBlock answers, not getBlockData.
             let parts = match data.block {
-                Some(parts) if parts.shape == read::BLOCK_DATA => parts,
+                Some(parts) if parts.kind == read::BlockKind::BlockData => parts,
                 other => {
                     return Err(WalkError::Shape {
                         target: Target::Node,
                         method: request.method.clone(),
-                        got: other.map_or("a bare header", |parts| parts.shape.name),
+                        got: other.map_or("a bare header", |parts| parts.kind.name()),
                         expected: "block data: header, archive, blockHash and checkpointNumber",
                     });
                 }

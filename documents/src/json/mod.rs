@@ -37,20 +37,41 @@ pub(crate) mod stored;
 pub(crate) mod wire;
 pub(crate) mod witness;
 
-pub use archive::{archive_witness_from_json, archive_witness_to_json};
-pub use checkpoint::{ParsedCheckpoint, checkpoint_from_json, checkpoint_to_json};
-pub use effect::{body_from_json, body_to_json, effect_from_json, effect_to_json};
+pub use archive::archive_witness_to_json;
+pub use checkpoint::{ParsedCheckpoint, checkpoint_to_json};
+pub use effect::{body_to_json, effect_to_json};
 pub use error::{JsonError, MAX_SIBLING_PATH_LENGTH, SiblingPathError};
 pub use fault::{JsonType, Malformation, Malformed, NumberProblem, QUOTE_CHARS, Quoted};
-pub use header::{eip55_case_holds, header_from_json, header_to_json};
-pub use network::{network_from_json, network_to_json};
+pub use header::{eip55_case_holds, header_to_json};
+pub use network::network_to_json;
 pub use node_answer::{MAX_COMMITTEE_SIZE, MAX_DEBUG_LOG_FIELDS};
 pub use ordered::{Json, Object};
-pub use proof::{category_proof_from_json, category_proof_to_json};
+pub use proof::category_proof_to_json;
 pub use scan::MAX_DEPTH;
-pub use stored::{stored_block_from_json, stored_block_to_json};
+pub use stored::stored_block_to_json;
 pub use wire::{JsonInput, MAX_SAFE_INTEGER, safe_number};
-pub use witness::{witness_from_json, witness_to_json};
+pub use witness::witness_to_json;
+
+// The format-level readers: each reads one exact shape (no shape told apart, no JSON-RPC envelope
+// around it) and is the layer `crate::read` is built on. They stay public for txfx's own
+// differential tests and benches (txfx-suite, txfx-bench) and are hidden from the docs, so that
+// `crate::read` is the one documented way in.
+#[doc(hidden)]
+pub use archive::archive_witness_from_json;
+#[doc(hidden)]
+pub use checkpoint::checkpoint_from_json;
+#[doc(hidden)]
+pub use effect::{body_from_json, effect_from_json};
+#[doc(hidden)]
+pub use header::header_from_json;
+#[doc(hidden)]
+pub use network::network_from_json;
+#[doc(hidden)]
+pub use proof::category_proof_from_json;
+#[doc(hidden)]
+pub use stored::stored_block_from_json;
+#[doc(hidden)]
+pub use witness::witness_from_json;
 
 pub(crate) use archive::archive_witness_from_text;
 pub(crate) use network::read_network;

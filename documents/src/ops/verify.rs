@@ -240,19 +240,19 @@ pub fn verify_witness(
     let witness = read::witness(witness_doc, cx.protocol)?;
     let root = TrustedRoot::from_authenticated_header(trusted_root);
     let (mut verdict, in_block) = match subject {
-        Subject::Leaf(leaf) => (Verdict::tx(&verify_leaf(hasher, leaf, &witness, root)?), None),
+        Subject::Leaf(leaf) => (Verdict::of_tx(&verify_leaf(hasher, leaf, &witness, root)?), None),
         Subject::Tx { tx_hash, categories_hash } => {
-            (Verdict::tx(&verify_tx(hasher, TxClaim { tx_hash, categories_hash }, &witness, root)?), None)
+            (Verdict::of_tx(&verify_tx(hasher, TxClaim { tx_hash, categories_hash }, &witness, root)?), None)
         }
         Subject::Effect(doc) => {
             let document = read::effect(doc, cx.protocol)?;
             let tx = verify_effect(hasher, &document.effect, &witness, root).map_err(|e| doc.error(e))?;
-            (Verdict::tx(&tx), document.in_block)
+            (Verdict::of_tx(&tx), document.in_block)
         }
         Subject::CategoryProof(doc) => {
             let proof = read::category_proof(doc)?;
             let proven = verify_category_proof(hasher, &proof, &witness, root).map_err(|e| doc.error(e))?;
-            (Verdict::category(&proven), None)
+            (Verdict::of_category(&proven), None)
         }
     };
     if witness.root != trusted_root {
@@ -365,7 +365,7 @@ pub fn verify_chain_parts(
         parts.witness,
         subject,
     )?;
-    let mut verdict = Verdict::chain(&chain);
+    let mut verdict = Verdict::of_chain(&chain);
     if let Some(in_block) = in_block {
         check_in_block(in_block, &mut verdict, parts.witness.block_number, Some(parts.header))?;
         if let (Some(body), Some(tx_hash)) = (parts.body, verdict.tx_hash) {
@@ -451,7 +451,7 @@ pub fn verify_archive(
     };
     let root = TrustedArchiveRoot::from_trusted_source(archive_root);
     let block = verify_block_hash(cx.hasher, cx.protocol, block_hash, block_number, &witness, root)?;
-    let mut verdict = Verdict::block(&block);
+    let mut verdict = Verdict::of_block(&block);
     verdict.protocol = Some(cx.protocol);
     expected.check(&verdict)?;
     Ok(verdict)

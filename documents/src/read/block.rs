@@ -14,11 +14,43 @@ use crate::json::{effect::read_body, header::read_block_number, header::read_hea
 
 use super::shape::{BLOCK_DATA, BLOCK_HEADER, BLOCK_RESPONSE, BODY, L2_BLOCK, Shape, shape_of, unwrap_rpc};
 
+/// The kinds of block document: each a shape of [`super`]'s table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BlockKind {
+    /// TypeScript's `L2Block`.
+    L2Block,
+    /// v6's `BlockResponse`.
+    BlockResponse,
+    /// v6's `BlockData` (no body).
+    BlockData,
+}
+
+impl BlockKind {
+    /// The kind's name in messages (`an L2Block`, `a block response`, `block data`).
+    pub fn name(self) -> &'static str {
+        self.shape().name
+    }
+
+    fn shape(self) -> Shape {
+        match self {
+            Self::L2Block => L2_BLOCK,
+            Self::BlockResponse => BLOCK_RESPONSE,
+            Self::BlockData => BLOCK_DATA,
+        }
+    }
+
+    /// The kind a block shape is: `None` for a shape that is not a block's.
+    fn of(shape: Shape) -> Option<Self> {
+        [Self::L2Block, Self::BlockResponse, Self::BlockData].into_iter().find(|kind| kind.shape() == shape)
+    }
+}
+
 /// What a block document says beside its body: an `L2Block`, a `BlockResponse` or a `BlockData`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlockParts {
-    /// The shape it came in.
-    pub shape: Shape,
+    /// The kind of block document it came in.
+    pub kind: BlockKind,
     /// Its header.
     pub header: BlockHeader,
     /// The archive after it.
@@ -57,10 +89,10 @@ const NUMBER: Integer = Integer::lenient(MAX_SAFE_INTEGER as u128);
 fn block(
     hasher: &dyn HashBackend,
     raw: Raw<'_>,
-    shape: Shape,
+    kind: BlockKind,
     protocol: ProtocolVersion,
 ) -> Result<(BlockParts, Option<Body>), Problem> {
-    let (parts, body) = block_but_body(hasher, raw, shape, protocol)?;
+    let (parts, body) = block_but_body(hasher, raw, kind, protocol)?;
     if let Some(body) = &body {
         check_block_body(hasher, &parts.header, body)?;
     }
@@ -72,33 +104,34 @@ fn block(
 fn block_but_body(
     hasher: &dyn HashBackend,
     raw: Raw<'_>,
-    shape: Shape,
+    kind: BlockKind,
     protocol: ProtocolVersion,
 ) -> Result<(BlockParts, Option<Body>), Problem> {
+    let shape = kind.shape();
     let object = raw.object(shape.name, shape.keys)?;
     let header = object.read("header", |raw| read_header(raw, protocol))?;
-    let body = match shape == BLOCK_DATA {
+    let body = match kind {
+        BlockKind::BlockData => None,
         // TypeScript's L2Block holds a Body: `{"txEffects": [...]}`, never a bare array.
-        false => object.read_optional("body", |raw| crate::json::effect::read_body_object(raw, protocol))?,
-        true => None,
+        _ => object.read_optional("body", |raw| crate::json::effect::read_body_object(raw, protocol))?,
     };
-    if shape == L2_BLOCK && body.is_none() {
+    if kind == BlockKind::L2Block && body.is_none() {
         object.require("body")?;
     }
     let number = |key: &'static str| object.read(key, |r| r.u64(NUMBER).map_err(JsonError::from));
-    let hash_key = match shape {
-        s if s == BLOCK_RESPONSE => Some("hash"),
-        s if s == BLOCK_DATA => Some("blockHash"),
-        _ => None,
+    let hash_key = match kind {
+        BlockKind::BlockResponse => Some("hash"),
+        BlockKind::BlockData => Some("blockHash"),
+        BlockKind::L2Block => None,
     };
     let hash = hash_key.map(|key| object.read(key, hex_field)).transpose()?;
-    if shape == BLOCK_RESPONSE {
+    if kind == BlockKind::BlockResponse {
         // Not kept, but read as v6 reads them: a block response v6 refuses is refused.
         object.read_optional("l1", check_l1_publish_info)?;
         object.read_optional("attestations", check_attestations)?;
     }
     let parts = BlockParts {
-        shape,
+        kind,
         header,
         archive: object.read("archive", |raw| read_snapshot(raw, protocol))?,
         checkpoint_number: number("checkpointNumber")?,
@@ -106,7 +139,7 @@ fn block_but_body(
         hash,
     };
     let block_number = parts.header.global_variables.block_number;
-    if shape == BLOCK_RESPONSE {
+    if kind == BlockKind::BlockResponse {
         let claimed = object.read("number", read_block_number)?;
         if claimed != block_number {
             return Err(Problem::contradicts(
@@ -250,13 +283,13 @@ fn body_but_root(
     protocol: ProtocolVersion,
 ) -> Result<BodyDocument, Problem> {
     let raw = unwrap_rpc(raw, protocol)?;
-    match shape_of(raw, protocol, &[BODY, BLOCK_RESPONSE, L2_BLOCK], "a body")? {
-        Some(shape) if shape == BLOCK_RESPONSE || shape == L2_BLOCK => {
-            let (parts, body) = block_but_body(hasher, raw, shape, protocol)?;
+    match shape_of(raw, protocol, &[BODY, BLOCK_RESPONSE, L2_BLOCK], "a body")?.and_then(BlockKind::of) {
+        Some(kind) => {
+            let (parts, body) = block_but_body(hasher, raw, kind, protocol)?;
             let body = body.ok_or(Problem::BlockWithoutBody)?;
             Ok(BodyDocument { body, block: Some(parts) })
         }
-        _ => Ok(BodyDocument { body: read_body(raw, protocol)?, block: None }),
+        None => Ok(BodyDocument { body: read_body(raw, protocol)?, block: None }),
     }
 }
 
@@ -291,11 +324,12 @@ fn header_problem(
     protocol: ProtocolVersion,
 ) -> Result<HeaderDocument, Problem> {
     let raw = unwrap_rpc(raw, protocol)?;
-    match shape_of(raw, protocol, &[BLOCK_HEADER, BLOCK_RESPONSE, BLOCK_DATA, L2_BLOCK], "a block header")? {
-        Some(shape) if shape != BLOCK_HEADER => {
-            let (parts, _) = block(hasher, raw, shape, protocol)?;
+    let accepted = [BLOCK_HEADER, BLOCK_RESPONSE, BLOCK_DATA, L2_BLOCK];
+    match shape_of(raw, protocol, &accepted, "a block header")?.and_then(BlockKind::of) {
+        Some(kind) => {
+            let (parts, _) = block(hasher, raw, kind, protocol)?;
             Ok(HeaderDocument { header: parts.header, block: Some(parts) })
         }
-        _ => Ok(HeaderDocument { header: read_header(raw, protocol)?, block: None }),
+        None => Ok(HeaderDocument { header: read_header(raw, protocol)?, block: None }),
     }
 }

@@ -10,26 +10,26 @@ use crate::json::wire::{Integer, Object, Raw};
 
 /// One shape a document may have, and the keys that tell it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shape {
+pub(crate) struct Shape {
     /// The shape's name in messages.
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// Every key the shape's TypeScript schema reads.
-    pub keys: &'static [&'static str],
+    pub(crate) keys: &'static [&'static str],
     /// The keys a document of this shape always has.
-    pub required: &'static [&'static str],
+    pub(crate) required: &'static [&'static str],
     /// Whether the shape exists only in v6.
-    pub v6_only: bool,
+    pub(crate) v6_only: bool,
 }
 
 impl Shape {
     /// Whether `protocol` has this shape.
-    pub fn in_protocol(&self, protocol: ProtocolVersion) -> bool {
+    pub(crate) fn in_protocol(&self, protocol: ProtocolVersion) -> bool {
         !self.v6_only || protocol == ProtocolVersion::V6
     }
 }
 
 /// TypeScript's `TxEffect`.
-pub const TX_EFFECT: Shape = Shape {
+pub(crate) const TX_EFFECT: Shape = Shape {
     name: "a tx effect",
     keys: &crate::json::effect::EFFECT_KEYS,
     required: &crate::json::effect::EFFECT_KEYS,
@@ -41,7 +41,7 @@ pub const TX_EFFECT: Shape = Shape {
 const INDEXED_KEYS: [&str; 5] = ["l2BlockNumber", "l2BlockHash", "data", "txIndexInBlock", "slotNumber"];
 
 /// The node's `getTxEffect` result (TypeScript's `IndexedTxEffect`).
-pub const INDEXED_TX_EFFECT: Shape = Shape {
+pub(crate) const INDEXED_TX_EFFECT: Shape = Shape {
     name: "a getTxEffect result",
     keys: &INDEXED_KEYS,
     required: &["l2BlockNumber", "l2BlockHash", "data", "txIndexInBlock"],
@@ -66,23 +66,23 @@ pub(super) const RECEIPT_KEYS: [&str; 13] = [
 ];
 
 /// v6's `getTxReceipt` answer (`TxReceiptSchema`, a union routed by `status`).
-pub const TX_RECEIPT: Shape =
+pub(crate) const TX_RECEIPT: Shape =
     Shape { name: "a tx receipt", keys: &RECEIPT_KEYS, required: &["txHash", "status"], v6_only: true };
 
 /// TypeScript's `Body`.
-pub const BODY: Shape =
+pub(crate) const BODY: Shape =
     Shape { name: "a body", keys: &["txEffects"], required: &["txEffects"], v6_only: false };
 
 /// The keys of TypeScript's `L2Block`.
 const L2_BLOCK_KEYS: [&str; 5] = ["archive", "header", "body", "checkpointNumber", "indexWithinCheckpoint"];
 
 /// TypeScript's `L2Block` (4.1.2's `getBlock` result; in v6 the blocks of a checkpoint).
-pub const L2_BLOCK: Shape =
+pub(crate) const L2_BLOCK: Shape =
     Shape { name: "an L2Block", keys: &L2_BLOCK_KEYS, required: &L2_BLOCK_KEYS, v6_only: false };
 
 /// v6's `BlockResponse` (`getBlock`, `getBlocks`): `body` only when asked for with
 /// `includeTransactions`, `l1` and `attestations` when asked for.
-pub const BLOCK_RESPONSE: Shape = Shape {
+pub(crate) const BLOCK_RESPONSE: Shape = Shape {
     name: "a block response",
     keys: &[
         "header",
@@ -104,11 +104,11 @@ const BLOCK_DATA_KEYS: [&str; 5] =
     ["header", "archive", "blockHash", "checkpointNumber", "indexWithinCheckpoint"];
 
 /// v6's `BlockData` (`getBlockData`): a block without its body.
-pub const BLOCK_DATA: Shape =
+pub(crate) const BLOCK_DATA: Shape =
     Shape { name: "block data", keys: &BLOCK_DATA_KEYS, required: &BLOCK_DATA_KEYS, v6_only: true };
 
 /// TypeScript's `BlockHeader`, either layout (`txEffectsTreeRoot` is the layout's to require).
-pub const BLOCK_HEADER: Shape = Shape {
+pub(crate) const BLOCK_HEADER: Shape = Shape {
     name: "a block header",
     keys: &crate::json::header::HEADER_KEYS,
     required: &["lastArchive", "state", "spongeBlobHash", "globalVariables", "totalFees", "totalManaUsed"],
@@ -121,7 +121,7 @@ const JSON_RPC_KEYS: [&str; 4] = ["jsonrpc", "id", "result", "error"];
 /// Every shape of the documents TypeScript reads leniently (unknown keys ignored), in the order
 /// messages prefer them. A document is told apart among the protocol's ones, whatever it is read
 /// as: a document of two is refused everywhere, and one of another kind is named as what it is.
-pub const LENIENT_SHAPES: [Shape; 8] =
+pub(crate) const LENIENT_SHAPES: [Shape; 8] =
     [TX_EFFECT, INDEXED_TX_EFFECT, TX_RECEIPT, BODY, BLOCK_RESPONSE, BLOCK_DATA, L2_BLOCK, BLOCK_HEADER];
 
 /// The keys of every shape `protocol` has, and of a JSON-RPC response.
