@@ -150,8 +150,7 @@ pub(crate) fn read_snapshot(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<T
 pub(crate) fn read_eth_address(raw: Raw<'_>) -> Result<[u8; 20], JsonError> {
     let text = raw.string()?;
     let digits = text.strip_prefix("0x").unwrap_or(&text);
-    let bad =
-        |expected| JsonError::from(raw.fault(Malformation::BadValue { expected, value: Quoted::new(&text) }));
+    let bad = |expected| JsonError::from(raw.bad_value(expected, &text));
     // Every character a hex digit, checked first: `u8::from_str_radix` alone would take "+f".
     if digits.len() != 40 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(bad("a 20-byte address (0x + 40 hex digits)"));

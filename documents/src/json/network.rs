@@ -20,7 +20,6 @@ use txfx_poseidon::Fr;
 use txfx_poseidon::field::fr_to_hex;
 
 use super::error::JsonError;
-use super::fault::{Malformation, Quoted};
 use super::fields::hex_field;
 use super::ordered::{Json, Object};
 use super::wire::{JsonInput, Raw};
@@ -69,13 +68,9 @@ pub(crate) fn read_network(raw: Raw<'_>, given: &str) -> Result<Network, JsonErr
     object.strict()?;
     let string = |raw: Raw<'_>| raw.string().map(|s| s.into_owned()).map_err(JsonError::from);
     let protocol = object.read("protocol", |raw| {
-        let name = raw.string()?;
-        name.parse::<ProtocolVersion>().map_err(|_| {
-            JsonError::from(raw.fault(Malformation::BadValue {
-                expected: "v6, azip-26 or pre-azip-26",
-                value: Quoted::new(&name),
-            }))
-        })
+        Ok::<_, JsonError>(
+            raw.named("v6, azip-26 or pre-azip-26", |name| name.parse::<ProtocolVersion>().ok())?,
+        )
     })?;
     Ok(Network {
         name: object.read("name", string)?,

@@ -23,7 +23,7 @@ use txfx_tx_effects::category::{CategorySection, ElementPlace, ElementRole, Plac
 use txfx_tx_effects::limits::NUM_TX_EFFECT_CATEGORIES;
 
 use super::error::JsonError;
-use super::fault::{Malformation, Quoted};
+use super::fault::Malformation;
 use super::fields::{field, fields};
 use super::ordered::{Json, Object};
 use super::wire::{Integer, JsonInput, Raw};
@@ -53,8 +53,7 @@ pub(crate) fn element_to_json(element: &ProvenElement) -> Json {
 
 /// A value named by a string (a role, a category), `expected` naming what it must be.
 fn named<T: std::str::FromStr>(raw: Raw<'_>, expected: &'static str) -> Result<T, JsonError> {
-    let name = raw.string()?;
-    name.parse().map_err(|_| raw.fault(Malformation::BadValue { expected, value: Quoted::new(&name) }).into())
+    Ok(raw.named(expected, |name| name.parse().ok())?)
 }
 
 /// Every key an element may have.

@@ -304,6 +304,22 @@ impl<'a> Raw<'a> {
         Ok(decode_string(self.text.get(self.start + 1..self.end - 1).unwrap_or_default()))
     }
 
+    /// The value as a name of one of a few values (an enum's variant, a status, a role), read by
+    /// `parse` (`None` for a name it does not know); `expected` names the values in a message.
+    pub fn named<T>(
+        self,
+        expected: &'static str,
+        parse: impl FnOnce(&str) -> Option<T>,
+    ) -> Result<T, Malformed> {
+        let name = self.string()?;
+        parse(&name).ok_or_else(|| self.bad_value(expected, &name))
+    }
+
+    /// The fault of a string `value` at this value that is not what the key takes (`expected`).
+    pub fn bad_value(self, expected: &'static str, value: &str) -> Malformed {
+        self.fault(Malformation::BadValue { expected, value: Quoted::new(value) })
+    }
+
     /// Whether the value is `null`.
     pub fn is_null(self) -> bool {
         self.kind() == JsonType::Null

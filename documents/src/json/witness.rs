@@ -23,7 +23,7 @@ use txfx_poseidon::Fr;
 use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex};
 
 use super::error::{JsonError, MAX_SIBLING_PATH_BASE64, MAX_SIBLING_PATH_LENGTH, SiblingPathError};
-use super::fault::{JsonType, Malformation, Quoted};
+use super::fault::JsonType;
 use super::fields::hex_field;
 use super::header::read_block_number;
 use super::ordered::{Json, Object};
@@ -95,10 +95,7 @@ fn sibling_path_bytes(raw: Raw<'_>) -> Result<Vec<u8>, JsonError> {
             buffer.strict()?;
             let kind = buffer.read("type", |r| r.string().map(|t| t.into_owned()))?;
             if kind != "Buffer" {
-                return Err(buffer
-                    .require("type")?
-                    .fault(Malformation::BadValue { expected: "\"Buffer\"", value: Quoted::new(&kind) })
-                    .into());
+                return Err(buffer.require("type")?.bad_value("\"Buffer\"", &kind).into());
             }
             buffer.read("data", |r| {
                 r.items(4 + 32 * MAX_SIBLING_PATH_LENGTH, "a serialized sibling path", |byte| {

@@ -52,73 +52,40 @@ impl Expected {
     /// Checks the verdict's facts against the expectations. An expectation about a fact the
     /// verification did not establish is refused: it cannot be met.
     fn check(&self, verdict: &Verdict) -> Result<(), DocumentError> {
-        if let Some(expected) = self.block_number {
-            match verdict.block_number {
-                Some(proven) if proven == expected => {}
-                Some(proven) => {
-                    return Err(Problem::contradicts(
-                        "the block number",
-                        proven,
-                        "the one expected",
-                        expected,
-                        "expected",
-                    )
-                    .into());
-                }
-                None => {
-                    return Err(Problem::CannotExpect {
-                        fact: "a block number",
-                        why: "this check does not establish one",
-                    }
-                    .into());
-                }
-            }
+        expect(
+            self.block_number,
+            verdict.block_number,
+            "the block number",
+            "a block number",
+            "this check does not establish one",
+        )?;
+        expect(
+            self.block_hash,
+            verdict.block_hash,
+            "the block hash",
+            "a block hash",
+            "a block hash is established only from an archive root (txfx verify tx, txfx archive verify)",
+        )?;
+        expect(self.tx_hash, verdict.tx_hash, "the tx hash", "a tx hash", "a bare leaf names no tx hash")
+    }
+}
+
+/// One expectation against the fact the verdict proved: met, contradicted (the fact named
+/// `what`), or about a fact (`fact`) the verification does not establish, for the reason `why`.
+fn expect<T: PartialEq + Into<Claim>>(
+    expected: Option<T>,
+    proven: Option<T>,
+    what: &'static str,
+    fact: &'static str,
+    why: &'static str,
+) -> Result<(), DocumentError> {
+    match (expected, proven) {
+        (None, _) => Ok(()),
+        (Some(expected), Some(proven)) if proven == expected => Ok(()),
+        (Some(expected), Some(proven)) => {
+            Err(Problem::contradicts(what, proven, "the one expected", expected, "expected").into())
         }
-        if let Some(expected) = self.block_hash {
-            match verdict.block_hash {
-                Some(proven) if proven == expected => {}
-                Some(proven) => {
-                    return Err(Problem::contradicts(
-                        "the block hash",
-                        proven,
-                        "the one expected",
-                        expected,
-                        "expected",
-                    )
-                    .into());
-                }
-                None => {
-                    return Err(Problem::CannotExpect {
-                        fact: "a block hash",
-                        why: "a block hash is established only from an archive root (txfx verify tx, txfx archive verify)",
-                    }
-                    .into());
-                }
-            }
-        }
-        if let Some(expected) = self.tx_hash {
-            match verdict.tx_hash {
-                Some(proven) if proven == expected => {}
-                Some(proven) => {
-                    return Err(Problem::contradicts(
-                        "the tx hash",
-                        proven,
-                        "the one expected",
-                        expected,
-                        "expected",
-                    )
-                    .into());
-                }
-                None => {
-                    return Err(Problem::CannotExpect {
-                        fact: "a tx hash",
-                        why: "a bare leaf names no tx hash",
-                    }
-                    .into());
-                }
-            }
-        }
-        Ok(())
+        (Some(_), None) => Err(Problem::CannotExpect { fact, why }.into()),
     }
 }
 

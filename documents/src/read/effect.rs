@@ -6,7 +6,6 @@ use txfx_poseidon::Fr;
 use txfx_tx_effects::{BlockNumber, RevertCode, TxEffect};
 
 use crate::error::{Doc, DocumentError, Problem};
-use crate::json::fault::{Malformation, Quoted};
 use crate::json::node_answer::check_debug_logs;
 use crate::json::wire::{Integer, MAX_SAFE_INTEGER, Raw};
 use crate::json::{JsonError, hex_field};
@@ -102,6 +101,11 @@ impl TxStatus {
     /// The status's name.
     pub fn name(self) -> &'static str {
         Self::NAMES.iter().find(|(_, status)| *status == self).map_or("?", |(name, _)| name)
+    }
+
+    /// The status named `name`, if v6 has one.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::NAMES.iter().find(|(known, _)| *known == name).map(|(_, status)| *status)
     }
 }
 
@@ -221,13 +225,11 @@ fn receipt_problem(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<TxReceipt,
     let object = raw.object("a tx receipt", &RECEIPT_KEYS)?;
     let tx_hash = object.read("txHash", crate::json::effect::tx_hash)?;
     let status = object.read("status", |raw| {
-        let name = raw.string()?;
-        TxStatus::NAMES.iter().find(|(known, _)| *known == name).map(|(_, status)| *status).ok_or_else(|| {
-            JsonError::from(raw.fault(Malformation::BadValue {
-                expected: "a tx status (pending, dropped, proposed, checkpointed, proven, finalized)",
-                value: Quoted::new(&name),
-            }))
-        })
+        raw.named(
+            "a tx status (pending, dropped, proposed, checkpointed, proven, finalized)",
+            TxStatus::from_name,
+        )
+        .map_err(JsonError::from)
     })?;
     match status {
         TxStatus::Pending => return Ok(TxReceipt::Pending { tx_hash }),
@@ -235,15 +237,12 @@ fn receipt_problem(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<TxReceipt,
         _ => {}
     }
     let reverted = object.read("executionResult", |raw| {
-        let name = raw.string()?;
-        match name.as_ref() {
-            "success" => Ok(false),
-            "reverted" => Ok(true),
-            _ => Err(JsonError::from(raw.fault(Malformation::BadValue {
-                expected: "an execution result (success, reverted)",
-                value: Quoted::new(&name),
-            }))),
-        }
+        let reverted = |name: &str| match name {
+            "success" => Some(false),
+            "reverted" => Some(true),
+            _ => None,
+        };
+        raw.named("an execution result (success, reverted)", reverted).map_err(JsonError::from)
     })?;
     let in_block = InBlock {
         source: ClaimSource::Receipt,

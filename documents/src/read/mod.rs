@@ -53,12 +53,14 @@ mod block;
 mod effect;
 mod shape;
 
-pub use block::{BlockKind, BlockParts, BodyDocument, HeaderDocument, UncheckedBody, body, body_unchecked, header};
+pub use block::{
+    BlockKind, BlockParts, BodyDocument, HeaderDocument, UncheckedBody, body, body_unchecked, header,
+};
 pub use effect::{
     ClaimSource, EffectDocument, InBlock, MinedReceipt, TxReceipt, TxStatus, effect, tx_receipt,
 };
-pub(crate) use shape::{INDEXED_TX_EFFECT, TX_EFFECT, TX_RECEIPT, effect_or_body};
 use shape::unwrap_rpc;
+pub(crate) use shape::{INDEXED_TX_EFFECT, TX_EFFECT, TX_RECEIPT, effect_or_body};
 
 /// Reads a tx-effects witness (the node's JSON, or its JSON-RPC response) as `protocol` has it.
 ///
