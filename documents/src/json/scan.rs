@@ -1,6 +1,14 @@
-//! JSON's syntax, checked once over a whole document: an iterative pass with no recursion, a
-//! nesting limit, and a word-at-a-time search through strings. The readers of
-//! [`super::wire`] then read spans of a text known to be JSON.
+//! A document's structural index, built in the one pass that checks its syntax, in the manner of
+//! simd-json's first stage: an iterative pass with no recursion, a nesting limit and a
+//! word-at-a-time search through strings, which records where every value and every object key
+//! starts and ends. The readers of [`super::wire`] then walk the index: an object's or an array's
+//! elements are found by their entries, and a nested value is stepped over by a search of the
+//! index, never by reading its text again. So each byte of a document is scanned once, however
+//! deep it sits (the reader this replaces crossed every string once per nesting level around it).
+//!
+//! The index costs 8 bytes per value or key (two 32-bit offsets). A document is at most
+//! [`crate::MAX_DOCUMENT_BYTES`] where the front ends read it, and a text longer than 4 GiB, which
+//! 32-bit offsets cannot name, is refused before the pass.
 
 use std::borrow::Cow;
 
@@ -23,32 +31,96 @@ pub(super) fn type_of_byte(byte: u8) -> Option<JsonType> {
     })
 }
 
-/// A position in a text being read.
-pub(super) struct Cursor<'a> {
-    bytes: &'a [u8],
-    pub(super) pos: usize,
+/// One value or object key of a document, as the index records it: its span in the text, no
+/// white space around (a string's with its quotes, a container's from its opening bracket to past
+/// its closing one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Node {
+    /// The offset of its first byte.
+    pub(crate) start: u32,
+    /// The offset just past its last byte.
+    pub(crate) end: u32,
 }
 
-impl<'a> Cursor<'a> {
-    pub(super) fn new(text: &'a str, pos: usize) -> Self {
-        Self { bytes: text.as_bytes(), pos }
+/// A document known to be JSON, and its structural index: every value and every object key in
+/// the order they start (an object's entries are its keys and values in turn, each followed by
+/// the entries of whatever it contains).
+#[derive(Debug)]
+pub(crate) struct Index<'a> {
+    /// The text.
+    pub(crate) text: &'a str,
+    /// The entries; the document's value is the first.
+    pub(crate) nodes: Vec<Node>,
+}
+
+impl<'a> Index<'a> {
+    /// Checks that `text` is one JSON value (white space around it allowed) and indexes it.
+    ///
+    /// # Errors
+    /// [`Malformation::Syntax`] or [`Malformation::TooDeep`] at the first fault.
+    pub(crate) fn build(text: &'a str) -> Result<Self, Malformed> {
+        if u32::try_from(text.len()).is_err() {
+            return Err(Malformed::new(Malformation::Syntax {
+                detail: "a text longer than 4 GiB, which no document comes near",
+            }));
+        }
+        let mut cursor = Cursor { bytes: text.as_bytes(), pos: 0, nodes: Vec::new() };
+        cursor.white_space();
+        if cursor.peek().is_none() {
+            return Err(cursor.syntax("the document is empty"));
+        }
+        cursor.value()?;
+        cursor.white_space();
+        if cursor.peek().is_some() {
+            return Err(cursor.syntax("text after the document's value"));
+        }
+        Ok(Self { text, nodes: cursor.nodes })
+    }
+}
+
+/// A position in a text being indexed, and the index so far.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    nodes: Vec<Node>,
+}
+
+impl Cursor<'_> {
+    /// The cursor's offset (the text's length was checked to fit 32 bits).
+    fn offset(&self) -> u32 {
+        u32::try_from(self.pos).unwrap_or(u32::MAX)
     }
 
-    pub(super) fn peek(&self) -> Option<u8> {
+    /// Records an entry starting at the cursor, its end not yet known; returns its position.
+    fn open(&mut self) -> usize {
+        let at = self.offset();
+        self.nodes.push(Node { start: at, end: at });
+        self.nodes.len() - 1
+    }
+
+    /// Ends entry `entry` at the cursor.
+    fn close(&mut self, entry: usize) {
+        let end = self.offset();
+        if let Some(node) = self.nodes.get_mut(entry) {
+            node.end = end;
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
 
-    pub(super) fn white_space(&mut self) {
+    fn white_space(&mut self) {
         while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.pos += 1;
         }
     }
 
-    pub(super) fn syntax(&self, detail: &'static str) -> Malformed {
+    fn syntax(&self, detail: &'static str) -> Malformed {
         Malformed::at(self.pos, Malformation::Syntax { detail })
     }
 
-    pub(super) fn expect(&mut self, byte: u8, detail: &'static str) -> Result<(), Malformed> {
+    fn expect(&mut self, byte: u8, detail: &'static str) -> Result<(), Malformed> {
         self.white_space();
         if self.peek() == Some(byte) {
             self.pos += 1;
@@ -59,7 +131,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skips a string, the cursor on its opening quote.
-    pub(super) fn skip_string(&mut self) -> Result<(), Malformed> {
+    fn skip_string(&mut self) -> Result<(), Malformed> {
         self.pos += 1;
         loop {
             // The fast path: runs of plain characters.
@@ -141,13 +213,14 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Skips one value, checking that it is JSON: iteratively, so that nesting costs no stack.
-    fn skip_value(&mut self) -> Result<(), Malformed> {
-        // The containers open around the cursor: true for an object.
-        let mut open: Vec<bool> = Vec::new();
+    /// Indexes one value, checking that it is JSON: iteratively, so that nesting costs no stack.
+    fn value(&mut self) -> Result<(), Malformed> {
+        // The containers open around the cursor: whether each is an object, and its entry.
+        let mut open: Vec<(bool, usize)> = Vec::new();
         loop {
             // A value.
             self.white_space();
+            let entry = self.open();
             match self.peek() {
                 Some(b'{' | b'[') if open.len() == MAX_DEPTH => {
                     return Err(Malformed::at(self.pos, Malformation::TooDeep { max: MAX_DEPTH }));
@@ -158,7 +231,7 @@ impl<'a> Cursor<'a> {
                     if self.peek() == Some(b'}') {
                         self.pos += 1;
                     } else {
-                        open.push(true);
+                        open.push((true, entry));
                         self.key()?;
                         continue;
                     }
@@ -169,7 +242,7 @@ impl<'a> Cursor<'a> {
                     if self.peek() == Some(b']') {
                         self.pos += 1;
                     } else {
-                        open.push(false);
+                        open.push((false, entry));
                         continue;
                     }
                 }
@@ -181,10 +254,12 @@ impl<'a> Cursor<'a> {
                 Some(_) => return Err(self.syntax("a character that starts no JSON value")),
                 None => return Err(self.syntax("the text ends where a value is expected")),
             }
+            // A scalar or an empty container ends here.
+            self.close(entry);
             // After a value: close what it ends, or go on to the next one.
             loop {
                 // The value ends here when nothing is open: the white space after it is not its.
-                let Some(&in_object) = open.last() else { return Ok(()) };
+                let Some(&(in_object, container)) = open.last() else { return Ok(()) };
                 self.white_space();
                 match self.peek() {
                     Some(b',') => {
@@ -198,10 +273,12 @@ impl<'a> Cursor<'a> {
                     Some(b'}') if in_object => {
                         self.pos += 1;
                         open.pop();
+                        self.close(container);
                     }
                     Some(b']') if !in_object => {
                         self.pos += 1;
                         open.pop();
+                        self.close(container);
                     }
                     _ if in_object => {
                         return Err(self.syntax("expected ',' or '}' after a value in an object"));
@@ -212,21 +289,15 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Skips a key and its colon.
+    /// Indexes a key and skips its colon.
     fn key(&mut self) -> Result<(), Malformed> {
         if self.peek() != Some(b'"') {
             return Err(self.syntax("an object key that is not a string"));
         }
+        let entry = self.open();
         self.skip_string()?;
+        self.close(entry);
         self.expect(b':', "expected ':' after an object key")
-    }
-
-    /// The span of the value at the cursor, skipped.
-    pub(super) fn value_span(&mut self) -> Result<(usize, usize), Malformed> {
-        self.white_space();
-        let start = self.pos;
-        self.skip_value()?;
-        Ok((start, self.pos))
     }
 }
 
@@ -242,8 +313,8 @@ const fn stops_a_string(b: u8) -> bool {
 /// Eight bytes per step: a word with no quote, backslash or control byte is skipped whole, and
 /// only a word that has one is searched byte by byte. The word test is exact for "any such byte"
 /// (the usual zero-byte and less-than tests: a false positive in a byte needs a true one below
-/// it), so the result is the byte-by-byte search's. A document's every string is crossed once per
-/// nesting level around it, so this is most of what reading costs before hashing.
+/// it), so the result is the byte-by-byte search's. Each string is crossed once, by the pass that
+/// indexes the document, and this is most of what that pass costs.
 fn plain_run(bytes: &[u8]) -> Option<usize> {
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
@@ -318,7 +389,6 @@ pub(super) fn decode_string(contents: &str) -> Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::wire::Raw;
     use super::*;
 
     /// The word-at-a-time search against the byte-by-byte one, on every stop byte at every
@@ -358,8 +428,8 @@ mod tests {
         assert_eq!(plain_run(b"0123456789abcdef0123\x01"), Some(20));
     }
 
-    fn document(text: &str) -> Result<Raw<'_>, Malformed> {
-        Raw::document(text).map_err(|mut error| {
+    fn document(text: &str) -> Result<Index<'_>, Malformed> {
+        Index::build(text).map_err(|mut error| {
             error.locate(text);
             error
         })
@@ -396,5 +466,33 @@ mod tests {
         assert_eq!(*document(&deep).unwrap_err().kind, Malformation::TooDeep { max: MAX_DEPTH });
         let deepest = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
         assert!(document(&deepest).is_ok());
+    }
+
+    /// Every value and key is an entry, in the order it starts, spanning exactly its text.
+    #[test]
+    fn the_index_spans_every_value_and_key() {
+        let text = r#" {"a": [1, "x\"y", {}], "b" : {"c": null}, "d": []} "#;
+        let index = document(text).expect("JSON");
+        let spans: Vec<&str> =
+            index.nodes.iter().map(|node| &text[node.start as usize..node.end as usize]).collect();
+        assert_eq!(
+            spans,
+            [
+                r#"{"a": [1, "x\"y", {}], "b" : {"c": null}, "d": []}"#,
+                r#""a""#,
+                r#"[1, "x\"y", {}]"#,
+                "1",
+                r#""x\"y""#,
+                "{}",
+                r#""b""#,
+                r#"{"c": null}"#,
+                r#""c""#,
+                "null",
+                r#""d""#,
+                "[]",
+            ]
+        );
+        let scalar = document("  7 ").expect("JSON");
+        assert_eq!(scalar.nodes, [Node { start: 2, end: 3 }]);
     }
 }

@@ -13,9 +13,9 @@
 //! - **typed faults**: every fault is a [`Malformation`] at a JSON path, with the line and column
 //!   in the text, quoting at most [`QUOTE_CHARS`] characters of an offending value.
 //!
-//! A document is first checked to be JSON as a whole ([`super::scan`]: one pass, iterative, no
-//! recursion), so a syntax error is reported as one before any shape is; the shapes then read
-//! spans of it ([`Raw`]). A document given as a parsed [`serde_json::Value`] is read as its JSON text, so the
+//! A document is first checked to be JSON as a whole and indexed ([`super::scan`]: one pass,
+//! iterative, no recursion), so a syntax error is reported as one before any shape is; the
+//! shapes then read its values ([`Raw`]) by walking the index, each byte scanned once. A document given as a parsed [`serde_json::Value`] is read as its JSON text, so the
 //! two forms cannot read differently.
 
 use std::borrow::Cow;
@@ -23,7 +23,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::fault::{JsonType, Locate, Malformation, Malformed, NumberProblem, Quoted, Within};
-use super::scan::{Cursor, decode_string, type_of_byte};
+use super::scan::{Index, Node, decode_string, type_of_byte};
 
 /// The largest integer a JSON number may carry: `Number.MAX_SAFE_INTEGER`, 2^53 − 1. Above it,
 /// `JSON.parse` reads a neighbouring value.
@@ -74,7 +74,7 @@ impl JsonInput<'_> {
     ) -> Result<T, E> {
         match self {
             Self::Text(text) => {
-                let result = Raw::document(text).map_err(E::from).and_then(read);
+                let result = Index::build(text).map_err(E::from).and_then(|index| read(index.root()));
                 result.map_err(|mut error| {
                     if let Some(malformed) = error.malformed_mut() {
                         malformed.locate(text);
@@ -84,7 +84,7 @@ impl JsonInput<'_> {
             }
             Self::Value(_) | Self::Printed(_) => {
                 let text = self.to_text();
-                let result = Raw::document(&text).map_err(E::from).and_then(read);
+                let result = Index::build(&text).map_err(E::from).and_then(|index| read(index.root()));
                 result.map_err(|mut error| {
                     if let Some(malformed) = error.malformed_mut() {
                         malformed.unlocate();
@@ -136,8 +136,8 @@ impl JsonInput<'_> {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Raw<'a> {
     text: &'a str,
-    start: usize,
-    end: usize,
+    /// The value's entry in the document's index, then every entry after it.
+    nodes: &'a [Node],
 }
 
 /// What a number key takes: the largest value, and whether a decimal string is read too (as
@@ -172,35 +172,57 @@ impl Integer {
     }
 }
 
+impl Index<'_> {
+    /// The document's value.
+    pub(crate) fn root(&self) -> Raw<'_> {
+        Raw { text: self.text, nodes: &self.nodes }
+    }
+}
+
 impl<'a> Raw<'a> {
-    /// The document's value, the whole text checked to be JSON.
-    pub fn document(text: &'a str) -> Result<Self, Malformed> {
-        let mut cursor = Cursor::new(text, 0);
-        cursor.white_space();
-        if cursor.peek().is_none() {
-            return Err(cursor.syntax("the document is empty"));
-        }
-        let (start, end) = cursor.value_span()?;
-        cursor.white_space();
-        if cursor.peek().is_some() {
-            return Err(cursor.syntax("text after the document's value"));
-        }
-        Ok(Self { text, start, end })
+    /// The value's span in the text.
+    fn span(self) -> (usize, usize) {
+        self.nodes.first().map_or((0, 0), |node| (node.start as usize, node.end as usize))
+    }
+
+    fn start(self) -> usize {
+        self.span().0
+    }
+
+    /// The values a container holds (an object's keys and values in turn), each found in the
+    /// index: a nested container is stepped over by a search for the first entry past its end.
+    fn children(self) -> impl Iterator<Item = Raw<'a>> {
+        let (text, end) = (self.text, self.span().1);
+        let mut rest = self.nodes.get(1..).unwrap_or_default();
+        std::iter::from_fn(move || {
+            let first = *rest.first()?;
+            if first.start as usize >= end {
+                return None;
+            }
+            let child = Raw { text, nodes: rest };
+            let entries = match child.kind() {
+                JsonType::Object | JsonType::Array => rest.partition_point(|node| node.start < first.end),
+                _ => 1,
+            };
+            rest = rest.get(entries..).unwrap_or_default();
+            Some(child)
+        })
     }
 
     /// The value's JSON type.
     pub fn kind(self) -> JsonType {
-        self.text.as_bytes().get(self.start).copied().and_then(type_of_byte).unwrap_or(JsonType::Null)
+        self.text.as_bytes().get(self.start()).copied().and_then(type_of_byte).unwrap_or(JsonType::Null)
     }
 
     /// The value's JSON text.
     pub fn text(self) -> &'a str {
-        self.text.get(self.start..self.end).unwrap_or_default()
+        let (start, end) = self.span();
+        self.text.get(start..end).unwrap_or_default()
     }
 
     /// The fault `kind` at this value.
     pub fn fault(self, kind: Malformation) -> Malformed {
-        Malformed::at(self.start, kind)
+        Malformed::at(self.start(), kind)
     }
 
     /// A value of another type than `expected` names.
@@ -221,41 +243,26 @@ impl<'a> Raw<'a> {
         self.expect_type(JsonType::Object, expected)?;
         let mut object =
             Object { raw: self, keys: keys.to_vec(), values: vec![None; keys.len()], unknown: None };
-        let mut cursor = Cursor::new(self.text, self.start + 1);
-        cursor.white_space();
-        if cursor.peek() == Some(b'}') {
-            return Ok(object);
-        }
-        loop {
-            cursor.white_space();
-            let key_start = cursor.pos;
-            if cursor.peek() != Some(b'"') {
-                return Err(cursor.syntax("an object key that is not a string"));
-            }
-            cursor.skip_string()?;
-            let key = decode_string(self.text.get(key_start + 1..cursor.pos - 1).unwrap_or_default());
-            cursor.expect(b':', "expected ':' after an object key")?;
-            let (start, end) = cursor.value_span()?;
-            match keys.iter().position(|known| *known == key) {
+        let mut children = self.children();
+        while let (Some(key), Some(value)) = (children.next(), children.next()) {
+            let key_start = key.start();
+            let (start, end) = key.span();
+            let name = decode_string(self.text.get(start + 1..end.saturating_sub(1)).unwrap_or_default());
+            match keys.iter().position(|known| *known == name) {
                 Some(index) => {
                     let (Some(slot), Some(known)) = (object.values.get_mut(index), keys.get(index)) else {
-                        return Err(cursor.syntax("a key"));
+                        return Err(key.fault(Malformation::Syntax { detail: "a key" }));
                     };
                     if slot.is_some() {
                         return Err(Malformed::at(key_start, Malformation::DuplicateKey { key: known }));
                     }
-                    *slot = Some(Raw { text: self.text, start, end });
+                    *slot = Some(value);
                 }
-                None if object.unknown.is_none() => object.unknown = Some((Quoted::new(&key), key_start)),
+                None if object.unknown.is_none() => object.unknown = Some((Quoted::new(&name), key_start)),
                 None => {}
             }
-            cursor.white_space();
-            match cursor.peek() {
-                Some(b',') => cursor.pos += 1,
-                Some(b'}') => return Ok(object),
-                _ => return Err(cursor.syntax("expected ',' or '}' after a value in an object")),
-            }
         }
+        Ok(object)
     }
 
     /// The value as an array of at most `max` values (`what` names the list in a message):
@@ -263,24 +270,13 @@ impl<'a> Raw<'a> {
     pub fn array(self, max: usize, what: &'static str) -> Result<Vec<Raw<'a>>, Malformed> {
         self.expect_type(JsonType::Array, "an array")?;
         let mut items = Vec::new();
-        let mut cursor = Cursor::new(self.text, self.start + 1);
-        cursor.white_space();
-        if cursor.peek() == Some(b']') {
-            return Ok(items);
-        }
-        loop {
-            let (start, end) = cursor.value_span()?;
+        for item in self.children() {
             if items.len() == max {
-                return Err(Malformed::at(start, Malformation::TooMany { max, what }));
+                return Err(item.fault(Malformation::TooMany { max, what }));
             }
-            items.push(Raw { text: self.text, start, end });
-            cursor.white_space();
-            match cursor.peek() {
-                Some(b',') => cursor.pos += 1,
-                Some(b']') => return Ok(items),
-                _ => return Err(cursor.syntax("expected ',' or ']' after a value in an array")),
-            }
+            items.push(item);
         }
+        Ok(items)
     }
 
     /// Each element of the value as an array of at most `max`, read with `read`; a fault inside
@@ -301,7 +297,8 @@ impl<'a> Raw<'a> {
     /// The value as a string.
     pub fn string(self) -> Result<Cow<'a, str>, Malformed> {
         self.expect_type(JsonType::String, "a string")?;
-        Ok(decode_string(self.text.get(self.start + 1..self.end - 1).unwrap_or_default()))
+        let (start, end) = self.span();
+        Ok(decode_string(self.text.get(start + 1..end.saturating_sub(1)).unwrap_or_default()))
     }
 
     /// The value as a name of one of a few values (an enum's variant, a status, a role), read by
@@ -504,11 +501,14 @@ pub fn safe_number(value: u64) -> Value {
 mod tests {
     use super::*;
 
+    /// The value of `text`, its index leaked so that the value can be returned: a test's few
+    /// small indexes live as long as the test binary does.
     fn document(text: &str) -> Result<Raw<'_>, Malformed> {
-        Raw::document(text).map_err(|mut error| {
+        let index = Index::build(text).map_err(|mut error| {
             error.locate(text);
             error
-        })
+        })?;
+        Ok(Box::leak(Box::new(index)).root())
     }
 
     #[test]
