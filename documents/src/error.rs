@@ -11,7 +11,8 @@ use txfx_tx_effects::checkpoint::CheckpointDecodeError;
 use txfx_tx_effects::{BlockNumber, IndexOutOfBounds};
 
 use crate::classify::{Classify, ErrorClass, nested};
-use crate::json::wire::{Locate, Raw, Within};
+use crate::json::fault::{Locate, Within};
+use crate::json::wire::Raw;
 use crate::json::{JsonError, JsonInput, Malformed, Quoted};
 
 /// A document and the name a front end gives it in messages (a file path, an argument's name).

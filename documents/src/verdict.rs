@@ -54,43 +54,136 @@ impl Proves {
 }
 
 /// The facts a successful verification established (module docs).
+///
+/// Its facts are read through its accessors and set only here, by the verification that proved
+/// them: no caller can add a fact to a verdict, or take one away.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Verdict {
     /// What the verdict is about.
-    pub proves: Proves,
+    pub(crate) proves: Proves,
     /// The trusted archive root the block was found under.
-    pub archive_root: Option<Fr>,
+    pub(crate) archive_root: Option<Fr>,
     /// The block's number.
-    pub block_number: Option<BlockNumber>,
+    pub(crate) block_number: Option<BlockNumber>,
     /// The block's hash (its header's).
-    pub block_hash: Option<Fr>,
+    pub(crate) block_hash: Option<Fr>,
     /// The block's slot, where a node's answer claimed one and the authenticated header agrees.
-    pub slot_number: Option<u64>,
+    pub(crate) slot_number: Option<u64>,
     /// The tx-effects tree root the leaf hashed up to.
-    pub tx_effects_tree_root: Option<Fr>,
+    pub(crate) tx_effects_tree_root: Option<Fr>,
     /// The tx hash the leaf was rebuilt from.
-    pub tx_hash: Option<Fr>,
+    pub(crate) tx_hash: Option<Fr>,
     /// The categories hash the leaf was rebuilt from.
-    pub categories_hash: Option<Fr>,
+    pub(crate) categories_hash: Option<Fr>,
     /// The leaf.
-    pub leaf: Option<Fr>,
+    pub(crate) leaf: Option<Fr>,
     /// The leaf's index at its level.
-    pub leaf_index: Option<u64>,
+    pub(crate) leaf_index: Option<u64>,
     /// The tx's index in its block, where a node's answer claimed it and the authenticated body
     /// agrees.
-    pub tx_index_in_block: Option<u64>,
+    pub(crate) tx_index_in_block: Option<u64>,
     /// The path's length.
-    pub path_length: Option<usize>,
+    pub(crate) path_length: Option<usize>,
     /// The category proven.
-    pub category: Option<Category>,
+    pub(crate) category: Option<Category>,
     /// Its hash.
-    pub category_hash: Option<Fr>,
+    pub(crate) category_hash: Option<Fr>,
     /// The element proven, at its place.
-    pub element: Option<ProvenElement>,
+    pub(crate) element: Option<ProvenElement>,
     /// Claims the inputs made that nothing checked, by their key.
-    pub unverified: Vec<(&'static str, Json)>,
+    pub(crate) unverified: Vec<(&'static str, Json)>,
     /// The protocol whose rules the documents were read and hashed under.
-    pub protocol: Option<ProtocolVersion>,
+    pub(crate) protocol: Option<ProtocolVersion>,
+}
+
+/// What the verdict established, fact by fact (`None` where the verification did not establish
+/// that fact).
+impl Verdict {
+    /// What the verdict is about.
+    pub fn proves(&self) -> Proves {
+        self.proves
+    }
+
+    /// The trusted archive root the block was found under.
+    pub fn archive_root(&self) -> Option<Fr> {
+        self.archive_root
+    }
+
+    /// The block's number.
+    pub fn block_number(&self) -> Option<BlockNumber> {
+        self.block_number
+    }
+
+    /// The block's hash (its header's).
+    pub fn block_hash(&self) -> Option<Fr> {
+        self.block_hash
+    }
+
+    /// The block's slot, where a node's answer claimed one and the authenticated header agrees.
+    pub fn slot_number(&self) -> Option<u64> {
+        self.slot_number
+    }
+
+    /// The tx-effects tree root the leaf hashed up to.
+    pub fn tx_effects_tree_root(&self) -> Option<Fr> {
+        self.tx_effects_tree_root
+    }
+
+    /// The tx hash the leaf was rebuilt from.
+    pub fn tx_hash(&self) -> Option<Fr> {
+        self.tx_hash
+    }
+
+    /// The categories hash the leaf was rebuilt from.
+    pub fn categories_hash(&self) -> Option<Fr> {
+        self.categories_hash
+    }
+
+    /// The leaf.
+    pub fn leaf(&self) -> Option<Fr> {
+        self.leaf
+    }
+
+    /// The leaf's index at its level.
+    pub fn leaf_index(&self) -> Option<u64> {
+        self.leaf_index
+    }
+
+    /// The tx's index in its block, where a node's answer claimed it and the authenticated body agrees.
+    pub fn tx_index_in_block(&self) -> Option<u64> {
+        self.tx_index_in_block
+    }
+
+    /// The path's length.
+    pub fn path_length(&self) -> Option<usize> {
+        self.path_length
+    }
+
+    /// The category proven.
+    pub fn category(&self) -> Option<Category> {
+        self.category
+    }
+
+    /// Its hash.
+    pub fn category_hash(&self) -> Option<Fr> {
+        self.category_hash
+    }
+
+    /// The element proven, at its place.
+    pub fn element(&self) -> Option<ProvenElement> {
+        self.element
+    }
+
+    /// Claims the inputs made that nothing checked, by their key.
+    pub fn unverified_claims(&self) -> &[(&'static str, Json)] {
+        &self.unverified
+    }
+
+    /// The protocol whose rules the documents were read and hashed under.
+    pub fn protocol(&self) -> Option<ProtocolVersion> {
+        self.protocol
+    }
 }
 
 impl Verdict {
@@ -117,7 +210,7 @@ impl Verdict {
     }
 
     /// The verdict of a block hash found in the archive.
-    pub fn block(block: &BlockInArchive) -> Self {
+    pub fn of_block(block: &BlockInArchive) -> Self {
         let mut verdict = Self::empty(Proves::Block);
         verdict.set_block(block);
         verdict
@@ -130,7 +223,7 @@ impl Verdict {
     }
 
     /// The verdict of a tx-effects witness.
-    pub fn tx(tx: &TxMembership) -> Self {
+    pub fn of_tx(tx: &TxMembership) -> Self {
         let proves = if tx.tx_hash.is_some() { Proves::Tx } else { Proves::Leaf };
         let mut verdict = Self::empty(proves);
         verdict.set_tx(tx);
@@ -147,7 +240,7 @@ impl Verdict {
     }
 
     /// The verdict of a category proof.
-    pub fn category(proven: &CategoryMembership) -> Self {
+    pub fn of_category(proven: &CategoryMembership) -> Self {
         let proves = if proven.element.is_some() { Proves::Element } else { Proves::Category };
         let mut verdict = Self::empty(proves);
         verdict.set_tx(&proven.tx);
@@ -158,10 +251,10 @@ impl Verdict {
     }
 
     /// The verdict of a whole chain.
-    pub fn chain(chain: &ChainVerdict) -> Self {
+    pub fn of_chain(chain: &ChainVerdict) -> Self {
         let mut verdict = match &chain.proven {
-            Proven::Tx(tx) => Self::tx(tx),
-            Proven::Category(category) => Self::category(category),
+            Proven::Tx(tx) => Self::of_tx(tx),
+            Proven::Category(category) => Self::of_category(category),
         };
         verdict.set_block(&chain.block);
         verdict

@@ -358,7 +358,7 @@ pub fn chain_verdict(bytes: &[u8]) -> Result<Outcome, String> {
         .header;
     let block_hash = header.hash(&Sequential).map_err(|e| e.to_string())?;
     let small = crate::cases::fixture_effect("small");
-    let named = (verdict.block_number, verdict.block_hash, verdict.tx_hash, verdict.leaf_index);
+    let named = (verdict.block_number(), verdict.block_hash(), verdict.tx_hash(), verdict.leaf_index());
     if named != (Some(BlockNumber::new(3)), Some(block_hash), Some(small.tx_hash), Some(1)) {
         return Err(format!("a valid verdict named other facts: {}", verdict.to_json()));
     }

@@ -328,7 +328,7 @@ pub fn v6_cases() -> Vec<Case> {
                     &Expected::default(),
                 )
                 .expect("block 3's tx 1 under the archive after block 4");
-                assert_eq!(verdict.block_number, Some(BlockNumber::new(3)));
+                assert_eq!(verdict.block_number(), Some(BlockNumber::new(3)));
             },
         ),
         Case::new(

@@ -156,12 +156,12 @@ fn block_data(hasher: &dyn HashBackend, request: &RpcRequest, text: &str, number
     let data = read::header(hasher, Doc::text("getBlockData", &as_response(text)), PROTOCOL)
         .map_err(|e| answer_error(Target::Node, &request.method, e))?;
     let parts = match data.block {
-        Some(parts) if parts.shape == read::BLOCK_DATA => parts,
+        Some(parts) if parts.kind == read::BlockKind::BlockData => parts,
         other => {
             return Err(WalkError::Shape {
                 target: Target::Node,
                 method: request.method.clone(),
-                got: other.map_or("a bare header", |parts| parts.shape.name),
+                got: other.map_or("a bare header", |parts| parts.kind.name()),
                 expected: "block data: header, archive, blockHash and checkpointNumber",
             });
         }

@@ -93,25 +93,29 @@ impl Classify for TxEffectError {
     }
 }
 
-impl Classify for MarkerLimit {
-    fn kind(&self) -> String {
-        String::from("MarkerLimit")
-    }
+/// Errors of one kind each: the type's name is its kind, and every value is of one class.
+macro_rules! one_kind {
+    ($($error:ident => $class:ident),* $(,)?) => {$(
+        impl Classify for $error {
+            fn kind(&self) -> String {
+                String::from(stringify!($error))
+            }
 
-    fn class(&self) -> ErrorClass {
-        ErrorClass::OutOfRange
-    }
+            fn class(&self) -> ErrorClass {
+                ErrorClass::$class
+            }
+        }
+    )*};
 }
 
-impl Classify for NotAMarker {
-    fn kind(&self) -> String {
-        String::from("NotAMarker")
-    }
-
-    fn class(&self) -> ErrorClass {
-        ErrorClass::Malformed
-    }
-}
+one_kind!(
+    MarkerLimit => OutOfRange,
+    NotAMarker => Malformed,
+    IndexOutOfBounds => OutOfRange,
+    NotABlockNumber => OutOfRange,
+    UnknownCategory => Malformed,
+    UnknownRole => Malformed,
+);
 
 impl Classify for TxBlobError {
     fn kind(&self) -> String {
@@ -211,46 +215,6 @@ impl Classify for PathError {
 
     fn class(&self) -> ErrorClass {
         ErrorClass::OutOfRange
-    }
-}
-
-impl Classify for IndexOutOfBounds {
-    fn kind(&self) -> String {
-        String::from("IndexOutOfBounds")
-    }
-
-    fn class(&self) -> ErrorClass {
-        ErrorClass::OutOfRange
-    }
-}
-
-impl Classify for NotABlockNumber {
-    fn kind(&self) -> String {
-        String::from("NotABlockNumber")
-    }
-
-    fn class(&self) -> ErrorClass {
-        ErrorClass::OutOfRange
-    }
-}
-
-impl Classify for UnknownCategory {
-    fn kind(&self) -> String {
-        String::from("UnknownCategory")
-    }
-
-    fn class(&self) -> ErrorClass {
-        ErrorClass::Malformed
-    }
-}
-
-impl Classify for UnknownRole {
-    fn kind(&self) -> String {
-        String::from("UnknownRole")
-    }
-
-    fn class(&self) -> ErrorClass {
-        ErrorClass::Malformed
     }
 }
 

@@ -9,9 +9,11 @@ use base64::engine::general_purpose::STANDARD;
 use txfx_membership::ArchiveError;
 use txfx_membership::archive::{ARCHIVE_HEIGHT, ArchiveWitness};
 
-use super::Json;
-use super::wire::{Integer, JsonInput, JsonType, Raw};
-use super::{JsonError, hex_field};
+use super::error::JsonError;
+use super::fault::JsonType;
+use super::fields::hex_field;
+use super::ordered::Json;
+use super::wire::{Integer, JsonInput, Raw};
 
 /// The most base64 characters a serialized witness takes.
 const MAX_BASE64: usize = (32 * (1 + ARCHIVE_HEIGHT)).div_ceil(3) * 4;

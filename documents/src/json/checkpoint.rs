@@ -26,9 +26,11 @@ use txfx_tx_effects::ProtocolVersion;
 use txfx_tx_effects::checkpoint::{BlockEndState, Checkpoint, CheckpointBlock, MAX_CHECKPOINT_BLOB_FIELDS};
 
 use super::effect::{BodyOut, TxEffectOut, read_body_object, to_json};
+use super::error::JsonError;
+use super::fields::field;
 use super::header::read_block_number;
+use super::ordered::{Json, Object};
 use super::wire::{Integer, JsonInput, Raw};
-use super::{Json, JsonError, Object, field};
 
 /// The most blocks a checkpoint holds: as many as six blobs could hold (each block takes at least
 /// six fields).

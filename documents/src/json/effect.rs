@@ -58,8 +58,11 @@ use txfx_tx_effects::{
     TxEffectError, TxEffectFields,
 };
 
-use super::wire::{Integer, JsonInput, JsonType, Malformation, Malformed, Quoted, Raw};
-use super::{Json, JsonError, field, fields};
+use super::error::JsonError;
+use super::fault::{JsonType, Malformation, Malformed};
+use super::fields::{field, fields};
+use super::ordered::Json;
+use super::wire::{Integer, JsonInput, Raw};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -135,12 +138,7 @@ pub(crate) fn tx_hash(raw: Raw<'_>) -> Result<Fr, JsonError> {
     let text = raw.string()?;
     let digits = text.strip_prefix("0x").unwrap_or(&text);
     if digits.len() != 64 {
-        return Err(raw
-            .fault(Malformation::BadValue {
-                expected: "a tx hash (32 bytes: 64 hex digits, 0x optional)",
-                value: Quoted::new(&text),
-            })
-            .into());
+        return Err(raw.bad_value("a tx hash (32 bytes: 64 hex digits, 0x optional)", &text).into());
     }
     parse_fr_hex(&format!("0x{digits}")).map_err(|source| JsonError::Field { path: String::new(), source })
 }

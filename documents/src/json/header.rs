@@ -17,8 +17,11 @@ use txfx_poseidon::Fr;
 use txfx_poseidon::field::serde_hex;
 use txfx_tx_effects::BlockNumber;
 
-use super::wire::{Integer, JsonInput, MAX_SAFE_INTEGER, Malformation, Quoted, Raw, decimal_string};
-use super::{Json, JsonError, field};
+use super::error::JsonError;
+use super::fault::{Malformation, Quoted};
+use super::fields::field;
+use super::ordered::Json;
+use super::wire::{Integer, JsonInput, MAX_SAFE_INTEGER, Raw, decimal_string};
 
 /// A tree snapshot (`{"root", "nextAvailableLeafIndex"}`).
 #[derive(Clone, Copy, Serialize)]
@@ -115,7 +118,7 @@ pub(crate) fn read_block_number(raw: Raw<'_>) -> Result<BlockNumber, JsonError> 
     BlockNumber::try_from(value).map_err(|_| {
         JsonError::from(raw.fault(Malformation::Number {
             value: Quoted::new(raw.text()),
-            problem: super::NumberProblem::AboveMax { max: BLOCK_NUMBER.max },
+            problem: super::fault::NumberProblem::AboveMax { max: BLOCK_NUMBER.max },
         }))
     })
 }
@@ -147,8 +150,7 @@ pub(crate) fn read_snapshot(raw: Raw<'_>, protocol: ProtocolVersion) -> Result<T
 pub(crate) fn read_eth_address(raw: Raw<'_>) -> Result<[u8; 20], JsonError> {
     let text = raw.string()?;
     let digits = text.strip_prefix("0x").unwrap_or(&text);
-    let bad =
-        |expected| JsonError::from(raw.fault(Malformation::BadValue { expected, value: Quoted::new(&text) }));
+    let bad = |expected| JsonError::from(raw.bad_value(expected, &text));
     // Every character a hex digit, checked first: `u8::from_str_radix` alone would take "+f".
     if digits.len() != 40 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(bad("a 20-byte address (0x + 40 hex digits)"));

@@ -22,9 +22,11 @@ use txfx_membership::{L1Deployment, Network, ProtocolVersion};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::fr_to_hex;
 
+use super::error::JsonError;
+use super::fields::hex_field;
 use super::header::read_eth_address;
-use super::wire::{Integer, JsonInput, MAX_SAFE_INTEGER, Malformation, Quoted, Raw};
-use super::{Json, JsonError, Object, hex_field, safe_number};
+use super::ordered::{Json, Object};
+use super::wire::{Integer, JsonInput, MAX_SAFE_INTEGER, Raw, safe_number};
 
 /// An L1 chain id: a JSON number (as Aztec's network file writes `l1ChainId`), at most 2^53 − 1.
 const CHAIN_ID: Integer = Integer::number(MAX_SAFE_INTEGER as u128);
@@ -108,13 +110,9 @@ pub(crate) fn read_network(raw: Raw<'_>, given: &str) -> Result<Network, JsonErr
     object.strict()?;
     let string = |raw: Raw<'_>| raw.string().map(|s| s.into_owned()).map_err(JsonError::from);
     let protocol = object.read("protocol", |raw| {
-        let name = raw.string()?;
-        name.parse::<ProtocolVersion>().map_err(|_| {
-            JsonError::from(raw.fault(Malformation::BadValue {
-                expected: "v6, azip-26 or pre-azip-26",
-                value: Quoted::new(&name),
-            }))
-        })
+        Ok::<_, JsonError>(
+            raw.named("v6, azip-26 or pre-azip-26", |name| name.parse::<ProtocolVersion>().ok())?,
+        )
     })?;
     Ok(Network {
         name: object.read("name", string)?,

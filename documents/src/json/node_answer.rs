@@ -18,9 +18,10 @@
 //! `AztecAddress` given as base64 or as `{type: "Buffer", data}`), txfx refuses, as docs/spec.md
 //! §12.1 says; it never reads a value v6 would read otherwise.
 
+use super::error::JsonError;
+use super::fields::field;
 use super::header::read_eth_address;
-use super::wire::{Integer, Malformation, Quoted, Raw};
-use super::{JsonError, field};
+use super::wire::{Integer, Raw};
 use txfx_poseidon::field::parse_fr_hex;
 
 /// The most attestations a block's checkpoint has: one per committee member, and a committee
@@ -44,7 +45,7 @@ const BIG_INT: Integer = Integer::lenient(u128::MAX);
 const LOG_LEVELS: [&str; 8] = ["silent", "fatal", "error", "warn", "info", "verbose", "debug", "trace"];
 
 fn bad(raw: Raw<'_>, expected: &'static str, value: &str) -> JsonError {
-    JsonError::from(raw.fault(Malformation::BadValue { expected, value: Quoted::new(value) }))
+    JsonError::from(raw.bad_value(expected, value))
 }
 
 /// Checks a block response's `l1` as `L1PublishInfoSchema` reads it: a union routed by
@@ -109,15 +110,10 @@ pub(crate) fn check_debug_logs(raw: Raw<'_>) -> Result<(), JsonError> {
         let object = raw.object("a debug log", &["contractAddress", "level", "message", "fields"])?;
         object.read("contractAddress", check_aztec_address)?;
         object.read("level", |raw| {
-            let level = raw.string()?;
-            match LOG_LEVELS.contains(&level.as_ref()) {
-                true => Ok(()),
-                false => Err(bad(
-                    raw,
-                    "a log level (silent, fatal, error, warn, info, verbose, debug, trace)",
-                    &level,
-                )),
-            }
+            let level = |name: &str| LOG_LEVELS.contains(&name).then_some(());
+            Ok::<_, JsonError>(
+                raw.named("a log level (silent, fatal, error, warn, info, verbose, debug, trace)", level)?,
+            )
         })?;
         object.read("message", |r| r.string().map(drop).map_err(JsonError::from))?;
         let fields = object.read("fields", |r| r.items(left, "a receipt's debug logs' fields", field))?;

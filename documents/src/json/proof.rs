@@ -22,8 +22,11 @@ use txfx_tx_effects::blob::{TxBlobError, TxStartMarker};
 use txfx_tx_effects::category::{CategorySection, ElementPlace, ElementRole, PlaceShape};
 use txfx_tx_effects::limits::NUM_TX_EFFECT_CATEGORIES;
 
-use super::wire::{Integer, JsonInput, Malformation, Quoted, Raw};
-use super::{Json, JsonError, Object, field, fields};
+use super::error::JsonError;
+use super::fault::Malformation;
+use super::fields::{field, fields};
+use super::ordered::{Json, Object};
+use super::wire::{Integer, JsonInput, Raw};
 
 /// The JSON keys of an element's place, by the shape of its role.
 fn place_keys(shape: PlaceShape) -> &'static [&'static str] {
@@ -50,8 +53,7 @@ pub(crate) fn element_to_json(element: &ProvenElement) -> Json {
 
 /// A value named by a string (a role, a category), `expected` naming what it must be.
 fn named<T: std::str::FromStr>(raw: Raw<'_>, expected: &'static str) -> Result<T, JsonError> {
-    let name = raw.string()?;
-    name.parse().map_err(|_| raw.fault(Malformation::BadValue { expected, value: Quoted::new(&name) }).into())
+    Ok(raw.named(expected, |name| name.parse().ok())?)
 }
 
 /// Every key an element may have.

@@ -4,8 +4,10 @@
 //! An answer's `result` is read by [`crate::read`] as the document the method returns; `null`
 //! means the node has no such thing (an unknown block, say).
 
-use super::wire::{Integer, JsonType, MAX_SAFE_INTEGER, Malformation, Quoted, Raw};
-use super::{Json, JsonError, Object};
+use super::error::JsonError;
+use super::fault::{JsonType, Malformation, Quoted};
+use super::ordered::{Json, Object};
+use super::wire::{Integer, MAX_SAFE_INTEGER, Raw};
 use crate::error::{Doc, DocumentError, Problem, RpcProblem};
 
 /// One request of a batch.

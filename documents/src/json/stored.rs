@@ -11,9 +11,11 @@ use txfx_poseidon::Fr;
 use txfx_poseidon::field::serde_hex;
 use txfx_tx_effects::limits::MAX_TXS_PER_BLOCK;
 
+use super::error::JsonError;
+use super::fields::field;
 use super::header::read_block_number;
+use super::ordered::Json;
 use super::wire::{JsonInput, Raw};
-use super::{Json, JsonError, field};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -22,15 +22,12 @@ use txfx_membership::{ProtocolVersion, TxEffectMembershipWitness};
 use txfx_poseidon::Fr;
 use txfx_poseidon::field::{fr_from_be_slice, fr_to_be_bytes, fr_to_hex};
 
+use super::error::{JsonError, MAX_SIBLING_PATH_BASE64, MAX_SIBLING_PATH_LENGTH, SiblingPathError};
+use super::fault::JsonType;
+use super::fields::hex_field;
 use super::header::read_block_number;
-use super::wire::{Integer, JsonInput, JsonType, Malformation, Quoted, Raw};
-use super::{Json, JsonError, Object, SiblingPathError, hex_field};
-
-/// The most siblings a serialized path may declare (`MAX_SIBLING_PATH_LENGTH` in foundation).
-pub const MAX_SIBLING_PATH_LENGTH: usize = 128;
-
-/// The most base64 characters a serialized path of [`MAX_SIBLING_PATH_LENGTH`] takes.
-pub(super) const MAX_SIBLING_PATH_BASE64: usize = (4 + 32 * MAX_SIBLING_PATH_LENGTH).div_ceil(3) * 4;
+use super::ordered::{Json, Object};
+use super::wire::{Integer, JsonInput, Raw};
 
 /// The keys of a witness.
 pub(crate) const WITNESS_KEYS: [&str; 5] =
@@ -98,10 +95,7 @@ fn sibling_path_bytes(raw: Raw<'_>) -> Result<Vec<u8>, JsonError> {
             buffer.strict()?;
             let kind = buffer.read("type", |r| r.string().map(|t| t.into_owned()))?;
             if kind != "Buffer" {
-                return Err(buffer
-                    .require("type")?
-                    .fault(Malformation::BadValue { expected: "\"Buffer\"", value: Quoted::new(&kind) })
-                    .into());
+                return Err(buffer.require("type")?.bad_value("\"Buffer\"", &kind).into());
             }
             buffer.read("data", |r| {
                 r.items(4 + 32 * MAX_SIBLING_PATH_LENGTH, "a serialized sibling path", |byte| {
