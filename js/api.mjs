@@ -86,8 +86,6 @@ export function txfxError(cls, message, kind, link) {
 export const ERRORS = { TxfxError, MalformedError, OutOfRangeError, RefutedError, BackendError, TransportError };
 
 export function createApi(engine) {
-  const FIELD_MODULUS = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001n;
-
   // ---- values in ----
 
   // A TypeError of the JavaScript side's own checks, with a kind as the engine's errors have.
@@ -112,14 +110,12 @@ export function createApi(engine) {
     return out;
   }
 
-  // The most decimal digits a field element may be written with (p has 77; txfx's Rust reader
-  // allows one leading zero more and refuses longer strings as malformed, as this does).
-  const MAX_DECIMAL_DIGITS = 78;
-
+  // A bigint or a safe integer as the decimal text of its value: every rule of a field element
+  // (its digits, their count, 0 <= x < p) is the engine's, which reads decimal as decimal. A
+  // negative value has no such text and is refused here, as a value that is no field element.
   function bigintField(value, what) {
     if (value < 0n) throw rangeError(`${what}: ${value} is negative; a field element is 0 <= x < p`);
-    if (value >= FIELD_MODULUS) throw rangeError(`${what}: ${value} is not a field element (0 <= x < p); txfx never reduces mod p`, 'NotCanonical');
-    return `0x${value.toString(16).padStart(64, '0')}`;
+    return value.toString();
   }
 
   function bytesField(value, what) {
@@ -127,27 +123,21 @@ export function createApi(engine) {
     return hexOfBytes(value);
   }
 
-  // A field element as 0x-hex, from every form a TypeScript caller holds:
-  // - a string: 0x-hex is passed on (txfx checks its digits and its range); decimal digits are
-  //   read as decimal, as foundation's `Fr.fromString` and Aztec's JSON schemas read them;
-  // - a bigint, or a number that is a safe integer (Number.isSafeInteger, >= 0);
-  // - a 32-byte big-endian Uint8Array (a Buffer);
+  // A field element as text the engine reads, from every form a TypeScript caller holds:
+  // - a string is passed on as it is: 0x-hex, or decimal digits (read as decimal, as foundation's
+  //   `Fr.fromString` and Aztec's JSON schemas read them); the engine checks it;
+  // - a bigint, or a number that is a safe integer (Number.isSafeInteger, >= 0), as its decimal;
+  // - a 32-byte big-endian Uint8Array (a Buffer), as 0x-hex;
   // - an object with `toBigInt()` (foundation's `Fr`) or else `toBuffer()` (32 bytes, big-endian).
-  // No value is reduced mod p: one outside 0 <= x < p is a RangeError.
+  // No value is reduced mod p: the engine refuses one outside 0 <= x < p with a RangeError.
   function field(value, what) {
-    if (typeof value === 'string') {
-      if (!/^[0-9]+$/.test(value)) return value;
-      if (value.length > MAX_DECIMAL_DIGITS) {
-        throw typeError(`${what}: ${value.length} decimal digits; a field element has at most ${MAX_DECIMAL_DIGITS}`, 'TooManyDigits');
-      }
-      return bigintField(BigInt(value), what);
-    }
+    if (typeof value === 'string') return value;
     if (typeof value === 'bigint') return bigintField(value, what);
     if (typeof value === 'number') {
       if (!Number.isSafeInteger(value) || value < 0) {
         throw rangeError(`${what}: ${value} is not a safe non-negative integer; give a larger value as a bigint or a string`);
       }
-      return bigintField(BigInt(value), what);
+      return String(value);
     }
     if (value instanceof Uint8Array) return bytesField(value, what);
     if (value !== null && typeof value === 'object') {
@@ -165,15 +155,22 @@ export function createApi(engine) {
     throw typeError(`${what}: expected a field element (0x-hex or decimal string, bigint, safe integer, 32-byte Uint8Array, or an object with toBigInt() or toBuffer() such as foundation's Fr), got ${describe(value)}`);
   }
 
+  // A field element as canonical 0x-hex, where a document or a selector takes hex alone (an
+  // expectation's hashes; a tx hash, whose decimal would read as an index): the engine reads the
+  // text as every field element is read and writes it back as hex.
+  function hexField(value, what) {
+    return call(engine().fieldHex, what, field(value, what));
+  }
+
   function fields(values, what) {
     if (!Array.isArray(values)) throw typeError(`${what}: expected an array of field elements, got ${describe(values)}`);
     const out = new Array(values.length);
     for (let i = 0; i < values.length; i += 1) {
       if (!(i in values)) throw typeError(`${what}[${i}]: a hole in the array; every element must be a field element`);
       const value = values[i];
-      // 0x-hex, the common case, is passed on as `field` passes it (an 'x' second is not all
-      // decimal digits), without building the element's name for an error it cannot raise.
-      out[i] = typeof value === 'string' && value.charCodeAt(1) === 0x78 ? value : field(value, `${what}[${i}]`);
+      // A string, the common case, is passed on as `field` passes it, without building the
+      // element's name for an error it cannot raise.
+      out[i] = typeof value === 'string' ? value : field(value, `${what}[${i}]`);
     }
     return out;
   }
@@ -228,27 +225,15 @@ export function createApi(engine) {
     return typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer ? new Uint8Array(bytes) : bytes;
   }
 
-  // Bytes as UTF-8 text, for a document that travels inside a verification's named arguments:
-  // refused as the engines refuse bytes that are not UTF-8 (kind NotUtf8, the offset of the first
-  // byte that does not begin or continue a sequence; a sequence cut short counts from its start).
+  // Bytes as UTF-8 text, for a document that travels inside a verification's named arguments.
+  // The runtime's decoder makes the text; bytes it refuses go to the engine, whose refusal (kind
+  // NotUtf8, naming the offset of the first bad byte) is every document's.
+  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   function utf8Text(bytes, what) {
     try {
-      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+      return utf8.decode(bytes);
     } catch {
-      let at = 0;
-      while (at < bytes.length) {
-        const lead = bytes[at];
-        if (lead < 0x80) { at += 1; continue; }
-        const length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
-        const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
-        const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
-        let ok = length > 0 && bytes[at + 1] >= low && bytes[at + 1] <= high;
-        for (let k = 2; ok && k < length; k += 1) ok = bytes[at + k] >= 0x80 && bytes[at + k] <= 0xbf;
-        if (!ok) break;
-        at += length;
-      }
-      const byte = at < bytes.length ? ` (0x${bytes[at].toString(16).padStart(2, '0')})` : '';
-      throw typeError(`${what}: not UTF-8: the byte at offset ${at}${byte} does not begin or continue a UTF-8 sequence`, 'NotUtf8');
+      return call(engine().utf8Text, what, bytes);
     }
   }
 
@@ -284,9 +269,7 @@ export function createApi(engine) {
         throw typeError(`tx: give {index} or {txHash}, one of them; got keys ${JSON.stringify(keys)}`);
       }
       if (keys[0] === 'index') return txIndex(tx.index, 'tx.index');
-      const hash = field(tx.txHash, 'tx.txHash');
-      if (!hash.startsWith('0x')) throw typeError(`tx.txHash: ${JSON.stringify(hash.slice(0, 80))} is neither 0x-hex nor decimal digits`);
-      return hash;
+      return hexField(tx.txHash, 'tx.txHash');
     }
     if (typeof tx === 'number') return txIndex(tx, 'tx');
     if (typeof tx === 'string' && tx.startsWith('0x')) return tx;
@@ -338,8 +321,8 @@ export function createApi(engine) {
     // JSON.stringify drops the keys left undefined.
     return JSON.stringify({
       blockNumber: blockNumber(expected.blockNumber, 'expected.blockNumber'),
-      blockHash: expected.blockHash === undefined ? undefined : field(expected.blockHash, 'expected.blockHash'),
-      txHash: expected.txHash === undefined ? undefined : field(expected.txHash, 'expected.txHash'),
+      blockHash: expected.blockHash === undefined ? undefined : hexField(expected.blockHash, 'expected.blockHash'),
+      txHash: expected.txHash === undefined ? undefined : hexField(expected.txHash, 'expected.txHash'),
     });
   }
 
@@ -382,18 +365,17 @@ export function createApi(engine) {
 
   // ---- errors out ----
 
-  // The engine throws an Error whose message is {"class", "kind", "message", "link"?}: Malformed
-  // input becomes a TypeError, a value out of range a RangeError, a backend failure an Error; each
-  // carries `kind` (txfx's error kind) and `txfxClass`.
+  // An engine throws an Error whose `class`, `kind` and (for a refutation) `link` are properties
+  // beside a message that is human text only (the addon builds it so, js/wasm.mjs from the
+  // module's failure record, txfx/worker from the record the worker posts). Here it becomes the
+  // documented subclass of TxfxError: Malformed input a MalformedError (a TypeError), a value out
+  // of range an OutOfRangeError (a RangeError), and so on. Any other error passes unchanged.
   function translate(error) {
-    let info;
-    try {
-      info = JSON.parse(error.message);
-    } catch {
-      return error;
+    if (error instanceof TxfxError) return error;
+    if (error instanceof Error && typeof error.class === 'string' && typeof error.kind === 'string') {
+      return txfxError(error.class, error.message, error.kind, typeof error.link === 'string' ? error.link : undefined);
     }
-    if (info === null || typeof info !== 'object' || typeof info.class !== 'string') return error;
-    return txfxError(info.class, info.message, info.kind, info.link);
+    return error;
   }
 
   function call(fn, ...args) {
@@ -545,68 +527,12 @@ export function createApi(engine) {
 
   // ---- a witness's sibling path ----
 
-  // The most siblings a serialized path may declare (foundation's MAX_SIBLING_PATH_LENGTH), and
-  // the most base64 characters such a path takes.
-  const MAX_SIBLING_PATH_LENGTH = 128;
-  const MAX_SIBLING_PATH_BASE64 = Math.ceil((4 + 32 * MAX_SIBLING_PATH_LENGTH) / 3) * 4;
-  const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  const BASE64_VALUE = new Map([...BASE64_ALPHABET].map((character, value) => [character, value]));
-
-  // Standard base64 as txfx's Rust reader takes it (the `base64` crate's STANDARD engine): the
-  // standard alphabet, padding to a multiple of 4, no whitespace, and no bits set past the last
-  // byte, so that one path has one spelling. Anything else is NotBase64.
-  function base64Bytes(text, what) {
-    const notBase64 = () => typeError(`${what}: not base64 (standard alphabet, padded)`, 'NotBase64');
-    if (text.length % 4 !== 0) throw notBase64();
-    const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
-    const bytes = new Uint8Array((text.length / 4) * 3 - padding);
-    let at = 0;
-    for (let i = 0; i < text.length; i += 4) {
-      const last = i + 4 === text.length;
-      const values = [];
-      for (let j = 0; j < 4; j += 1) {
-        const character = text[i + j];
-        if (character === '=' && last && j >= 4 - padding) continue;
-        const value = BASE64_VALUE.get(character);
-        if (value === undefined) throw notBase64();
-        values.push(value);
-      }
-      const word = values.reduce((acc, value) => acc * 64 + value, 0) * 64 ** (4 - values.length);
-      const count = values.length - 1;
-      // Bits past the last byte must be zero.
-      if (word % 256 ** (3 - count) !== 0) throw notBase64();
-      for (let k = 0; k < count; k += 1) bytes[at++] = Math.floor(word / 256 ** (2 - k)) % 256;
-    }
-    return bytes;
-  }
-
   // A witness's `siblingPath` (foundation's SiblingPath as Aztec's JSON prints it: base64 of
-  // uint32_be(n) then n 32-byte big-endian elements) as its elements, lowest level first. Read
-  // as txfx's Rust reader reads it, with its error kinds: the prefix must match the bytes
-  // exactly, n is at most 128, and every element must be below p. Pure JavaScript: it needs no
-  // engine (a browser may call it before `init`).
+  // uint32_be(n) then n 32-byte big-endian elements) as its elements, lowest level first, read by
+  // the engine's witness reader, with its limits and error kinds.
   function decodeSiblingPath(text) {
-    const what = 'siblingPath';
-    if (typeof text !== 'string') throw typeError(`${what}: expected base64 text (a witness's siblingPath), got ${describe(text)}`);
-    if (text.length > MAX_SIBLING_PATH_BASE64) {
-      throw typeError(`${what}: ${text.length} base64 characters, a path of ${MAX_SIBLING_PATH_LENGTH} takes at most ${MAX_SIBLING_PATH_BASE64}`, 'SiblingPath/TooManyCharacters');
-    }
-    const bytes = base64Bytes(text, what);
-    if (bytes.length < 4) throw typeError(`${what}: ${bytes.length} bytes, the 4-byte length prefix is missing`, 'SiblingPath/NoPrefix');
-    const declared = bytes[0] * 2 ** 24 + bytes[1] * 2 ** 16 + bytes[2] * 2 ** 8 + bytes[3];
-    if (declared > MAX_SIBLING_PATH_LENGTH) {
-      throw typeError(`${what}: declares ${declared} elements, at most ${MAX_SIBLING_PATH_LENGTH} allowed`, 'SiblingPath/TooLong');
-    }
-    if (bytes.length - 4 !== 32 * declared) {
-      throw typeError(`${what}: declares ${declared} elements (${32 * declared} bytes) but has ${bytes.length - 4} bytes after the prefix`, 'SiblingPath/Length');
-    }
-    const path = new Array(declared);
-    for (let i = 0; i < declared; i += 1) {
-      const hex = hexOfBytes(bytes.subarray(4 + 32 * i, 4 + 32 * (i + 1)));
-      if (BigInt(hex) >= FIELD_MODULUS) throw rangeError(`${what}[${i}]: not a field element (>= p)`, 'Field/NotCanonical');
-      path[i] = hex;
-    }
-    return path;
+    if (typeof text !== 'string') throw typeError(`siblingPath: expected base64 text (a witness's siblingPath), got ${describe(text)}`);
+    return call(engine().decodeSiblingPath, text);
   }
 
   // ---- off the event loop: the Node addon runs the same work on txfx's background pool and settles a
@@ -650,18 +576,10 @@ export function createApi(engine) {
   // ---- from a node and L1: the node walk (txfx-walk, in the engine) over the runtime's fetch ----
 
   // An endpoint URL as it may be shown: no userinfo, no query values, no key-like path segment
-  // (the Rust client's `redact_url`, which the CLI prints: hosted providers put keys there).
+  // (the engine's, which is the Rust client's and the CLI's `redact_url`: hosted providers put
+  // keys there).
   function redactUrl(url) {
-    let parsed;
-    try {
-      parsed = new URL(url);
-    } catch {
-      return '…';
-    }
-    const keyLike = (segment) => segment.length >= 32 || /[A-Za-z0-9_-]{20,}/.test(segment);
-    const path = parsed.pathname.split('/').map((segment) => (keyLike(segment) ? '…' : segment)).join('/');
-    const query = parsed.search ? `?${parsed.search.slice(1).split('&').map((pair) => (pair.includes('=') ? `${pair.split('=')[0]}=…` : pair ? '…' : '')).join('&')}` : '';
-    return `${parsed.protocol}//${parsed.host}${path === '/' && !url.endsWith('/') ? '' : path}${query}`;
+    return call(engine().redactUrl, String(url));
   }
 
   // An Error of class Transport: the endpoint gave no usable answer (the CLI's exit 4). Its kind
@@ -766,6 +684,15 @@ export function createApi(engine) {
 
   const WALK_KEYS = ['node', 'l1Rpc', 'rollup', 'l1Block', 'archiveRoot', 'txHash', 'category', 'element', 'role', 'expected', 'network', 'genesisArchiveRoot', 'namespace', 'timeoutMs', 'fetch', 'signal'];
 
+  // The walk's deadline as the engine takes it: a number's decimal text (so that NaN cannot
+  // become JSON's null, which would read as "the default"); the engine holds it to the walk's
+  // limits.
+  function walkTimeout(value) {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number') throw rangeError(`timeoutMs: ${describe(value)} is not a number of milliseconds`);
+    return String(value);
+  }
+
   // The engine a walk started on, and whether it is still the same instance: a WASM engine that
   // trapped was replaced, and its walks went with it (a walk id of the old instance must never
   // reach a new walk of another caller).
@@ -809,6 +736,7 @@ export function createApi(engine) {
         : text(options.network, 'network'),
       genesisArchiveRoot: options.genesisArchiveRoot === undefined ? undefined : field(options.genesisArchiveRoot, 'genesisArchiveRoot'),
       namespace: text(options.namespace, 'namespace'),
+      timeoutMs: walkTimeout(options.timeoutMs),
     };
     if (signal?.aborted) throw signal.reason;
     const running = engine();
@@ -816,12 +744,8 @@ export function createApi(engine) {
     const started = JSON.parse(call(running.nodeWalkStart, JSON.stringify(params)));
     let done = false;
     try {
-      // The walk's limits: its default deadline, and the longest any timer can keep.
-      const { defaultTimeoutMs, maxTimeoutMs } = started.limits;
-      const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-      if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > maxTimeoutMs) {
-        throw rangeError(`timeoutMs: ${describe(timeoutMs)} is not a number of milliseconds from 1 to ${maxTimeoutMs}`);
-      }
+      // The walk's deadline, as the engine read it from the options (its default if none).
+      const { timeoutMs } = started;
       const deadline = Date.now() + timeoutMs;
       let request = started.request;
       for (;;) {

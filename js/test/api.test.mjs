@@ -137,6 +137,33 @@ function rawEngine() {
   return createWasmEngine(new WebAssembly.Module(readFileSync(path.join(packageDir, 'dist', 'txfx.wasm'))));
 }
 
+test('an engine hands its failures across as properties: class, kind and link beside a message of text alone', () => {
+  const engine = rawEngine();
+  // A malformed document, a value out of range, and a refuted verification, each from the engine.
+  const failures = [
+    [() => engine.txEffectsTreeRoot('{'), 'Malformed', undefined],
+    [() => engine.poseidon2Hash('0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001', 1), 'OutOfRange', undefined],
+    [() => engine.verifyTxEffectMembershipWitness(JSON.stringify({ witness, subjectKind: 'leaf', subjectValue: '0x01', trustedRoot: three.root, protocol: 'azip-26' })), 'Refuted', 'string'],
+  ];
+  for (const [run, cls, link] of failures) {
+    assert.throws(run, (error) => {
+      assert.ok(error instanceof Error, cls);
+      assert.equal(error.class, cls);
+      assert.equal(typeof error.kind, 'string', cls);
+      assert.equal(typeof error.link, link ?? 'undefined', `${cls}: link`);
+      assert.ok(!/^\s*[{[]/.test(error.message), `${cls}: the message is text, not a record: ${error.message}`);
+      return true;
+    });
+  }
+  // Through the API each becomes its documented subclass of TxfxError (a refutation a verdict).
+  assert.throws(() => txfx.txEffectsTreeRoot('{'), (error) => error instanceof txfx.MalformedError && error instanceof TypeError && error instanceof txfx.TxfxError && error.class === 'Malformed');
+  assert.throws(() => txfx.poseidon2Hash([three.root, '0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001']), (error) => error instanceof txfx.OutOfRangeError && error instanceof RangeError && error.kind === 'NotCanonical' && error.message.startsWith('inputs[1]: '));
+  const refuted = txfx.verifyTxEffectMembershipWitness(witness, { leaf: '0x01' }, three.root, undefined, { protocol: 'azip-26' });
+  assert.equal(refuted.valid, false);
+  assert.equal(typeof refuted.link, 'string');
+  assert.ok(!refuted.reason.startsWith('{'), refuted.reason);
+});
+
 test('the engines take each verification\'s arguments by name: a missing or unknown one is refused', () => {
   const engine = rawEngine();
   const leaf = JSON.parse(read('aztec-fixtures.json')).three_tx_block.leaves[1];
@@ -145,10 +172,8 @@ test('the engines take each verification\'s arguments by name: a missing or unkn
     verifyTxEffectMembershipWitness: { witness, subjectKind: 'leaf', subjectValue: leaf, trustedRoot: three.root, protocol: 'azip-26' },
     verifyArchive: { archiveRoot: chain.archiveRoot, archiveWitness: chain.archiveWitness, header: chain.header, protocol: 'azip-26' },
   };
-  const refusal = (error) => {
-    const info = JSON.parse(error.message);
-    return info.class === 'Malformed' && info.kind === 'Argument';
-  };
+  // An engine's failure carries its class and kind as properties; its message is text alone.
+  const refusal = (error) => error instanceof Error && error.class === 'Malformed' && error.kind === 'Argument' && !error.message.startsWith('{');
   for (const [name, args] of Object.entries(calls)) {
     const verdict = JSON.parse(engine[name](JSON.stringify(args)));
     assert.equal(verdict.valid, true, `${name}: ${JSON.stringify(verdict)}`);

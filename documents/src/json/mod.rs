@@ -44,7 +44,7 @@ pub use wire::{
     JsonInput, JsonType, MAX_DEPTH, MAX_SAFE_INTEGER, Malformation, Malformed, NumberProblem, QUOTE_CHARS,
     Quoted, safe_number,
 };
-pub use witness::{MAX_SIBLING_PATH_LENGTH, witness_from_json, witness_to_json};
+pub use witness::{MAX_SIBLING_PATH_LENGTH, sibling_path_from_base64, witness_from_json, witness_to_json};
 
 use witness::MAX_SIBLING_PATH_BASE64;
 

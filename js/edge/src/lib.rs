@@ -17,10 +17,11 @@
 //!   JSON text, parsed on the JavaScript side;
 //! - the verifications (`verifyTx`, `verifyTxEffectMembershipWitness`, `verifyArchive`) take
 //!   their arguments by name, as one JSON object of strings, never as strings in a row;
-//! - a failure is a [`Thrown`], whose message is a JSON object `{"class", "kind", "message"}`
-//!   (with `"link"` for a refuted verification): the class (`Malformed`, `OutOfRange`, `Refuted`,
-//!   `Backend`, `txfx_poseidon::ErrorClass`) decides whether `js/api.js` rethrows a `TypeError`, a
-//!   `RangeError` or an `Error`, or turns a refuted verification into its verdict object.
+//! - a failure is a [`Thrown`]: its class (`Malformed`, `OutOfRange`, `Refuted`, `Backend`,
+//!   `Transport`: `txfx_documents::classify::ErrorClass`), its kind, a human message and, for a
+//!   refuted verification, its link, handed across as four values (never as JSON to be parsed):
+//!   the class decides which subclass of `TxfxError` `js/api.mjs` throws, or that a refuted
+//!   verification becomes its verdict object.
 
 use txfx_documents::classify::{Classify, ErrorClass};
 use txfx_documents::json::{Json, Object, stored_block_to_json, witness_to_json};
@@ -31,23 +32,31 @@ use txfx_documents::ops::{
 };
 use txfx_documents::{Doc, DocumentError, document};
 use txfx_membership::ProtocolVersion;
-use txfx_poseidon::field::{fr_to_hex, parse_fr_hex};
+use txfx_poseidon::field::{fr_to_hex, parse_fr_json};
 use txfx_poseidon::{DomainSeparator, Fr, HashBackend, State};
 use txfx_tx_effects::BlockNumber;
 
-/// A failure, as the JavaScript side reads it: [`message`](Self::message) is the edge protocol's
-/// JSON object (module docs). Each binding throws it as an `Error` with that message.
+/// A failure, as the JavaScript side receives it: its class, its kind, a human message and, for
+/// a refutation, the link that did not hold. Each binding hands the four across as they are (the
+/// addon as the properties of the `Error` it throws, the WASM build as a packed record in its
+/// output buffer), never as text to be parsed, and `js/api.mjs` builds the documented subclass of
+/// `TxfxError` from them.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Thrown(String);
+pub struct Thrown {
+    class: ErrorClass,
+    kind: String,
+    message: String,
+    link: Option<String>,
+}
 
 impl Thrown {
     fn new(class: ErrorClass, kind: &str, message: &str) -> Self {
-        Self(
-            Json::from(
-                Object::new().with("class", class_name(class)).with("kind", kind).with("message", message),
-            )
-            .to_string(),
-        )
+        Self { class, kind: kind.to_owned(), message: message.to_owned(), link: None }
+    }
+
+    /// A refutation: a check that did not hold at `link`, class `Refuted`.
+    fn refuted(kind: String, message: String, link: &str) -> Self {
+        Self { class: ErrorClass::Refuted, kind, message, link: Some(link.to_owned()) }
     }
 
     /// A failure of the binding's own machinery (a pool it hands work to, say), class `Backend`:
@@ -56,20 +65,36 @@ impl Thrown {
         Self::new(ErrorClass::Backend, kind, message)
     }
 
-    /// The JSON message the binding throws.
+    /// The failure's class.
+    pub fn class(&self) -> ErrorClass {
+        self.class
+    }
+
+    /// The class's name, as the JavaScript errors' `class` property gives it (`Malformed`, ...).
+    pub fn class_name(&self) -> &'static str {
+        self.class.name()
+    }
+
+    /// The kind: txfx's variant path (`NotCanonical`, `Transport/Timeout`, ...).
+    pub fn kind(&self) -> &str {
+        &self.kind
+    }
+
+    /// The human message (no structure of its own: the class, kind and link are beside it).
     pub fn message(&self) -> &str {
-        &self.0
+        &self.message
+    }
+
+    /// The link a refutation names (`archive`, `header`, `witness`, ...), only for class `Refuted`.
+    pub fn link(&self) -> Option<&str> {
+        self.link.as_deref()
     }
 }
 
 impl std::fmt::Display for Thrown {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        write!(f, "{} ({}/{})", self.message, self.class_name(), self.kind)
     }
-}
-
-fn class_name(class: ErrorClass) -> &'static str {
-    class.name()
 }
 
 impl From<DocumentError> for Thrown {
@@ -83,16 +108,7 @@ impl Thrown {
     /// `error`'s class, kind and link, with `message`.
     fn document(error: &DocumentError, message: String) -> Self {
         match error.link() {
-            Some(link) => Self(
-                Json::from(
-                    Object::new()
-                        .with("class", "Refuted")
-                        .with("kind", error.kind())
-                        .with("message", message)
-                        .with("link", link),
-                )
-                .to_string(),
-            ),
+            Some(link) => Self::refuted(error.kind(), message, link),
             None => Self::new(error.class(), &error.kind(), &message),
         }
     }
@@ -175,8 +191,12 @@ impl<F: FnOnce(Result<String>)> Drop for Settle<F> {
     }
 }
 
+/// A field element the caller gave: `0x`-hex, or decimal digits read as decimal (as foundation's
+/// `Fr.fromString` and Aztec's JSON schemas read them), never reduced mod p. The JavaScript side
+/// passes strings on as they are and writes a `bigint` or a number in decimal, so every rule of a
+/// field element's text (its digits, their count, its range) is this parser's alone.
 fn field(what: &str, text: &str) -> Result<Fr> {
-    parse_fr_hex(text).map_err(|e| Thrown::new(e.class(), &e.kind(), &format!("{what}: {e}")))
+    parse_fr_json(text).map_err(|e| Thrown::new(e.class(), &e.kind(), &format!("{what}: {e}")))
 }
 
 /// Each element parsed; the failure names `what[i]`, formatted only when there is one (a
@@ -186,7 +206,7 @@ fn fields<S: AsRef<str>>(what: &str, texts: &[S]) -> Result<Vec<Fr>> {
         .iter()
         .enumerate()
         .map(|(i, text)| {
-            parse_fr_hex(text.as_ref())
+            parse_fr_json(text.as_ref())
                 .map_err(|e| Thrown::new(e.class(), &e.kind(), &format!("{what}[{i}]: {e}")))
         })
         .collect()
@@ -661,6 +681,35 @@ pub fn encode_blob_fields(
     Ok(blob_encode(cx, doc("effectOrBody", effect_or_body)?)?.iter().map(fr_to_hex).collect())
 }
 
+/// A field element in its canonical `0x`-hex form (64 digits), read as [`field`] reads every field
+/// element: for the places where a document or a selector takes hex alone (an expectation's
+/// hashes, a tx hash that must not read as an index), so that the JavaScript side converts no
+/// decimal digits itself.
+///
+/// # Errors
+/// Text that is not a field element.
+pub fn field_hex(what: &str, text: &str) -> Result<String> {
+    Ok(fr_to_hex(&field(what, text)?))
+}
+
+/// A witness's `siblingPath` (base64 of `uint32_be(n)` and n elements) as its elements, lowest
+/// level first, read by the witness reader's own code (`txfx_documents::json::
+/// sibling_path_from_base64`), with its limits and its error kinds.
+///
+/// # Errors
+/// Text that is not a serialized path.
+pub fn decode_sibling_path(text: &str) -> Result<Vec<String>> {
+    let path = txfx_documents::json::sibling_path_from_base64(text)
+        .map_err(|e| Thrown::new(e.class(), &e.kind(), &format!("siblingPath: {e}")))?;
+    Ok(path.iter().map(fr_to_hex).collect())
+}
+
+/// `url` as it may be shown: the Rust client's and the CLI's redaction (`txfx_walk::redact_url`),
+/// for the JavaScript driver's messages.
+pub fn redact_url(url: &str) -> String {
+    txfx_walk::redact_url(url)
+}
+
 /// The node walks in progress (`txfx-walk`), by id: the JavaScript side sends each request with
 /// the runtime's `fetch` and hands the answer back, so the walk's state stays here between calls.
 struct Walks {
@@ -709,13 +758,14 @@ where
 
 /// The walk's parameters from the JSON the JavaScript side sends: `{txHash, rollup?, l1Block?,
 /// archiveRoot?, category?, element?, role?, expected?, network?, genesisArchiveRoot?,
-/// namespace?}` (no other key).
-fn walk_params(text: &str) -> Result<txfx_walk::WalkParams> {
+/// namespace?, timeoutMs?}` (no other key), and the walk's deadline in milliseconds.
+fn walk_params(text: &str) -> Result<(txfx_walk::WalkParams, u64)> {
     use txfx_walk::{Anchor, WalkSubject};
     let bad = |message: &str| Thrown::new(ErrorClass::Malformed, "Argument", message);
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(&format!("walk: {e}")))?;
     let object = value.as_object().ok_or_else(|| bad("walk: expected an object"))?;
-    const KEYS: [&str; 11] = [
+    const KEYS: [&str; 12] = [
+        "timeoutMs",
         "txHash",
         "rollup",
         "l1Block",
@@ -784,7 +834,28 @@ fn walk_params(text: &str) -> Result<txfx_walk::WalkParams> {
     if let Some(namespace) = namespace {
         params = params.with_namespace(namespace);
     }
-    Ok(params)
+    Ok((params, walk_timeout(option_text(object, "timeoutMs")?)?))
+}
+
+/// The walk's deadline in milliseconds: the walk's default when none is given, else the number
+/// given (its decimal text: a JavaScript number crosses as `String(n)`, so that `NaN` cannot
+/// become JSON's `null` and so the default), from 1 to the walk's longest (`txfx_walk::LIMITS`).
+fn walk_timeout(given: Option<&str>) -> Result<u64> {
+    let limits = &txfx_walk::LIMITS;
+    let max = millis(limits.max_timeout);
+    let Some(text) = given else { return Ok(millis(limits.default_timeout)) };
+    text.parse::<u64>().ok().filter(|ms| (1..=max).contains(ms)).ok_or_else(|| {
+        Thrown::new(
+            ErrorClass::OutOfRange,
+            "Argument",
+            &format!("timeoutMs: {text} is not a number of milliseconds from 1 to {max}"),
+        )
+    })
+}
+
+/// A duration in whole milliseconds (every limit of the walk's is far below `u64::MAX` of them).
+fn millis(duration: std::time::Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// A network by name, parsed.
@@ -812,40 +883,23 @@ fn request_json(request: &txfx_walk::Request) -> Json {
     )
 }
 
-/// The walk's limits as the JavaScript driver reads them (`txfx_walk::LIMITS`).
-fn limits_json() -> Json {
-    let limits = &txfx_walk::LIMITS;
-    let millis = |d: std::time::Duration| {
-        txfx_documents::json::safe_number(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-    };
-    Json::from(
-        Object::new()
-            .with("defaultTimeoutMs", millis(limits.default_timeout))
-            .with("maxTimeoutMs", millis(limits.max_timeout))
-            .with("maxRequests", txfx_documents::json::safe_number(limits.max_requests as u64)),
-    )
-}
-
 /// A walk's refusal as the JavaScript side reads it: its class (a refutation with its link, an
 /// endpoint's unusable answer as `Transport`), its kind and its message.
 fn walk_thrown(error: &txfx_walk::WalkError) -> Thrown {
-    let mut object = Object::new()
-        .with("class", class_name(error.class()))
-        .with("kind", error.kind())
-        .with("message", error.to_string());
     if error.class() == ErrorClass::Refuted {
-        object.insert("link", error.link().unwrap_or("node"));
+        return Thrown::refuted(error.kind(), error.to_string(), error.link().unwrap_or("node"));
     }
-    Thrown(Json::from(object).to_string())
+    Thrown::new(error.class(), &error.kind(), &error.to_string())
 }
 
-/// Starts a node walk: `{"walk": id, "limits": {...}, "request": {"target", "body", "maxBytes"}}`
-/// as JSON text.
+/// Starts a node walk: `{"walk": id, "timeoutMs", "request": {"target", "body", "maxBytes"}}`
+/// as JSON text, `timeoutMs` the walk's whole deadline, which the driver holds on every await.
 ///
 /// # Errors
 /// Parameters that do not read, or too many walks alive.
 pub fn node_walk_start(params: &str) -> Result<String> {
-    let walk = txfx_walk::Walk::new(walk_params(params)?).map_err(|error| walk_thrown(&error))?;
+    let (params, timeout_ms) = walk_params(params)?;
+    let walk = txfx_walk::Walk::new(params).map_err(|error| walk_thrown(&error))?;
     let mut walks = walks();
     if walks.live.len() >= MAX_LIVE_WALKS {
         return Err(Thrown::new(
@@ -858,9 +912,13 @@ pub fn node_walk_start(params: &str) -> Result<String> {
         walk.poll_request().map(request_json).ok_or_else(|| walk_thrown(&txfx_walk::WalkError::Ended))?;
     let id = walks.next;
     walks.next = walks.next.wrapping_add(1).max(1);
-    let out =
-        Json::from(Object::new().with("walk", id).with("limits", limits_json()).with("request", request))
-            .to_string();
+    let out = Json::from(
+        Object::new()
+            .with("walk", id)
+            .with("timeoutMs", txfx_documents::json::safe_number(timeout_ms))
+            .with("request", request),
+    )
+    .to_string();
     walks.live.insert(id, walk);
     Ok(out)
 }
@@ -1106,6 +1164,21 @@ pub const EXPORTS: &[Export] = &[
         run: |_, a| Ok(Returned::Text(node_walk_drop(a.number(0)?))),
     },
     Export {
+        name: "decodeSiblingPath",
+        params: &[Text],
+        run: |_, a| decode_sibling_path(a.text(0)?).map(Returned::Texts),
+    },
+    Export { name: "fieldHex", params: &[Text, Text], run: |_, a| text(field_hex(a.text(0)?, a.text(1)?)) },
+    Export { name: "redactUrl", params: &[Text], run: |_, a| Ok(Returned::Text(redact_url(a.text(0)?))) },
+    Export {
+        name: "utf8Text",
+        params: &[Text, Text],
+        run: |_, a| {
+            let what = a.text(0)?;
+            text(a.document(1, what).map(str::to_owned))
+        },
+    },
+    Export {
         name: "encodeBlobFields",
         params: &[Text, OptionalText],
         run: |h, a| {
@@ -1151,20 +1224,17 @@ mod tests {
     use super::*;
     use txfx_poseidon::Sequential;
 
-    /// Every failure reaches JavaScript as the protocol's JSON, with its class and kind.
+    /// Every failure carries its class and kind beside a message that is human text only.
     #[test]
-    fn failures_are_the_protocols_json() {
+    fn failures_carry_class_and_kind_beside_their_message() {
         let error = tx_effects_tree_root(&Sequential, "{", None).expect_err("not JSON");
-        let value: serde_json::Value = serde_json::from_str(error.message()).expect("JSON message");
-        assert_eq!(value["class"], "Malformed", "{value}");
-        assert!(value["message"].as_str().is_some_and(|m| m.contains("body")), "{value}");
+        assert_eq!(error.class_name(), "Malformed", "{error}");
+        assert!(error.message().contains("body"), "{error}");
+        assert!(!error.message().starts_with('{'), "a message, not a record: {error}");
+        assert_eq!(error.link(), None);
 
         let error = poseidon2_permutation(&["0x1".to_owned()]).expect_err("one element");
-        let value: serde_json::Value = serde_json::from_str(error.message()).expect("JSON message");
-        assert_eq!(
-            (value["class"].as_str(), value["kind"].as_str()),
-            (Some("OutOfRange"), Some("StateLength"))
-        );
+        assert_eq!((error.class_name(), error.kind()), ("OutOfRange", "StateLength"));
     }
 
     /// A list crosses as one string and its count: it splits into exactly that many elements, and
@@ -1177,11 +1247,7 @@ mod tests {
         assert_eq!(split_fields("inputs", "0x1,,0x2", 3), Ok(vec!["0x1", "", "0x2"]));
         for (joined, count) in [("0x1,0x2", 1), ("0x1", 0), ("", 2), ("0x1,0x2,0x3", 4)] {
             let error = split_fields("inputs", joined, count).expect_err(joined);
-            let value: serde_json::Value = serde_json::from_str(error.message()).expect("JSON message");
-            assert_eq!(
-                (value["class"].as_str(), value["kind"].as_str()),
-                (Some("Malformed"), Some("InvalidDigit"))
-            );
+            assert_eq!(class_and_kind(&error), ("Malformed".to_owned(), "InvalidDigit".to_owned()));
         }
         // The permutation's outputs, back to back, are the list form's.
         let state = [one, one, one, one].map(str::to_owned);
@@ -1201,7 +1267,7 @@ mod tests {
     #[test]
     fn unknown_expectations_are_refused() {
         let error = expected(Some(r#"{"blockNumbr": 3}"#)).expect_err("unknown key");
-        assert!(error.message().contains("UnknownKey"), "{error}");
+        assert!(error.kind().contains("UnknownKey"), "{error}");
         for bad in ["[]", "null", r#"{"blockNumber": null}"#, r#"[3, "0x01"]"#] {
             assert!(expected(Some(bad)).is_err(), "{bad}");
         }
@@ -1213,11 +1279,8 @@ mod tests {
     /// before anything is read, as is a list of them in a row.
     #[test]
     fn named_arguments_are_all_known_strings() {
-        let kind = |error: Thrown| {
-            let value: serde_json::Value = serde_json::from_str(error.message()).expect("JSON message");
-            (value["class"].as_str().map(str::to_owned), value["kind"].as_str().map(str::to_owned))
-        };
-        let argument = (Some("Malformed".to_owned()), Some("Argument".to_owned()));
+        let kind = |error: Thrown| class_and_kind(&error);
+        let argument = ("Malformed".to_owned(), "Argument".to_owned());
         let named = r#"{"archiveRoot": "0x01", "archiveWitness": "{}", "blockHash": "0x02"}"#;
         assert!(named_arguments(named, &["archiveRoot", "archiveWitness", "blockHash"], "t").is_ok());
         for bad in [r#"{"archiveRoot": "0x01", "archiveWitnes": "{}"}"#, r#"["0x01", "{}"]"#, "not JSON"] {
@@ -1231,8 +1294,7 @@ mod tests {
     }
 
     fn class_and_kind(error: &Thrown) -> (String, String) {
-        let value: serde_json::Value = serde_json::from_str(error.message()).expect("JSON message");
-        (value["class"].as_str().unwrap_or("").to_owned(), value["kind"].as_str().unwrap_or("").to_owned())
+        (error.class_name().to_owned(), error.kind().to_owned())
     }
 
     /// Bytes that are not UTF-8 are refused as `NotUtf8`, naming the first bad byte's offset as
@@ -1302,5 +1364,52 @@ mod tests {
         drop(Settle::new(move |result| sender.send(result).expect("send")));
         let gone = receiver.try_recv().expect("settled on drop").expect_err("WorkerGone");
         assert_eq!(class_and_kind(&gone), ("Backend".to_owned(), "WorkerGone".to_owned()));
+    }
+
+    /// A refutation carries its link beside its class and kind; the message is text alone.
+    #[test]
+    fn a_refutation_names_its_link() {
+        let body = include_str!("../../../testdata/blocks/three-fixtures.json");
+        let witness = tx_effect_membership_witness(&Sequential, body, "1", Some(3), Some("azip-26"))
+            .expect("a witness");
+        let subject = SubjectText { kind: "leaf", value: "0x01", categories_hash: None };
+        let root = "0x0000000000000000000000000000000000000000000000000000000000000002";
+        let error =
+            verify_tx_effect_membership_witness(&Sequential, &witness, subject, root, None, Some("azip-26"))
+                .expect_err("a leaf the witness does not hold");
+        assert_eq!(error.class_name(), "Refuted", "{error}");
+        assert!(error.link().is_some_and(|link| !link.is_empty()), "{error}");
+        assert!(!error.message().starts_with('{'), "{error}");
+    }
+
+    /// A walk's deadline is the walk's default unless given, and a given one is a whole number of
+    /// milliseconds from 1 to the longest: `NaN`, a fraction, 0 and one past the longest are refused.
+    #[test]
+    fn a_walks_deadline_is_within_the_walks_limits() {
+        let max = millis(txfx_walk::LIMITS.max_timeout);
+        assert_eq!(walk_timeout(None), Ok(millis(txfx_walk::LIMITS.default_timeout)));
+        assert_eq!(walk_timeout(Some("1")), Ok(1));
+        assert_eq!(walk_timeout(Some(&max.to_string())), Ok(max));
+        for bad in ["0", "NaN", "1.5", "-1", "", "Infinity", &(max + 1).to_string()] {
+            let error = walk_timeout(Some(bad)).expect_err(bad);
+            assert_eq!(class_and_kind(&error), ("OutOfRange".to_owned(), "Argument".to_owned()), "{bad}");
+        }
+    }
+
+    /// A sibling path reads as the witness reader reads it, and a field element in decimal or
+    /// hex comes back in canonical hex (never reduced).
+    #[test]
+    fn sibling_paths_and_field_text_read_as_the_documents_do() {
+        assert_eq!(decode_sibling_path("AAAAAA=="), Ok(Vec::new()));
+        let kind = |text: &str| decode_sibling_path(text).map_err(|error| class_and_kind(&error));
+        assert_eq!(kind("AAAAAQ=="), Err(("Malformed".to_owned(), "SiblingPath/Length".to_owned())));
+        assert_eq!(kind("AAAAAQ="), Err(("Malformed".to_owned(), "NotBase64".to_owned())));
+        let forty_two = format!("0x{:064x}", 42);
+        assert_eq!(field_hex("x", "42"), Ok(forty_two.clone()));
+        assert_eq!(field_hex("x", "0x2a"), Ok(forty_two));
+        let modulus = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+        let error = field_hex("x", modulus).expect_err("p");
+        assert_eq!(class_and_kind(&error), ("OutOfRange".to_owned(), "NotCanonical".to_owned()));
+        assert!(error.message().starts_with("x: "), "{error}");
     }
 }
