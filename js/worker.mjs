@@ -15,9 +15,10 @@
 // `terminate()` stops the worker: pending calls reject with kind `Terminated`, and so does every
 // call until the next `init`. Calls before `init` has resolved reject with kind `NotInitialised`;
 // a worker or module that does not load rejects `init` with kind `Load`.
-import { BackendError, MalformedError, createApi, txfxError } from './api.mjs';
+import { createApi } from './api.mjs';
+import { BackendError, MalformedError, txfxError } from './errors.mjs';
 
-export { TxfxError, MalformedError, OutOfRangeError, RefutedError, BackendError, TransportError } from './api.mjs';
+export { TxfxError, MalformedError, OutOfRangeError, RefutedError, BackendError, TransportError } from './errors.mjs';
 
 let worker;
 let starting;
