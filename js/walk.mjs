@@ -193,7 +193,11 @@ export function createWalk(engine, convert) {
         }
         let next;
         try {
-          next = JSON.parse(running.nodeWalkStep(started.walk, answer.status, answer.text));
+          // The addon hashes the answer on its background pool (nodeWalkStepAsync); the WASM
+          // build has no threads and steps on the calling thread.
+          next = JSON.parse(typeof running.nodeWalkStepAsync === 'function'
+            ? await running.nodeWalkStepAsync(started.walk, answer.status, answer.text)
+            : running.nodeWalkStep(started.walk, answer.status, answer.text));
         } catch (error) {
           done = true;
           const out = translate(error);

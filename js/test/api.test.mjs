@@ -166,6 +166,14 @@ test('an engine hands its failures across as properties: class, kind and link be
   assert.ok(!refuted.reason.startsWith('{'), refuted.reason);
 });
 
+test('in Node a walk\'s step runs off the event loop: the addon\'s nodeWalkStepAsync settles a promise', async (t) => {
+  if (txfx.backend !== 'native') return t.skip('the WASM build has no threads: its walk steps on the calling thread');
+  const engine = rawEngine();
+  const pending = engine.nodeWalkStepAsync(4294967295, 200, '{}');
+  assert.ok(pending instanceof Promise, 'a promise, returned before the step ran');
+  await assert.rejects(pending, (error) => error.class === 'Malformed' && error.kind === 'UnknownWalk' && !error.message.startsWith('{'));
+});
+
 test('the engines take each verification\'s arguments by name: a missing or unknown one is refused', () => {
   const engine = rawEngine();
   const leaf = JSON.parse(read('aztec-fixtures.json')).three_tx_block.leaves[1];

@@ -290,6 +290,20 @@ fn off_loop<'env>(
     Ok(promise)
 }
 
+/// [`node_walk_step`] off the event loop: the answer (a block's body, up to a checkpoint's six
+/// blobs) is read and hashed on txfx's background pool, so that a walk never holds the event
+/// loop for the length of a body's commitment. The walk stays in the edge's table meanwhile
+/// (taken out for the step and put back after it), so a step of another walk runs beside it.
+#[napi(js_name = "nodeWalkStepAsync", ts_return_type = "Promise<string>")]
+pub fn node_walk_step_async<'env>(
+    env: &'env Env,
+    walk: u32,
+    status: u32,
+    body: String,
+) -> Result<Pending<'env>> {
+    off_loop(env, move || edge::node_walk_step(&hasher(), walk, status, &body))
+}
+
 /// [`tx_effect_commitment`] off the event loop.
 #[napi(js_name = "txEffectCommitmentAsync", ts_return_type = "Promise<string>")]
 pub fn tx_effect_commitment_async<'env>(
