@@ -81,7 +81,16 @@ export function createConvert(engine) {
   // expectation's hashes; a tx hash, whose decimal would read as an index): the engine reads the
   // text as every field element is read and writes it back as hex.
   function hexField(value, what) {
-    return call(engine().fieldHex, what, field(value, what));
+    // A bigint (an Fr's too) is written as hex directly, and 0x-hex text passes as given: the
+    // engine checks both where they are read. Only decimal text needs the engine's reading, which
+    // txfx/worker's calling thread, whose engine is in the worker, cannot make synchronously.
+    const big = typeof value === 'bigint' ? value : value !== null && typeof value === 'object' && typeof value.toBigInt === 'function' ? value.toBigInt() : undefined;
+    if (typeof big === 'bigint') {
+      if (big < 0n) throw rangeError(`${what}: ${big} is negative; a field element is 0 <= x < p`);
+      return `0x${big.toString(16)}`;
+    }
+    const text = field(value, what);
+    return text.startsWith('0x') ? text : call(engine().fieldHex, what, text);
   }
 
   function fields(values, what) {

@@ -174,7 +174,8 @@ async function main() {
         for (const [id, name] of [[2, 'constructor'], [3, '__proto__'], [4, 'hasOwnProperty']]) {
           raw.postMessage({ id, type: 'call', name, args: [] });
           const answer = await settled(id);
-          assert.ok(typeof answer.error === 'string' && answer.error.includes('no engine operation'), `${name}: ${JSON.stringify(answer)}`);
+          // The failure comes back as a record (class, kind, message), never as text to parse.
+          assert.ok(answer.error?.class === 'Backend' && answer.error.message.includes('no engine operation'), `${name}: ${JSON.stringify(answer)}`);
         }
         raw.postMessage({ id: 5, type: 'call', name: 'txEffectsTreeRoot', args: ['[]'] });
         assert.equal(typeof (await settled(5)).value, 'string', 'an own operation still runs');
