@@ -10,7 +10,8 @@
 // module this size (Chromium 156 allows it), so prefer `init` there. Before either finishes,
 // every call throws; init twice is harmless.
 
-import { BackendError, MalformedError, createApi } from './api.mjs';
+import { createApi } from './api.mjs';
+import { BackendError, MalformedError } from './errors.mjs';
 import { compileWasm, createWasmEngine } from './wasm.mjs';
 
 let engineReady;
@@ -59,7 +60,7 @@ export function initSync(bytes) {
 
 const api = createApi(engine);
 
-export { TxfxError, MalformedError, OutOfRangeError, RefutedError, BackendError, TransportError } from './api.mjs';
+export { TxfxError, MalformedError, OutOfRangeError, RefutedError, BackendError, TransportError } from './errors.mjs';
 
 export const {
   poseidon2Permutation,

@@ -201,8 +201,8 @@ export declare function txEffectMembershipWitness(
 /**
  * The elements of a witness's `siblingPath`, lowest level first: foundation's
  * `SiblingPath.fromBuffer(buffer).toBufferArray()` over the base64 Aztec's JSON prints
- * (`uint32_be(n)` then n 32-byte big-endian elements), read as txfx's Rust reader reads it.
- * Pure JavaScript: a browser may call it before `init`.
+ * (`uint32_be(n)` then n 32-byte big-endian elements), read by the engine's witness reader, with
+ * its limits and error kinds. In a browser, after `init`.
  * @throws {TypeError} not a string; not standard padded base64 (kind `NotBase64`); a length prefix
  *   missing, over 128 or not matching the bytes (kinds `SiblingPath/NoPrefix`, `SiblingPath/TooLong`,
  *   `SiblingPath/Length`, `SiblingPath/TooManyCharacters`).

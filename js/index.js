@@ -11,7 +11,8 @@
 // platform's package (txfx-linux-x64-gnu, ...), which npm installs as an optional dependency.
 // TXFX_BACKEND=native or wasm forces one and fails loudly, at import, if it cannot load.
 
-const { createApi, BackendError } = require('./api.js');
+const { createApi } = require('./api.js');
+const { BackendError } = require('./errors.js');
 const { createWasmEngine } = require('./wasm.js');
 
 // A failure to load an engine, thrown at import: an Error of kind `Load`, as every error of txfx

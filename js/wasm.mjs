@@ -12,6 +12,18 @@ export const ENGINE_INTERNALS = Symbol('txfx wasm engine internals');
 const KIND = { absent: 0, text: 1, number: 2, bytes: 4 };
 const STATUS = { text: 0, texts: 1, thrown: 2 };
 
+// An engine's failure as every engine throws it: an Error whose message is human text, with the
+// failure's `class`, `kind` and (for a refutation) `link` as properties, which api.mjs turns into
+// the documented subclass of TxfxError. `record` is the module's failure record
+// ([class, kind, message, link?], js/wasm/src/lib.rs).
+export function engineFailure([cls, kind, message, link]) {
+  const error = new Error(message);
+  error.class = cls;
+  error.kind = kind;
+  if (link !== undefined) error.link = link;
+  return error;
+}
+
 // A list of strings as the module packs it (js/wasm/src/lib.rs): the count and the byte lengths
 // as little-endian u32s, then the strings' UTF-8. Decoded as one string and sliced by the lengths
 // when every byte is one character (ASCII, what the lists carry: field elements), else string by
@@ -126,16 +138,12 @@ export function createWasmEngine(module) {
         memory[w + 2] = words[w + 2];
       }
       const status = wasm.txfx_call(index, wordsAt, words.length);
-      if (status === STATUS.thrown) throw new Error(output());
+      if (status === STATUS.thrown) throw engineFailure(unpackTexts(outputBytes(), decoder));
       return status === STATUS.texts ? unpackTexts(outputBytes(), decoder) : output();
     } catch (error) {
       if (error instanceof WebAssembly.RuntimeError) {
         restart();
-        throw new Error(JSON.stringify({
-          class: 'Backend',
-          kind: 'Trap',
-          message: `the WASM engine trapped (${error.message}); it has been restarted, and the next call runs on a fresh instance`,
-        }));
+        throw engineFailure(['Backend', 'Trap', `the WASM engine trapped (${error.message}); it has been restarted, and the next call runs on a fresh instance`]);
       }
       throw error;
     } finally {

@@ -4,22 +4,22 @@
 //                                -> {id} when the engine is ready, {id, error} if it did not load
 //   {id, type: 'call', name, args}  an engine operation (worker.mjs converts the caller's values
 //                                first) -> {id, value} or {id, error}
-// `error` is the engine's error text (JSON: {class, kind, message, link?}), which worker.mjs's
-// API translates into a TypeError, RangeError or Error with `kind` and `txfxClass`, as the
-// main-thread entry does.
+// `error` is the failure as a record, {class, kind, message, link?} (a structured clone keeps an
+// Error's message but not its properties), from which worker.mjs builds the documented subclass
+// of TxfxError, as the main-thread entry does.
 import { compileWasm, createWasmEngine } from './wasm.mjs';
 
 let engine;
 
-function errorText(error, kind) {
+// The failure record of `error`: the engine's class, kind and link as it threw them; anything
+// else (a module that did not load, a message this worker does not know) a Backend failure of
+// `kind`.
+function failureRecord(error, kind) {
   const message = error && error.message !== undefined ? String(error.message) : String(error);
-  try {
-    const info = JSON.parse(message);
-    if (info !== null && typeof info === 'object' && typeof info.class === 'string') return message;
-  } catch {
-    // Not the engine's: said as a backend failure of this kind.
+  if (error instanceof Error && typeof error.class === 'string' && typeof error.kind === 'string') {
+    return typeof error.link === 'string' ? { class: error.class, kind: error.kind, message, link: error.link } : { class: error.class, kind: error.kind, message };
   }
-  return JSON.stringify({ class: 'Backend', kind, message });
+  return { class: 'Backend', kind, message };
 }
 
 // A message that is not an object with a numeric id is not one of worker.mjs's: dropped, since
@@ -32,7 +32,7 @@ self.addEventListener('message', async ({ data }) => {
       engine = createWasmEngine(await compileWasm(data.source, self.location.href));
       self.postMessage({ id });
     } catch (error) {
-      self.postMessage({ id, error: errorText(error, 'Load') });
+      self.postMessage({ id, error: failureRecord(error, 'Load') });
     }
     return;
   }
@@ -47,6 +47,6 @@ self.addEventListener('message', async ({ data }) => {
     if (!Array.isArray(data.args)) throw new Error(`${name}: its arguments are no list`);
     self.postMessage({ id, value: operation(...data.args) });
   } catch (error) {
-    self.postMessage({ id, error: errorText(error, 'Worker') });
+    self.postMessage({ id, error: failureRecord(error, 'Worker') });
   }
 });

@@ -37,13 +37,12 @@ export declare function terminate(): void;
 /** `'wasm'` while a worker is ready (after `init` resolved, before `terminate`); else undefined. */
 export declare function backend(): 'wasm' | undefined;
 /**
- * The elements of a witness's `siblingPath`, lowest level first (as the main entry's): pure
- * JavaScript on the calling thread, usable before `init`.
- * @throws {TypeError} not standard padded base64 (kind `NotBase64`) or a wrong length prefix
- *   (kinds `SiblingPath/…`).
- * @throws {RangeError} an element >= p (kind `Field/NotCanonical`).
+ * The elements of a witness's `siblingPath`, lowest level first (as the main entry's), read by
+ * the engine in the worker: a promise, after `init`.
+ * Rejects with a TypeError: not standard padded base64 (kind `NotBase64`) or a wrong length
+ * prefix (kinds `SiblingPath/…`); a RangeError: an element >= p (kind `Field/NotCanonical`).
  */
-export declare const decodeSiblingPath: typeof Main.decodeSiblingPath;
+export declare function decodeSiblingPath(siblingPath: string): Promise<Main.Hex[]>;
 /**
  * `txEffectCommitment`, computed in the worker. Rejects as the synchronous form throws
  * (`TypeError`, `RangeError`, with `kind`), or with kind `NotInitialised` before `init`,

@@ -15,9 +15,10 @@
 // `terminate()` stops the worker: pending calls reject with kind `Terminated`, and so does every
 // call until the next `init`. Calls before `init` has resolved reject with kind `NotInitialised`;
 // a worker or module that does not load rejects `init` with kind `Load`.
-import { BackendError, MalformedError, createApi } from './api.mjs';
+import { createApi } from './api.mjs';
+import { BackendError, MalformedError, txfxError } from './errors.mjs';
 
-export { TxfxError, MalformedError, OutOfRangeError, RefutedError, BackendError, TransportError } from './api.mjs';
+export { TxfxError, MalformedError, OutOfRangeError, RefutedError, BackendError, TransportError } from './errors.mjs';
 
 let worker;
 let starting;
@@ -50,8 +51,11 @@ function answer({ data }) {
   const call = waiting.get(data.id);
   if (call === undefined) return;
   waiting.delete(data.id);
-  // The engine's error text: api.mjs translates it into the error's class and kind.
-  if (data.error !== undefined) call.reject(new Error(data.error));
+  // The failure record the worker posted: its class, kind and link, as the engine threw them.
+  if (data.error !== undefined) {
+    const { class: cls, kind, message, link } = data.error ?? {};
+    call.reject(txfxError(String(cls), String(message), String(kind), link === undefined ? undefined : String(link)));
+  }
   else call.resolve(data.value);
 }
 
@@ -138,15 +142,14 @@ export function init(input, options) {
     broke.catch(() => {});
     const wasm = input ?? new URL('./dist/txfx.wasm', import.meta.url);
     try {
-      await Promise.race([ask({ type: 'init', source: await source(wasm) }), broke]);
+      // The worker's own refusal of the module is said as a failure to load it; a worker that
+      // broke or was terminated meanwhile says so itself.
+      const loaded = ask({ type: 'init', source: await source(wasm) }).catch((error) => {
+        throw error.kind === 'Terminated' ? error : failure(`txfx/worker: the WASM engine did not load: ${error.message}`, 'Load');
+      });
+      await Promise.race([loaded, broke]);
     } catch (error) {
-      let said = error.message;
-      try {
-        said = JSON.parse(error.message).message;
-      } catch {
-        // Already a sentence.
-      }
-      const out = error.kind === 'Load' || error.kind === 'Terminated' ? error : failure(`txfx/worker: the WASM engine did not load: ${said}`, 'Load');
+      const out = error.kind === 'Load' || error.kind === 'Terminated' ? error : failure(`txfx/worker: the WASM engine did not load: ${error.message}`, 'Load');
       stop(out);
       throw out;
     }
@@ -172,8 +175,15 @@ export function backend() {
 
 const api = createApi(engine);
 
+// A witness's `siblingPath` as its elements, read in the worker by the engine's witness reader
+// (the one reading of a path there is): a promise, since the engine is the worker's.
+export async function decodeSiblingPath(text) {
+  if (typeof text !== 'string') throw argumentError(`siblingPath: expected base64 text (a witness's siblingPath), got ${text === null ? 'null' : typeof text}`);
+  engine();
+  return ask({ type: 'call', name: 'decodeSiblingPath', args: [text] });
+}
+
 export const {
-  decodeSiblingPath,
   txEffectCommitmentAsync,
   txEffectLeafAsync,
   txEffectsTreeRootAsync,

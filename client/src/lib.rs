@@ -9,9 +9,10 @@ pub use txfx_walk::{
     Anchor, LIMITS, Namespace, Target, TransportProblem, WalkError, WalkParams, WalkSubject, WalkVerdict,
 };
 
-mod redact;
-
-pub use redact::{TOKEN_MIN_LEN, redact_in, redact_url};
+// The redaction lives in txfx-walk, the lowest crate every driver of the walk depends on (the npm
+// package's edge reaches it there without this crate's HTTP stack); it is re-exported here, where
+// it has always been named.
+pub use txfx_walk::{TOKEN_MIN_LEN, redact_in, redact_url};
 
 use std::time::{Duration, Instant};
 

@@ -1,5 +1,5 @@
 // The CommonJS modules index.js (Node's `require`) loads, generated from the ES module sources:
-// api.mjs -> api.js, wasm.mjs -> wasm.js. The sources are the only ones edited; the generated
+// each of SOURCES, x.mjs -> x.js (api.mjs -> api.js, wasm.mjs -> wasm.js, ...). The sources are the only ones edited; the generated
 // files are gitignored and shipped (package.json `files`). `prepack`, `pretest` and
 // `cargo xtask js build` run it; js/test/cjs.test.mjs checks the files are fresh.
 //
@@ -18,7 +18,7 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
-export const SOURCES = ['api.mjs', 'wasm.mjs'];
+export const SOURCES = ['errors.mjs', 'convert.mjs', 'walk.mjs', 'api.mjs', 'wasm.mjs'];
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 import * as txfx from '../index.mjs';
+import { SOURCES, generated } from '../scripts/cjs.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const packageDir = path.join(here, '..');
@@ -67,7 +68,8 @@ function check(name, error, Kind) {
   assert.equal(typeof error.kind, 'string', `${name}: no kind`);
   assert.ok(error.kind.length > 0, name);
   const top = topFrame(error);
-  assert.ok(!/api\.js/.test(top), `${name}: the stack starts inside api.js: ${top}`);
+  const inside = SOURCES.map(generated).find((file) => top.includes(`/${file}:`));
+  assert.ok(inside === undefined, `${name}: the stack starts inside ${inside}: ${top}`);
   assert.ok(top.includes(thisFile), `${name}: the stack does not start at the caller: ${top}`);
 }
 
@@ -129,13 +131,48 @@ test('verifyTx takes its documents by name: one misplaced is refused, never read
   assert.throws(() => txfx.verifyTx(chain.archiveRoot, chain.archiveWitness, chain.header, chain.witness), (error) => error instanceof TypeError && error.kind === 'Argument');
 });
 
-// The engine under test, raw: the functions api.js calls.
+// The engine under test, raw: the functions the API calls.
 function rawEngine() {
   const require = createRequire(import.meta.url);
   if (txfx.backend === 'native') return require('../txfx.node');
   const { createWasmEngine } = require('../wasm.js');
   return createWasmEngine(new WebAssembly.Module(readFileSync(path.join(packageDir, 'dist', 'txfx.wasm'))));
 }
+
+test('an engine hands its failures across as properties: class, kind and link beside a message of text alone', () => {
+  const engine = rawEngine();
+  // A malformed document, a value out of range, and a refuted verification, each from the engine.
+  const failures = [
+    [() => engine.txEffectsTreeRoot('{'), 'Malformed', undefined],
+    [() => engine.poseidon2Hash('0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001', 1), 'OutOfRange', undefined],
+    [() => engine.verifyTxEffectMembershipWitness(JSON.stringify({ witness, subjectKind: 'leaf', subjectValue: '0x01', trustedRoot: three.root, protocol: 'azip-26' })), 'Refuted', 'string'],
+  ];
+  for (const [run, cls, link] of failures) {
+    assert.throws(run, (error) => {
+      assert.ok(error instanceof Error, cls);
+      assert.equal(error.class, cls);
+      assert.equal(typeof error.kind, 'string', cls);
+      assert.equal(typeof error.link, link ?? 'undefined', `${cls}: link`);
+      assert.ok(!/^\s*[{[]/.test(error.message), `${cls}: the message is text, not a record: ${error.message}`);
+      return true;
+    });
+  }
+  // Through the API each becomes its documented subclass of TxfxError (a refutation a verdict).
+  assert.throws(() => txfx.txEffectsTreeRoot('{'), (error) => error instanceof txfx.MalformedError && error instanceof TypeError && error instanceof txfx.TxfxError && error.class === 'Malformed');
+  assert.throws(() => txfx.poseidon2Hash([three.root, '0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001']), (error) => error instanceof txfx.OutOfRangeError && error instanceof RangeError && error.kind === 'NotCanonical' && error.message.startsWith('inputs[1]: '));
+  const refuted = txfx.verifyTxEffectMembershipWitness(witness, { leaf: '0x01' }, three.root, undefined, { protocol: 'azip-26' });
+  assert.equal(refuted.valid, false);
+  assert.equal(typeof refuted.link, 'string');
+  assert.ok(!refuted.reason.startsWith('{'), refuted.reason);
+});
+
+test('in Node a walk\'s step runs off the event loop: the addon\'s nodeWalkStepAsync settles a promise', async (t) => {
+  if (txfx.backend !== 'native') return t.skip('the WASM build has no threads: its walk steps on the calling thread');
+  const engine = rawEngine();
+  const pending = engine.nodeWalkStepAsync(4294967295, 200, '{}');
+  assert.ok(pending instanceof Promise, 'a promise, returned before the step ran');
+  await assert.rejects(pending, (error) => error.class === 'Malformed' && error.kind === 'UnknownWalk' && !error.message.startsWith('{'));
+});
 
 test('the engines take each verification\'s arguments by name: a missing or unknown one is refused', () => {
   const engine = rawEngine();
@@ -145,10 +182,8 @@ test('the engines take each verification\'s arguments by name: a missing or unkn
     verifyTxEffectMembershipWitness: { witness, subjectKind: 'leaf', subjectValue: leaf, trustedRoot: three.root, protocol: 'azip-26' },
     verifyArchive: { archiveRoot: chain.archiveRoot, archiveWitness: chain.archiveWitness, header: chain.header, protocol: 'azip-26' },
   };
-  const refusal = (error) => {
-    const info = JSON.parse(error.message);
-    return info.class === 'Malformed' && info.kind === 'Argument';
-  };
+  // An engine's failure carries its class and kind as properties; its message is text alone.
+  const refusal = (error) => error instanceof Error && error.class === 'Malformed' && error.kind === 'Argument' && !error.message.startsWith('{');
   for (const [name, args] of Object.entries(calls)) {
     const verdict = JSON.parse(engine[name](JSON.stringify(args)));
     assert.equal(verdict.valid, true, `${name}: ${JSON.stringify(verdict)}`);
@@ -167,7 +202,7 @@ test('the engines take each verification\'s arguments by name: a missing or unkn
 // it installs.
 function packageWithout(addon) {
   const dir = mkdtempSync(path.join(tmpdir(), 'txfx-fallback-'));
-  for (const file of ['index.js', 'api.js', 'wasm.js']) copyFileSync(path.join(packageDir, file), path.join(dir, file));
+  for (const file of ['index.js', ...SOURCES.map(generated)]) copyFileSync(path.join(packageDir, file), path.join(dir, file));
   mkdirSync(path.join(dir, 'dist'));
   copyFileSync(path.join(packageDir, 'dist', 'txfx.wasm'), path.join(dir, 'dist', 'txfx.wasm'));
   if (addon !== undefined) writeFileSync(path.join(dir, 'txfx.node'), addon);

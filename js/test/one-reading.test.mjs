@@ -108,7 +108,7 @@ test('the WASM engine recovers from a trap and from a refusal', () => {
   const internals = engine[ENGINE_INTERNALS];
   assert.equal(engine.txEffectsTreeRoot(body), three.root);
   // A refusal leaves the instance as it was.
-  assert.throws(() => engine.txEffectsTreeRoot('{'), (error) => JSON.parse(error.message).class === 'Malformed');
+  assert.throws(() => engine.txEffectsTreeRoot('{'), (error) => error.class === 'Malformed' && typeof error.kind === 'string');
   assert.equal(engine.txEffectsTreeRoot(body), three.root);
   // A real trap: the dispatcher told to read its arguments from beyond the module's memory.
   const index = internals.exports().indexOf('txEffectsTreeRoot');
@@ -177,10 +177,7 @@ test('the WASM engine passes each call in one arena, whatever the order of sizes
     assert.equal(engine.txEffectsTreeRoot(large), three.root);
     assert.equal(engine.txEffectsTreeRoot(new TextEncoder().encode(large)), three.root);
     // Non-ASCII text after ASCII in the same list reaches the module as it was given.
-    assert.throws(() => engine.poseidon2Hash('0x1,0x2,0x3é', 3), (error) => {
-      const { kind, message } = JSON.parse(error.message);
-      return kind === 'InvalidDigit' && message.startsWith('inputs[2]:') && message.includes("'é'");
-    });
+    assert.throws(() => engine.poseidon2Hash('0x1,0x2,0x3é', 3), (error) => error.kind === 'InvalidDigit' && error.message.startsWith('inputs[2]:') && error.message.includes("'é'"));
     assert.equal(engine.txEffectsTreeRoot(body), three.root);
   }
   // The packed lists the module returns, non-ASCII and empty strings included.

@@ -57,7 +57,7 @@ async function inWorker(): Promise<string> {
   const running: 'wasm' | undefined = worker.backend();
   const leaves: txfx.StoredBlock = await worker.txEffectLeavesAsync(body, 3);
   const witness: TxEffectMembershipWitness = await worker.txEffectMembershipWitnessAsync(body, { txHash: new Fr(1n) }, 3);
-  const elements: string[] = worker.decodeSiblingPath(witness.siblingPath);
+  const elements: string[] = await worker.decodeSiblingPath(witness.siblingPath);
   worker.terminate();
   return `${running} ${leaves.txEffectsTreeRoot} ${elements.length} ${await worker.default.txEffectsTreeRootAsync(JSON.parse(body))}`;
 }

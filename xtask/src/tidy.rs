@@ -438,13 +438,6 @@ mod tests {
     /// libraries, the WASM guest, the CLI and the npm package's crates.
     const NOT_PRODUCTION: [&str; 4] = ["xtask", "txfx-suite", "txfx-bench", "txfx-bench-wasm-relaxed"];
 
-    /// TEMPORARY: what the size check flags in `documents/` and `js/`, which other changes are
-    /// shortening at the time of writing. Empty it as they land: an entry the check no longer
-    /// flags fails the test, so that the list only shrinks. `path` is a file over the line limit,
-    /// `path::name` a function over it.
-    const TEMPORARY_ALLOWLIST_OTHERS_AREAS: &[&str] =
-        &["documents/src/json/wire.rs", "documents/src/read.rs", "documents/src/ops.rs", "js/edge/src/lib.rs"];
-
     /// The folders holding production code: each production member's library and binary targets'.
     fn production_folders(packages: &[serde_json::Value]) -> Vec<std::path::PathBuf> {
         let mut folders: Vec<std::path::PathBuf> = packages
@@ -524,16 +517,7 @@ mod tests {
             }
         }
         assert!(files.len() > 60 && functions > 800, "measured only {} files, {functions} functions", files.len());
-        let unallowed: Vec<&str> = flagged
-            .iter()
-            .filter(|(key, _)| !TEMPORARY_ALLOWLIST_OTHERS_AREAS.contains(&key.as_str()))
-            .map(|(_, message)| message.as_str())
-            .collect();
-        assert!(unallowed.is_empty(), "too long:\n{}", unallowed.join("\n"));
-        let stale: Vec<&&str> = TEMPORARY_ALLOWLIST_OTHERS_AREAS
-            .iter()
-            .filter(|entry| !flagged.iter().any(|(key, _)| key == *entry))
-            .collect();
-        assert!(stale.is_empty(), "no longer too long, so no longer allowed: remove {stale:?}");
+        let too_long: Vec<&str> = flagged.iter().map(|(_, message)| message.as_str()).collect();
+        assert!(too_long.is_empty(), "too long:\n{}", too_long.join("\n"));
     }
 }

@@ -50,7 +50,7 @@ pub use proof::category_proof_to_json;
 pub use scan::MAX_DEPTH;
 pub use stored::stored_block_to_json;
 pub use wire::{JsonInput, MAX_SAFE_INTEGER, safe_number};
-pub use witness::witness_to_json;
+pub use witness::{sibling_path_from_base64, witness_to_json};
 
 // The format-level readers: each reads one exact shape (no shape told apart, no JSON-RPC envelope
 // around it) and is the layer `crate::read` is built on. They stay public for txfx's own

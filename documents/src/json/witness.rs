@@ -63,6 +63,34 @@ fn sibling_path_from_bytes(bytes: &[u8]) -> Result<Vec<Fr>, JsonError> {
         .collect()
 }
 
+/// The bytes of a serialized sibling path given as base64 (standard alphabet, padded).
+fn base64_sibling_path_bytes(text: &str) -> Result<Vec<u8>, JsonError> {
+    // Refuse before decoding anything longer than the largest legal path.
+    if text.len() > MAX_SIBLING_PATH_BASE64 {
+        return Err(SiblingPathError::TooManyCharacters { characters: text.len() }.into());
+    }
+    STANDARD.decode(text.as_bytes()).map_err(|_| JsonError::NotBase64 { path: "siblingPath" })
+}
+
+/// A witness's `siblingPath` on its own (foundation's `SiblingPath` as Aztec's JSON prints it:
+/// base64 of `uint32_be(n)` and n 32-byte elements) as its elements, lowest level first, read
+/// exactly as [`witness_from_json`] reads it inside a witness, with the same errors.
+///
+/// # Errors
+/// [`JsonError::NotBase64`], a [`SiblingPathError`], or [`JsonError::Field`] for an element
+/// `>= p`.
+///
+/// # Example
+/// ```
+/// use txfx_documents::json::sibling_path_from_base64;
+/// assert_eq!(sibling_path_from_base64("AAAAAA==")?, vec![]);
+/// assert!(sibling_path_from_base64("AAAAAQ==").is_err());
+/// # Ok::<(), txfx_documents::json::JsonError>(())
+/// ```
+pub fn sibling_path_from_base64(text: &str) -> Result<Vec<Fr>, JsonError> {
+    sibling_path_from_bytes(&base64_sibling_path_bytes(text)?)
+}
+
 /// The witness as the node API's JSON.
 pub fn witness_to_json(witness: &TxEffectMembershipWitness) -> Json {
     let mut out =
@@ -81,14 +109,7 @@ const LEAF_INDEX: Integer = Integer::lenient(u64::MAX as u128);
 /// The bytes of a serialized sibling path: base64, or a Node `Buffer` as JSON.
 fn sibling_path_bytes(raw: Raw<'_>) -> Result<Vec<u8>, JsonError> {
     match raw.kind() {
-        JsonType::String => {
-            let text = raw.string()?;
-            // Refuse before decoding anything longer than the largest legal path.
-            if text.len() > MAX_SIBLING_PATH_BASE64 {
-                return Err(SiblingPathError::TooManyCharacters { characters: text.len() }.into());
-            }
-            STANDARD.decode(text.as_bytes()).map_err(|_| JsonError::NotBase64 { path: "siblingPath" })
-        }
+        JsonType::String => base64_sibling_path_bytes(&raw.string()?),
         JsonType::Object => {
             let buffer =
                 raw.object("a Buffer object ({\"type\": \"Buffer\", \"data\": [...]})", &["type", "data"])?;

@@ -85,13 +85,12 @@ async function main() {
   await record('before init, a call throws and returns nothing', () =>
     assert.throws(() => txfx.poseidon2Hash(['0x1']), (error) => error instanceof Error && error.kind === 'NotInitialised'),
   );
-  // The sibling-path decoder is JavaScript alone: it needs no engine. The path is the upstream
-  // example's (testdata/aztec-fixtures.json, witness_json_example: 2 elements).
-  await record('before init, decodeSiblingPath works', () =>
-    assert.deepEqual(
-      txfx.decodeSiblingPath('AAAAAi0MxiqJPUn3GYfWvduNXT8e/kx/AVy8j0t7KwQzGol4Io+nGMw9059xlFRFRzmhd63Xp+4qEnw5I/R6ayPWgRg='),
-      ['0x2d0cc62a893d49f71987d6bddb8d5d3f1efe4c7f015cbc8f4b7b2b04331a8978', '0x228fa718cc3dd39f719454454739a177add7a7ee2a127c3923f47a6b23d68118'],
-    ),
+  // The sibling-path decoder is the engine's witness reader (one reading of a path), so it too
+  // waits for init; after it, it reads the upstream example's path (testdata/aztec-fixtures.json,
+  // witness_json_example: 2 elements).
+  const examplePath = 'AAAAAi0MxiqJPUn3GYfWvduNXT8e/kx/AVy8j0t7KwQzGol4Io+nGMw9059xlFRFRzmhd63Xp+4qEnw5I/R6ayPWgRg=';
+  await record('before init, decodeSiblingPath throws NotInitialised', () =>
+    assert.throws(() => txfx.decodeSiblingPath(examplePath), (error) => error instanceof txfx.BackendError && error.kind === 'NotInitialised'),
   );
   const texts = {};
   await Promise.all(
@@ -122,6 +121,12 @@ async function main() {
     await record('init(url), twice at once', () => Promise.all([txfx.init(wasmUrl), txfx.init(wasmUrl)]));
   }
   await record('the engine is the WASM build', () => assert.equal(txfx.backend, 'wasm'));
+  await record('after init, decodeSiblingPath reads a path', () =>
+    assert.deepEqual(txfx.decodeSiblingPath(examplePath), [
+      '0x2d0cc62a893d49f71987d6bddb8d5d3f1efe4c7f015cbc8f4b7b2b04331a8978',
+      '0x228fa718cc3dd39f719454454739a177add7a7ee2a127c3923f47a6b23d68118',
+    ]),
+  );
   const read = (name) => {
     if (!(name in texts)) throw new Error(`${name} is not in FILES`);
     return texts[name];
@@ -169,7 +174,8 @@ async function main() {
         for (const [id, name] of [[2, 'constructor'], [3, '__proto__'], [4, 'hasOwnProperty']]) {
           raw.postMessage({ id, type: 'call', name, args: [] });
           const answer = await settled(id);
-          assert.ok(typeof answer.error === 'string' && answer.error.includes('no engine operation'), `${name}: ${JSON.stringify(answer)}`);
+          // The failure comes back as a record (class, kind, message), never as text to parse.
+          assert.ok(answer.error?.class === 'Backend' && answer.error.message.includes('no engine operation'), `${name}: ${JSON.stringify(answer)}`);
         }
         raw.postMessage({ id: 5, type: 'call', name: 'txEffectsTreeRoot', args: ['[]'] });
         assert.equal(typeof (await settled(5)).value, 'string', 'an own operation still runs');

@@ -16,9 +16,11 @@
 //!   bytes as the caller gave them (UTF-8 JSON, read and refused, `NotUtf8`, by the edge: the
 //!   JavaScript side decodes nothing). A list of field elements is a string and a number (the
 //!   edge's list form: joined by `,`, with the count), not a kind of its own. The status is 0 for
-//!   a string result, 1 for a list of strings, 2 for a failure (the edge's JSON message). A list
-//!   is packed, not JSON (a checkpoint's blob fields): its count `n`, then `n` byte lengths, all
-//!   little-endian `u32`s, then the `n` strings' UTF-8 back to back;
+//!   a string result, 1 for a list of strings, 2 for a failure. A list is packed, not JSON (a
+//!   checkpoint's blob fields): its count `n`, then `n` byte lengths, all little-endian `u32`s,
+//!   then the `n` strings' UTF-8 back to back. A failure is such a list too, a record of three or
+//!   four strings: its class, its kind, its message and, for a refutation, its link
+//!   ([`failure_record`]); no text of it is parsed;
 //! - `txfx_output_ptr()` and `txfx_output_len()`: the last call's result or failure, as UTF-8,
 //!   valid until the next call;
 //! - `txfx_exports() -> len`: the export table as JSON (`txfx_js_edge::exports_json`), in the
@@ -167,6 +169,17 @@ fn packed_texts(texts: &[String]) -> Vec<u8> {
     out
 }
 
+/// A failure as the output buffer carries it (module docs): `[class, kind, message]`, and the
+/// link after them for a refutation.
+fn failure_record(thrown: &Thrown) -> Vec<String> {
+    let mut record =
+        vec![thrown.class_name().to_owned(), thrown.kind().to_owned(), thrown.message().to_owned()];
+    if let Some(link) = thrown.link() {
+        record.push(link.to_owned());
+    }
+    record
+}
+
 /// A length as the ABI's `u32`: every length here is of something in wasm32's memory, so it fits.
 fn u32_of(len: usize) -> u32 {
     u32::try_from(len).unwrap_or(u32::MAX)
@@ -191,7 +204,7 @@ pub unsafe extern "C" fn txfx_call(export: u32, words: *const u32, count: usize)
             1
         }
         Err(thrown) => {
-            set_output(thrown.message().as_bytes().to_vec());
+            set_output(packed_texts(&failure_record(&thrown)));
             2
         }
     }
