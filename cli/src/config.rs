@@ -241,7 +241,8 @@ mod tests {
                     registry = \"0x5fbdb2315678afecb367f032d93f642f64180aa3\"";
         assert!(parsed(both).expect_err("both").contains("not both"));
         // A value is never shown: it may be a URL with a key in it.
-        let secret = parsed("[networks.testnet]\nnode = 7 # https://x/v2/SECRETKEY\nl1_rpc = \"https://x/SECRET\"");
+        let secret =
+            parsed("[networks.testnet]\nnode = 7 # https://x/v2/SECRETKEY\nl1_rpc = \"https://x/SECRET\"");
         assert!(!secret.as_ref().expect_err("refused").contains("SECRET"), "{secret:?}");
     }
 }

@@ -298,7 +298,9 @@ fn read_chunk(reader: &mut dyn BufRead, path: &str) -> Result<Vec<Option<Vec<u8>
 /// (`None`), not UTF-8, or empty.
 fn line_doc<'a>(line: Option<&'a [u8]>, name: &'a str) -> Result<Doc<'a>, Failure> {
     let Some(line) = line else {
-        return Err(Failure::Input(format!("{name}: longer than the {MAX_INPUT_BYTES}-byte input limit (not read)")));
+        return Err(Failure::Input(format!(
+            "{name}: longer than the {MAX_INPUT_BYTES}-byte input limit (not read)"
+        )));
     };
     let text = std::str::from_utf8(line).map_err(|_| Failure::Input(format!("{name}: not UTF-8")))?;
     let text = text.trim_end_matches(['\n', '\r']);

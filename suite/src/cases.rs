@@ -27,7 +27,8 @@ use txfx_tx_effects::{
 
 use crate::runner::{Backend, Case, Group};
 use crate::vectors::{
-    PoseidonVectors, array, at, aztec_fixtures, fr, frs, poseidon_vectors, read_testdata, reference, tree_cases, uint,
+    PoseidonVectors, array, at, aztec_fixtures, fr, frs, poseidon_vectors, read_testdata, reference,
+    tree_cases, uint,
 };
 
 /// Every case, in a fixed order.

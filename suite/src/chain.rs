@@ -120,7 +120,9 @@ fn three_tx_body() -> Body {
 
 /// Tx 1 of the three-tx block (block 3 of the chain): the body, the tx's witness and the proof
 /// of its first nullifier, which the chain cases verify through every link.
-fn tx_1_with_proof(hasher: &dyn txfx_poseidon::HashBackend) -> (Body, TxEffectMembershipWitness, CategoryProof) {
+fn tx_1_with_proof(
+    hasher: &dyn txfx_poseidon::HashBackend,
+) -> (Body, TxEffectMembershipWitness, CategoryProof) {
     let body = three_tx_body();
     let witnesses = BlockWitnesses::from_body(hasher, &body, BlockNumber::new(3)).expect("commit");
     let w = witnesses.witness(1).expect("tx 1");

@@ -80,7 +80,9 @@ fn every_protocol(check: impl Fn(ProtocolVersion) -> Result<Outcome, String>) ->
 pub fn effect_json(bytes: &[u8]) -> Result<Outcome, String> {
     every_protocol(|protocol| {
         let read = |text: &str| effect_from_json(text, protocol);
-        let Some(effect) = json_round_trip(bytes, read, |effect| effect_to_json(effect).to_string(), "effect")? else {
+        let Some(effect) =
+            json_round_trip(bytes, read, |effect| effect_to_json(effect).to_string(), "effect")?
+        else {
             return Ok(Outcome::Rejected);
         };
         blob_round_trip(protocol, txfx_tx_effects::Body::new(vec![effect]), "the effect")
@@ -103,7 +105,11 @@ fn json_round_trip<T: PartialEq, E>(
 }
 
 /// Accepted, when `body` (as its blob carries it) decodes from its blob to itself.
-fn blob_round_trip(protocol: ProtocolVersion, body: txfx_tx_effects::Body, what: &str) -> Result<Outcome, String> {
+fn blob_round_trip(
+    protocol: ProtocolVersion,
+    body: txfx_tx_effects::Body,
+    what: &str,
+) -> Result<Outcome, String> {
     let body = without_private_log_padding(body)?;
     if decode_block_blob(protocol, &encode_block_blob(&body)).as_ref().ok() != Some(&body) {
         return Err(format!("blob round trip changed {what}"));
@@ -161,7 +167,11 @@ fn every_protocol_on_fields(
 }
 
 /// Accepted, when decoding what was encoded gave back the `original` it was encoded from.
-fn decodes_to_itself<T: PartialEq, E>(again: Result<T, E>, original: &T, what: &str) -> Result<Outcome, String> {
+fn decodes_to_itself<T: PartialEq, E>(
+    again: Result<T, E>,
+    original: &T,
+    what: &str,
+) -> Result<Outcome, String> {
     if again.as_ref().ok() != Some(original) {
         return Err(format!("{what} does not decode to itself"));
     }

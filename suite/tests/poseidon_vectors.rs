@@ -8,7 +8,9 @@ use txfx_poseidon::{
     DomainSeparator, Fr, TX_START_PREFIX, permute, poseidon2_hash, poseidon2_hash_bytes,
     poseidon2_hash_with_separator,
 };
-use txfx_suite::vectors::{PoseidonVectors, array, at, aztec_fixtures, fr, frs, poseidon_vectors, reference, uint};
+use txfx_suite::vectors::{
+    PoseidonVectors, array, at, aztec_fixtures, fr, frs, poseidon_vectors, reference, uint,
+};
 
 fn state(values: Vec<Fr>) -> [Fr; 4] {
     values.try_into().expect("a permutation vector has four lanes")

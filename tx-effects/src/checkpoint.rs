@@ -502,31 +502,32 @@ fn decode_block(
     use CheckpointDecodeError as E;
     // Txs up to the block-end marker.
     let mut tx_effects = Vec::new();
-    let (timestamp, block_number, num_txs) = loop {
-        let Some(field) = fields.get(offset) else {
-            return Err(E::MissingBlockEnd { block: index, offset });
+    let (timestamp, block_number, num_txs) =
+        loop {
+            let Some(field) = fields.get(offset) else {
+                return Err(E::MissingBlockEnd { block: index, offset });
+            };
+            if let Some(marker) = decode_block_end_marker(field) {
+                break marker;
+            }
+            let (effect, used) =
+                decode_tx_blob(protocol, fields.get(offset..).unwrap_or_default()).map_err(|source| {
+                    E::Tx { block: index, tx: tx_effects.len(), offset, source: source.offset_by(offset) }
+                })?;
+            tx_effects.push(effect);
+            offset += used;
         };
-        if let Some(marker) = decode_block_end_marker(field) {
-            break marker;
-        }
-        let (effect, used) =
-            decode_tx_blob(protocol, fields.get(offset..).unwrap_or_default()).map_err(|source| E::Tx {
-                block: index,
-                tx: tx_effects.len(),
-                offset,
-                source: source.offset_by(offset),
-            })?;
-        tx_effects.push(effect);
-        offset += used;
-    };
     let needed = protocol.block_end_fields(index);
     let Some([_, state, last_archive, note_hash, nullifier, public_data, l1_to_l2 @ ..]) =
         fields.get(offset..offset + needed)
     else {
         return Err(E::TruncatedBlockEnd { block: index, offset, needed, available: fields.len() - offset });
     };
-    let state =
-        decode_state_field(state).ok_or(E::BadStateField { block: index, offset: offset + 1, value: *state })?;
+    let state = decode_state_field(state).ok_or(E::BadStateField {
+        block: index,
+        offset: offset + 1,
+        value: *state,
+    })?;
     if usize::from(num_txs) != tx_effects.len() {
         return Err(E::NumTxsMismatch {
             block: index,

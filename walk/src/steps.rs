@@ -152,7 +152,12 @@ fn only(asked: &Request, answers: Vec<RpcAnswer>) -> Result<Answered<'_>, WalkEr
 /// A node's `getBlockData` answer for block `number`, read: block data and nothing else (a bare
 /// header names no checkpoint, and a block response is what getBlock answers, not getBlockData),
 /// and the block asked for.
-fn block_data(hasher: &dyn HashBackend, request: &RpcRequest, text: &str, number: u64) -> Result<BlockParts, WalkError> {
+fn block_data(
+    hasher: &dyn HashBackend,
+    request: &RpcRequest,
+    text: &str,
+    number: u64,
+) -> Result<BlockParts, WalkError> {
     let data = read::header(hasher, Doc::text("getBlockData", &as_response(text)), PROTOCOL)
         .map_err(|e| answer_error(Target::Node, &request.method, e))?;
     let parts = match data.block {

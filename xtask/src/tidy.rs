@@ -446,9 +446,13 @@ mod tests {
             .flat_map(|package| package["targets"].as_array().expect("targets"))
             .filter(|target| {
                 let kinds = target["kind"].as_array().expect("kinds");
-                kinds.iter().any(|kind| matches!(kind.as_str(), Some("lib" | "rlib" | "cdylib" | "staticlib" | "bin")))
+                kinds.iter().any(|kind| {
+                    matches!(kind.as_str(), Some("lib" | "rlib" | "cdylib" | "staticlib" | "bin"))
+                })
             })
-            .filter_map(|target| std::path::Path::new(target["src_path"].as_str().expect("src_path")).parent())
+            .filter_map(|target| {
+                std::path::Path::new(target["src_path"].as_str().expect("src_path")).parent()
+            })
             .map(std::path::Path::to_path_buf)
             .collect();
         folders.sort();
@@ -467,7 +471,8 @@ mod tests {
     fn module_files(file: &std::path::Path, name: &str) -> [std::path::PathBuf; 2] {
         let folder = file.parent().expect("a file's folder");
         let stem = file.file_stem().and_then(|stem| stem.to_str()).unwrap_or_default();
-        let base = if matches!(stem, "lib" | "main" | "mod") { folder.to_path_buf() } else { folder.join(stem) };
+        let base =
+            if matches!(stem, "lib" | "main" | "mod") { folder.to_path_buf() } else { folder.join(stem) };
         [base.join(format!("{name}.rs")), base.join(name).join("mod.rs")]
     }
 
@@ -496,13 +501,17 @@ mod tests {
         let mut functions = 0;
         for ((path, lines, scan), file) in scans.iter().zip(&files) {
             if *lines > size::MAX_FILE_LINES {
-                flagged.push((path.clone(), format!("{path}: {lines} lines (at most {})", size::MAX_FILE_LINES)));
+                flagged.push((
+                    path.clone(),
+                    format!("{path}: {lines} lines (at most {})", size::MAX_FILE_LINES),
+                ));
             }
             if test_files.contains(file) {
                 continue;
             }
             functions += scan.functions.len();
-            for function in scan.functions.iter().filter(|f| f.lines > size::MAX_FUNCTION_LINES && !f.excused) {
+            for function in scan.functions.iter().filter(|f| f.lines > size::MAX_FUNCTION_LINES && !f.excused)
+            {
                 flagged.push((
                     format!("{path}::{}", function.name),
                     format!(
@@ -516,7 +525,11 @@ mod tests {
                 ));
             }
         }
-        assert!(files.len() > 60 && functions > 800, "measured only {} files, {functions} functions", files.len());
+        assert!(
+            files.len() > 60 && functions > 800,
+            "measured only {} files, {functions} functions",
+            files.len()
+        );
         let too_long: Vec<&str> = flagged.iter().map(|(_, message)| message.as_str()).collect();
         assert!(too_long.is_empty(), "too long:\n{}", too_long.join("\n"));
     }

@@ -85,7 +85,13 @@ fn code_only(source: &str) -> Vec<u8> {
             let (mut j, mut depth) = (i + 2, 1);
             while j < bytes.len() && depth > 0 {
                 let pair = (at(j), at(j + 1));
-                depth = if pair == (b'/', b'*') { depth + 1 } else if pair == (b'*', b'/') { depth - 1 } else { depth };
+                depth = if pair == (b'/', b'*') {
+                    depth + 1
+                } else if pair == (b'*', b'/') {
+                    depth - 1
+                } else {
+                    depth
+                };
                 j += if matches!(pair, (b'/', b'*') | (b'*', b'/')) { 2 } else { 1 };
             }
             Some(j)
@@ -144,7 +150,8 @@ fn quoted_end(bytes: &[u8], from: usize) -> usize {
 fn raw_end(bytes: &[u8], from: usize, hashes: usize) -> usize {
     let mut j = from;
     while j < bytes.len() {
-        if bytes.get(j) == Some(&b'"') && bytes.iter().skip(j + 1).take(hashes).filter(|b| **b == b'#').count() == hashes
+        if bytes.get(j) == Some(&b'"')
+            && bytes.iter().skip(j + 1).take(hashes).filter(|b| **b == b'#').count() == hashes
         {
             return j + 1 + hashes;
         }
@@ -222,7 +229,8 @@ pub fn scan(source: &str) -> Scan {
     let mut i = 0;
     while let Some(hash) = code.iter().skip(i).position(|b| *b == b'#').map(|n| i + n) {
         i = hash + 1;
-        let Some(open) = code.iter().skip(hash + 1).position(|b| !b.is_ascii_whitespace()).map(|n| hash + 1 + n)
+        let Some(open) =
+            code.iter().skip(hash + 1).position(|b| !b.is_ascii_whitespace()).map(|n| hash + 1 + n)
         else {
             break;
         };
@@ -239,7 +247,8 @@ pub fn scan(source: &str) -> Scan {
             match item_end(&code, close + 1) {
                 Some((brace, b'{')) => test_spans.push((hash, matching(&code, brace).unwrap_or(code.len()))),
                 Some((semicolon, _)) => {
-                    let item = String::from_utf8_lossy(code.get(close + 1..semicolon).unwrap_or_default()).into_owned();
+                    let item = String::from_utf8_lossy(code.get(close + 1..semicolon).unwrap_or_default())
+                        .into_owned();
                     let words: Vec<&str> = item.split_whitespace().collect();
                     if let [.., "mod", name] = words.as_slice() {
                         scan.test_modules.push((*name).to_owned());
@@ -255,9 +264,20 @@ pub fn scan(source: &str) -> Scan {
     while let Some(start) = code.windows(2).skip(i).position(|w| w == b"fn").map(|n| i + n) {
         i = start + 2;
         let before = start.checked_sub(1).and_then(|j| code.get(j)).copied().unwrap_or(b' ');
-        let name: String = code.iter().skip(start + 2).skip_while(|b| b.is_ascii_whitespace()).take_while(|b| is_ident(**b)).map(|b| char::from(*b)).collect();
+        let name: String = code
+            .iter()
+            .skip(start + 2)
+            .skip_while(|b| b.is_ascii_whitespace())
+            .take_while(|b| is_ident(**b))
+            .map(|b| char::from(*b))
+            .collect();
         let spaced = code.get(start + 2).is_some_and(u8::is_ascii_whitespace);
-        if is_ident(before) || before == b'#' || !spaced || name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        if is_ident(before)
+            || before == b'#'
+            || !spaced
+            || name.is_empty()
+            || name.starts_with(|c: char| c.is_ascii_digit())
+        {
             continue;
         }
         if test_spans.iter().any(|(from, to)| (*from..=*to).contains(&start)) {
