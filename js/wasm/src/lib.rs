@@ -20,7 +20,7 @@
 //!   checkpoint's blob fields): its count `n`, then `n` byte lengths, all little-endian `u32`s,
 //!   then the `n` strings' UTF-8 back to back. A failure is such a list too, a record of three or
 //!   four strings: its class, its kind, its message and, for a refutation, its link
-//!   ([`failure_record`]); no text of it is parsed;
+//!   (`failure_record`); no text of it is parsed;
 //! - `txfx_output_ptr()` and `txfx_output_len()`: the last call's result or failure, as UTF-8,
 //!   valid until the next call;
 //! - `txfx_exports() -> len`: the export table as JSON (`txfx_js_edge::exports_json`), in the
