@@ -1,7 +1,7 @@
 //! The native engine of the `txfx` npm package: each export is one function of `txfx-js-edge`
 //! (the edge the WASM build shares; its docs give the protocol `js/api.mjs` speaks), called with
 //! the native backend, its failure thrown as an `Error` whose message is human text and whose
-//! `class`, `kind` and (for a refutation) `link` are properties of it ([`thrown`]).
+//! `class`, `kind` and (for a refutation) `link` are properties of it (`thrown`).
 //!
 //! A document arrives as a string or as the caller's bytes (a `Uint8Array` or a `Buffer` of UTF-8
 //! JSON, [`Document`]): the synchronous exports read the bytes where they are, without a copy.
