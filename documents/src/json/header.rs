@@ -103,8 +103,14 @@ fn block_number<S: serde::Serializer>(value: &BlockNumber, serializer: S) -> Res
 }
 
 fn eth_address<S: serde::Serializer>(value: &[u8; 20], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&eth_address_hex(value))
+}
+
+/// An Ethereum address as txfx prints one: `0x` and 40 lower-case hex digits (a coinbase, a
+/// network's Registry).
+pub(crate) fn eth_address_hex(value: &[u8; 20]) -> String {
     let hex: String = value.iter().map(|b| format!("{b:02x}")).collect();
-    serializer.serialize_str(&format!("0x{hex}"))
+    format!("0x{hex}")
 }
 
 /// A block number as TypeScript reads one (`BlockNumberSchema`): a JSON number or a string of

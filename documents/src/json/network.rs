@@ -24,7 +24,7 @@ use txfx_poseidon::field::fr_to_hex;
 
 use super::error::JsonError;
 use super::fields::hex_field;
-use super::header::read_eth_address;
+use super::header::{eth_address_hex, read_eth_address};
 use super::ordered::{Json, Object};
 use super::wire::{Integer, JsonInput, MAX_SAFE_INTEGER, Raw, safe_number};
 
@@ -35,12 +35,6 @@ const NETWORK_KEYS: [&str; 6] =
     ["name", "protocol", "genesisBlockHeaderHash", "genesisArchiveRoot", "source", "l1"];
 
 const L1_KEYS: [&str; 3] = ["chainId", "registry", "source"];
-
-/// An address as JSON: `0x` and 40 lower-case hex digits.
-fn address_hex(address: &[u8; 20]) -> String {
-    let digits: String = address.iter().map(|b| format!("{b:02x}")).collect();
-    format!("0x{digits}")
-}
 
 /// The network as JSON.
 pub fn network_to_json(network: &Network) -> Json {
@@ -58,7 +52,7 @@ pub fn network_to_json(network: &Network) -> Json {
                     Json::from(
                         Object::new()
                             .with("chainId", safe_number(l1.chain_id))
-                            .with("registry", address_hex(&l1.registry))
+                            .with("registry", eth_address_hex(&l1.registry))
                             .with("source", l1.source.as_str()),
                     )
                 }),
