@@ -320,9 +320,12 @@ export declare function verifyTx(chain: {
 export interface NetworkGenesis {
   name: string;
   protocol: Protocol;
-  genesisArchiveRoot: Hex;
+  /** The root L1's `archiveAt(0)` must be; `null` where no source pins it (then `l1` is due). */
+  genesisArchiveRoot: Hex | null;
   genesisBlockHeaderHash?: Hex | null;
   source?: string;
+  /** Where the network lives on L1: its chain (checked against `eth_chainId`) and Registry. */
+  l1?: { chainId: number; registry: string; source: string } | null;
 }
 
 /** What a node walk proved (`verifyTxFromNode`): the chain's verdict, its anchor and finality. */
@@ -331,6 +334,8 @@ export interface NodeVerdict extends Verdict {
     checkpointNumber: number;
     referenceBlock: number;
     rollup?: string;
+    /** The Registry the rollup was found through (`registry`, or the network's). */
+    registry?: string;
     l1BlockTag?: string;
     l1BlockNumber?: number | string;
     l1BlockHash?: Hex;
@@ -361,10 +366,15 @@ export declare function verifyTxFromNode(options: {
   /** The Aztec node's JSON-RPC URL. */
   node: string;
   txHash: FieldInput;
-  /** The L1 node's JSON-RPC URL, with `rollup`. */
+  /** The L1 node's JSON-RPC URL: the anchor is read from it unless `archiveRoot` is given. */
   l1Rpc?: string;
   /** The rollup contract's address. */
   rollup?: string;
+  /**
+   * A Registry contract: the rollup is the one it names canonical (`getCanonicalRollup()`) at
+   * the L1 block. A `network` deployed on L1 (`mainnet`, `testnet`) names its own.
+   */
+  registry?: string;
   /** `finalized` (default), `safe`, `latest` or a block number. */
   l1Block?: 'finalized' | 'safe' | 'latest' | number;
   /** An archive root to trust instead of L1's. */
@@ -375,8 +385,10 @@ export declare function verifyTxFromNode(options: {
   role?: string;
   expected?: Expected;
   /**
-   * A network whose genesis archive root L1's `archiveAt(0)` must be: a built-in one's name
-   * (`canonical`, `testnet`), or its genesis values as `txfx networks` prints one.
+   * A network to check the chain against: a built-in one's name (`canonical`, `testnet`,
+   * `mainnet`), or its values as `txfx networks` prints one. Its genesis archive root is what
+   * L1's `archiveAt(0)` must be; its L1 deployment's chain is what the L1 node's must be, and
+   * its Registry names the rollup when neither `rollup` nor `registry` is given.
    */
   network?: string | NetworkGenesis;
   genesisArchiveRoot?: FieldInput;

@@ -119,7 +119,7 @@ export function createWalk(engine, convert) {
     }
   }
 
-  const WALK_KEYS = ['node', 'l1Rpc', 'rollup', 'l1Block', 'archiveRoot', 'txHash', 'category', 'element', 'role', 'expected', 'network', 'genesisArchiveRoot', 'namespace', 'timeoutMs', 'fetch', 'signal'];
+  const WALK_KEYS = ['node', 'l1Rpc', 'rollup', 'registry', 'l1Block', 'archiveRoot', 'txHash', 'category', 'element', 'role', 'expected', 'network', 'genesisArchiveRoot', 'namespace', 'timeoutMs', 'fetch', 'signal'];
 
   // The walk's deadline as the engine takes it: a number's decimal text (so that NaN cannot
   // become JSON's null, which would read as "the default"); the engine holds it to the walk's
@@ -147,10 +147,8 @@ export function createWalk(engine, convert) {
       return value;
     };
     const node = url(options.node, 'node');
-    if ((options.rollup === undefined) === (options.archiveRoot === undefined)) {
-      throw typeError('verifyTxFromNode: give rollup (with l1Rpc) or archiveRoot, one of them');
-    }
-    const l1 = options.rollup === undefined ? undefined : url(options.l1Rpc, 'l1Rpc');
+    // Which anchor follows from rollup, registry, archiveRoot and network is the engine's rule.
+    const l1 = options.l1Rpc === undefined ? undefined : url(options.l1Rpc, 'l1Rpc');
     const fetchFn = options.fetch ?? globalThis.fetch;
     if (typeof fetchFn !== 'function') throw typeError('verifyTxFromNode: no fetch in this runtime: pass options.fetch');
     const signal = options.signal;
@@ -160,7 +158,9 @@ export function createWalk(engine, convert) {
     const text = (value, what) => (value === undefined ? undefined : typeof value === 'string' ? value : (() => { throw typeError(`${what}: expected a string, got ${describe(value)}`); })());
     const params = {
       txHash: field(options.txHash, 'txHash'),
+      l1Rpc: l1 !== undefined,
       rollup: text(options.rollup, 'rollup'),
+      registry: text(options.registry, 'registry'),
       l1Block: options.l1Block === undefined ? undefined : String(options.l1Block),
       archiveRoot: options.archiveRoot === undefined ? undefined : field(options.archiveRoot, 'archiveRoot'),
       category: text(options.category, 'category'),

@@ -16,7 +16,7 @@ use txfx_poseidon::field::fr_to_hex;
 use txfx_tx_effects::Category;
 use txfx_tx_effects::category::ElementRole;
 use txfx_walk::l1::{Address, BlockTag};
-use txfx_walk::{Anchor, Namespace, WalkParams, WalkSubject};
+use txfx_walk::{Anchor, AnchorChoiceError, AnchorNames, Namespace, WalkParams, WalkSubject};
 
 use crate::args::{ExpectArgs, SubjectArgs, field, hex, parsed, tx};
 use crate::duration::Timeout;
@@ -536,27 +536,32 @@ fn deployment(name: &str) -> Option<txfx_membership::L1Deployment> {
     Network::named(name).ok()?.l1
 }
 
-/// The anchor `verify tx --node` proves under: the rollup named (`--rollup`), the rollup a
-/// Registry names (`--registry`, or the network's L1 deployment), or a root given.
+/// The anchor `verify tx --node` proves under, by the walk's rule ([`Anchor::choose`]): the
+/// rollup named (`--rollup`), the rollup a Registry names (`--registry`, or the network's L1
+/// deployment), or a root given.
 fn anchor(node: &NodeArgs, network: Option<&Network>, archive_root: Option<&str>) -> Result<Anchor, Failure> {
-    let tag = node.l1_block;
-    let registry = node.registry.or_else(|| {
-        let deployment = network?.l1.as_ref()?;
-        (node.rollup.is_none() && node.l1_rpc.is_some()).then_some(Address::from(deployment.registry))
-    });
-    match (node.rollup, registry, archive_root) {
-        (Some(rollup), _, None) => Ok(Anchor::L1 { rollup, tag }),
-        (None, Some(registry), None) => Ok(Anchor::Registry { registry, tag }),
-        (None, None, Some(root)) => Ok(Anchor::Given(hex("--archive-root", root)?)),
-        (_, _, Some(_)) => {
-            Err(Failure::Input("give --l1-rpc and --rollup (or --registry), or --archive-root, not both".into()))
-        }
-        (None, None, None) => Err(Failure::Input(
-            "give --l1-rpc URL and --rollup ADDRESS, --registry ADDRESS or --network NAME (or --archive-root) \
-             to anchor the tx"
-                .into(),
-        )),
-    }
+    let names = AnchorNames {
+        rollup: node.rollup,
+        registry: node.registry,
+        root: archive_root.map(|root| hex("--archive-root", root)).transpose()?,
+        l1: node.l1_rpc.is_some(),
+        tag: node.l1_block,
+    };
+    Anchor::choose(names, network).map_err(|error| {
+        Failure::Input(match error {
+            AnchorChoiceError::Both => {
+                "give --l1-rpc and --rollup (or --registry), or --archive-root, not both".into()
+            }
+            AnchorChoiceError::Neither => {
+                "give --l1-rpc URL and --rollup ADDRESS, --registry ADDRESS or --network NAME \
+                 (or --archive-root) to anchor the tx"
+                    .into()
+            }
+            AnchorChoiceError::NoL1Node => {
+                "--rollup and --registry are read from an L1 node: give --l1-rpc URL".into()
+            }
+        })
+    })
 }
 
 /// Who a walk asks, as the progress line names them (redacted).

@@ -62,6 +62,20 @@ test('a tx is proven from a node and L1, and a lie is refused at its link', asyn
     txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], network: { ...canonical, genesisArchiveRoots: '0x07' } }),
     (error) => error instanceof TypeError && /genesisArchiveRoots/.test(error.message),
   );
+  // The rollup found through a Registry, at the same L1 block; the verdict names both.
+  const registered = await txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, registry: honest.registry, txHash: honest.txs['4'] });
+  assert.equal(registered.valid, true, JSON.stringify(registered));
+  assert.deepEqual(
+    [registered.anchor.registry.toLowerCase(), registered.anchor.rollup.toLowerCase()],
+    [honest.registry.toLowerCase(), honest.rollup.toLowerCase()],
+  );
+  // A network deployed on another L1 chain (mainnet's is chain 1, anvil's 31337) refutes the l1
+  // link, whether its Registry or the rollup given is read.
+  for (const anchor of [{}, { rollup: honest.rollup }]) {
+    const elsewhere = await txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, txHash: honest.txs['4'], network: 'mainnet', ...anchor });
+    assert.deepEqual([elsewhere.valid, elsewhere.link], [false, 'l1'], JSON.stringify(elsewhere));
+    assert.match(elsewhere.reason, /chain/);
+  }
   // Not on L1 yet.
   const pending = await txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['8'] });
   assert.deepEqual([pending.valid, pending.link], [false, 'l1']);
@@ -147,10 +161,27 @@ test('transport and option failures are typed', async () => {
     );
   }
   await assert.rejects(txfx.verifyTxFromNode({ node: '127.0.0.1:8080', archiveRoot: '0x01', txHash: honest.txs['4'] }), TypeError);
+  // A network that pins neither a genesis archive root nor an L1 deployment checks nothing.
+  const nothing = { name: 'nothing', protocol: 'v6', genesisArchiveRoot: null, l1: null };
   await assert.rejects(
-    txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], network: 'mainnet' }),
+    txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], network: nothing }),
     (error) => error instanceof TypeError && /pins no genesis archive root/.test(error.message),
   );
-  await assert.rejects(txfx.verifyTxFromNode({ node: honest.node, txHash: honest.txs['4'] }), TypeError);
+  // No anchor, two anchors, an L1 contract without an L1 node: the engine's one rule refuses them.
+  for (const [asked, words] of [
+    [{}, /no anchor|give l1Rpc/],
+    [{ l1Rpc: honest.l1 }, /give l1Rpc with rollup/],
+    [{ l1Rpc: honest.l1, rollup: honest.rollup, registry: honest.registry }, /one of them/],
+    [{ l1Rpc: honest.l1, rollup: honest.rollup, archiveRoot: '0x01' }, /one of them/],
+    [{ rollup: honest.rollup }, /give l1Rpc/],
+    [{ registry: honest.registry }, /give l1Rpc/],
+    [{ l1Rpc: honest.l1, registry: '0x1234' }, /registry/],
+  ]) {
+    await assert.rejects(
+      txfx.verifyTxFromNode({ node: honest.node, txHash: honest.txs['4'], ...asked }),
+      (error) => error instanceof TypeError && error instanceof txfx.TxfxError && words.test(error.message),
+      JSON.stringify(asked),
+    );
+  }
   await assert.rejects(txfx.verifyTxFromNode({ node: honest.node, txHash: honest.txs['4'], archiveRoot: '0x01', nodes: 1 }), TypeError);
 });

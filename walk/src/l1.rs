@@ -63,9 +63,10 @@ pub fn parse_address(text: &str) -> Result<Address, NotAnAddress> {
 }
 
 /// The L1 block the rollup is read at: a tag the L1 node resolves, or a number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum BlockTag {
     /// `finalized`: the default, a block that no reorg undoes.
+    #[default]
     Finalized,
     /// `safe`.
     Safe,

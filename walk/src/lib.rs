@@ -57,6 +57,65 @@ pub enum Anchor {
     Given(Fr),
 }
 
+/// What a caller named to anchor a walk, before the one rule that picks its [`Anchor`]
+/// ([`Anchor::choose`]): the CLI's flags and the npm package's options both end here.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AnchorNames {
+    /// A rollup contract (`--rollup`, `rollup`).
+    pub rollup: Option<Address>,
+    /// A Registry contract (`--registry`, `registry`).
+    pub registry: Option<Address>,
+    /// An archive root the caller trusts (`--archive-root`, `archiveRoot`).
+    pub root: Option<Fr>,
+    /// Whether an L1 node is given to ask (`--l1-rpc`, `l1Rpc`).
+    pub l1: bool,
+    /// The L1 block to read at (`finalized` by default).
+    pub tag: BlockTag,
+}
+
+/// Why no [`Anchor`] follows from what a caller named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum AnchorChoiceError {
+    /// Two anchors named: a rollup and a Registry, or an L1 contract and a root.
+    #[error("two anchors named: give a rollup, a Registry or an archive root, one of them")]
+    Both,
+    /// No anchor: no root, and no L1 contract (named, or the network's Registry) with an L1 node.
+    #[error(
+        "no anchor named: give an L1 node with a rollup, a Registry or a network deployed on L1, or an archive root"
+    )]
+    Neither,
+    /// An L1 contract named without an L1 node to ask.
+    #[error("a rollup or Registry is read from an L1 node, and none is given")]
+    NoL1Node,
+}
+
+impl Anchor {
+    /// The anchor a walk proves under: the rollup named; else the Registry named, or the
+    /// network's (its [`L1Deployment`](txfx_documents::txfx_membership::L1Deployment)) when an
+    /// L1 node is given and no root; else the root given.
+    pub fn choose(names: AnchorNames, network: Option<&Network>) -> Result<Self, AnchorChoiceError> {
+        let AnchorNames { rollup, registry, root, l1, tag } = names;
+        if rollup.is_some() && registry.is_some()
+            || root.is_some() && (rollup.is_some() || registry.is_some())
+        {
+            return Err(AnchorChoiceError::Both);
+        }
+        if (rollup.is_some() || registry.is_some()) && !l1 {
+            return Err(AnchorChoiceError::NoL1Node);
+        }
+        let deployed = || {
+            let deployment = network?.l1.as_ref()?;
+            (l1 && root.is_none()).then_some(Address::from(deployment.registry))
+        };
+        match (rollup, registry.or_else(deployed), root) {
+            (Some(rollup), _, _) => Ok(Self::L1 { rollup, tag }),
+            (None, Some(registry), _) => Ok(Self::Registry { registry, tag }),
+            (None, None, Some(root)) => Ok(Self::Given(root)),
+            (None, None, None) => Err(AnchorChoiceError::Neither),
+        }
+    }
+}
+
 /// What the walk ends in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WalkSubject {

@@ -34,18 +34,21 @@ fn walks() -> std::sync::MutexGuard<'static, Walks> {
     WALKS.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The walk's parameters from the JSON the JavaScript side sends: `{txHash, rollup?, l1Block?,
-/// archiveRoot?, category?, element?, role?, expected?, network?, genesisArchiveRoot?,
-/// namespace?, timeoutMs?}` (no other key), and the walk's deadline in milliseconds.
+/// The walk's parameters from the JSON the JavaScript side sends: `{txHash, l1Rpc?, rollup?,
+/// registry?, l1Block?, archiveRoot?, category?, element?, role?, expected?, network?,
+/// genesisArchiveRoot?, namespace?, timeoutMs?}` (no other key; `l1Rpc` is `true` when an L1
+/// node is given, never its URL), and the walk's deadline in milliseconds.
 fn walk_params(text: &str) -> Result<(txfx_walk::WalkParams, u64)> {
-    use txfx_walk::{Anchor, WalkSubject};
+    use txfx_walk::{Anchor, AnchorChoiceError, AnchorNames, WalkSubject};
     let bad = |message: &str| Thrown::new(ErrorClass::Malformed, "Argument", message);
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(&format!("walk: {e}")))?;
     let object = value.as_object().ok_or_else(|| bad("walk: expected an object"))?;
-    const KEYS: [&str; 12] = [
+    const KEYS: [&str; 14] = [
         "timeoutMs",
         "txHash",
+        "l1Rpc",
         "rollup",
+        "registry",
         "l1Block",
         "archiveRoot",
         "category",
@@ -60,15 +63,6 @@ fn walk_params(text: &str) -> Result<(txfx_walk::WalkParams, u64)> {
         return Err(bad(&format!("walk: unknown option {key:?}")));
     }
     let tx_hash = field("txHash", option_text(object, "txHash")?.ok_or_else(|| bad("txHash: required"))?)?;
-    let anchor = match (option_text(object, "rollup")?, option_text(object, "archiveRoot")?) {
-        (Some(rollup), None) => Anchor::L1 {
-            rollup: txfx_walk::l1::parse_address(rollup)
-                .map_err(|e| Thrown::new(ErrorClass::Malformed, "Argument", &format!("rollup: {e}")))?,
-            tag: parsed("l1Block", option_text(object, "l1Block")?.unwrap_or("finalized"))?,
-        },
-        (None, Some(root)) => Anchor::Given(field("archiveRoot", root)?),
-        _ => return Err(bad("give rollup (with l1Rpc) or archiveRoot, one of them")),
-    };
     let subject = match option_text(object, "category")? {
         None => WalkSubject::Tx,
         Some(category) => {
@@ -99,6 +93,35 @@ fn walk_params(text: &str) -> Result<(txfx_walk::WalkParams, u64)> {
         (None, None) => None,
         (Some(_), Some(_)) => return Err(bad("give network or genesisArchiveRoot, not both")),
     };
+    let address = |key: &str| {
+        option_text(object, key)?
+            .map(|text| {
+                txfx_walk::l1::parse_address(text)
+                    .map_err(|e| Thrown::new(ErrorClass::Malformed, "Argument", &format!("{key}: {e}")))
+            })
+            .transpose()
+    };
+    let l1 = match object.get("l1Rpc") {
+        None => false,
+        Some(serde_json::Value::Bool(given)) => *given,
+        Some(_) => return Err(bad("l1Rpc: expected true or false (whether an L1 node is given)")),
+    };
+    let names = AnchorNames {
+        rollup: address("rollup")?,
+        registry: address("registry")?,
+        root: option_text(object, "archiveRoot")?.map(|root| field("archiveRoot", root)).transpose()?,
+        l1,
+        tag: parsed("l1Block", option_text(object, "l1Block")?.unwrap_or("finalized"))?,
+    };
+    let anchor = Anchor::choose(names, network.as_ref()).map_err(|error| {
+        bad(match error {
+            AnchorChoiceError::Both => "give rollup, registry or archiveRoot, one of them",
+            AnchorChoiceError::Neither => {
+                "give l1Rpc with rollup, registry or a network deployed on L1 (mainnet, testnet), or archiveRoot"
+            }
+            AnchorChoiceError::NoL1Node => "rollup and registry are read from an L1 node: give l1Rpc",
+        })
+    })?;
     let expected = match object.get("expected") {
         None | Some(serde_json::Value::Null) => Expected::default(),
         Some(expected) => Expected::from_json(Doc::text("expected", &expected.to_string()))?,

@@ -1,6 +1,6 @@
 //! `txfx-test-chain [LIE]`: starts the test chain (`txfx_suite::testchain`: anvil with the
 //! stand-in rollup, and the stub v6 node, honest or lying as LIE names), prints
-//! `{"node", "l1", "rollup", "txs": {"<block>": "<tx hash>"}}` on one line, and serves until its
+//! `{"node", "l1", "rollup", "registry", "txs": {"<block>": "<tx hash>"}}` on one line, and serves until its
 //! standard input closes. The npm package's tests drive the node walk over `fetch` against it.
 
 use std::io::Read;
@@ -44,7 +44,7 @@ fn main() {
         .collect();
     println!(
         "{}",
-        json!({ "node": chain.node.url, "l1": chain.anvil.url, "rollup": chain.rollup.address, "txs": txs })
+        json!({ "node": chain.node.url, "l1": chain.anvil.url, "rollup": chain.rollup.address, "registry": chain.registry.address, "txs": txs })
     );
     // Serve until the parent closes our input (or dies).
     let _ = std::io::stdin().read_to_end(&mut Vec::new());
