@@ -142,8 +142,9 @@ export function createWalk(engine, convert) {
   async function verifyTxFromNode(options) {
     if (!isPlainObject(options)) throw typeError('verifyTxFromNode: expected {node, txHash, l1Rpc, rollup | archiveRoot, ...}');
     onlyKeys(options, WALK_KEYS, 'verifyTxFromNode');
+    // A URL is a string; whether it is an http(s) URL with a host is the engine's rule.
     const url = (value, what) => {
-      if (typeof value !== 'string' || !/^https?:\/\/[^/?#]/i.test(value)) throw typeError(`${what}: expected an http(s) URL, got ${typeof value === 'string' ? JSON.stringify(redactUrl(value)) : describe(value)}`);
+      if (typeof value !== 'string') throw typeError(`${what}: expected an http(s) URL, got ${describe(value)}`);
       return value;
     };
     const node = url(options.node, 'node');
@@ -158,7 +159,8 @@ export function createWalk(engine, convert) {
     const text = (value, what) => (value === undefined ? undefined : typeof value === 'string' ? value : (() => { throw typeError(`${what}: expected a string, got ${describe(value)}`); })());
     const params = {
       txHash: field(options.txHash, 'txHash'),
-      l1Rpc: l1 !== undefined,
+      node,
+      l1Rpc: l1,
       rollup: text(options.rollup, 'rollup'),
       registry: text(options.registry, 'registry'),
       l1Block: options.l1Block === undefined ? undefined : String(options.l1Block),

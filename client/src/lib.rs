@@ -12,7 +12,7 @@ pub use txfx_walk::{
 // The redaction lives in txfx-walk, the lowest crate every driver of the walk depends on (the npm
 // package's edge reaches it there without this crate's HTTP stack); it is re-exported here, where
 // it has always been named.
-pub use txfx_walk::{TOKEN_MIN_LEN, redact_in, redact_url};
+pub use txfx_walk::{TOKEN_MIN_LEN, UrlProblem, check_endpoint_url, redact_in, redact_url};
 
 use std::time::{Duration, Instant};
 
@@ -51,21 +51,6 @@ impl ClientConfig {
         self.timeout = timeout;
         Ok(self)
     }
-}
-
-/// What is wrong with an endpoint's URL.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum UrlProblem {
-    /// No `http://` or `https://` in front (`localhost:8080`).
-    #[error("it has no scheme: write http://… or https://…")]
-    NoScheme,
-    /// Another scheme.
-    #[error("its scheme is not http or https")]
-    Scheme,
-    /// Not a URL with a host.
-    #[error("it is not a URL with a host")]
-    NotAUrl,
 }
 
 /// Why a walk over HTTP did not end in a verdict.
@@ -137,13 +122,11 @@ impl Classify for ClientError {
     }
 }
 
-/// Checks an endpoint URL before anything is sent.
+/// Checks an endpoint URL before anything is sent: the walk's rule
+/// ([`txfx_walk::check_endpoint_url`]), then ureq's own reading of it.
 fn check_url(target: Target, url: &str) -> Result<(), ClientError> {
     let refuse = |problem| ClientError::Url { target, url: redact_url(url), problem };
-    let Some((scheme, _)) = url.split_once("://") else { return Err(refuse(UrlProblem::NoScheme)) };
-    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
-        return Err(refuse(UrlProblem::Scheme));
-    }
+    check_endpoint_url(url).map_err(refuse)?;
     let uri: ureq::http::Uri = url.parse().map_err(|_| refuse(UrlProblem::NotAUrl))?;
     if uri.host().is_none_or(str::is_empty) {
         return Err(refuse(UrlProblem::NotAUrl));

@@ -160,7 +160,19 @@ test('transport and option failures are typed', async () => {
       RangeError,
     );
   }
-  await assert.rejects(txfx.verifyTxFromNode({ node: '127.0.0.1:8080', archiveRoot: '0x01', txHash: honest.txs['4'] }), TypeError);
+  // URLs by the walk's rule (the CLI's too): refused before anything is sent, secrets not shown.
+  for (const [asked, kind] of [
+    [{ node: '127.0.0.1:8080', archiveRoot: '0x01' }, 'Url/NoScheme'],
+    [{ node: 'ftp://127.0.0.1:8080', archiveRoot: '0x01' }, 'Url/Scheme'],
+    [{ node: honest.node, l1Rpc: 'http://:hunter2@', rollup: honest.rollup }, 'Url/NotAUrl'],
+    [{ node: honest.node, l1Rpc: 'http://127.0.0.1:port', rollup: honest.rollup }, 'Url/NotAUrl'],
+  ]) {
+    await assert.rejects(
+      txfx.verifyTxFromNode({ txHash: honest.txs['4'], fetch: () => assert.fail('nothing is sent'), ...asked }),
+      (error) => error instanceof TypeError && error.kind === kind && !/hunter2/.test(error.message),
+      JSON.stringify(asked),
+    );
+  }
   // A network that pins neither a genesis archive root nor an L1 deployment checks nothing.
   const nothing = { name: 'nothing', protocol: 'v6', genesisArchiveRoot: null, l1: null };
   await assert.rejects(

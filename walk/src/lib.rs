@@ -11,11 +11,13 @@ pub mod l1;
 mod limits;
 mod redact;
 mod steps;
+mod url;
 mod verdict;
 
 pub use error::{ConnectionFault, TransportProblem, WalkError};
 pub use limits::{BYTES_PER_FIELD, ENVELOPE_BYTES, LIMITS, WalkLimits};
 pub use redact::{TOKEN_MIN_LEN, redact_in, redact_url};
+pub use url::{UrlProblem, check_endpoint_url};
 pub use verdict::{Finality, L1Facts, WalkVerdict, WitnessFallback, WitnessSource};
 
 use txfx_documents::Expected;

@@ -34,16 +34,18 @@ fn walks() -> std::sync::MutexGuard<'static, Walks> {
     WALKS.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The walk's parameters from the JSON the JavaScript side sends: `{txHash, l1Rpc?, rollup?,
-/// registry?, l1Block?, archiveRoot?, category?, element?, role?, expected?, network?,
-/// genesisArchiveRoot?, namespace?, timeoutMs?}` (no other key; `l1Rpc` is `true` when an L1
-/// node is given, never its URL), and the walk's deadline in milliseconds.
+/// The walk's parameters from the JSON the JavaScript side sends: `{node, txHash, l1Rpc?,
+/// rollup?, registry?, l1Block?, archiveRoot?, category?, element?, role?, expected?, network?,
+/// genesisArchiveRoot?, namespace?, timeoutMs?}` (no other key; `node` and `l1Rpc` are the
+/// endpoints' URLs, checked by the walk's rule and not kept), and the walk's deadline in
+/// milliseconds.
 fn walk_params(text: &str) -> Result<(txfx_walk::WalkParams, u64)> {
     use txfx_walk::{Anchor, AnchorChoiceError, AnchorNames, WalkSubject};
     let bad = |message: &str| Thrown::new(ErrorClass::Malformed, "Argument", message);
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(&format!("walk: {e}")))?;
     let object = value.as_object().ok_or_else(|| bad("walk: expected an object"))?;
-    const KEYS: [&str; 14] = [
+    const KEYS: [&str; 15] = [
+        "node",
         "timeoutMs",
         "txHash",
         "l1Rpc",
@@ -101,11 +103,19 @@ fn walk_params(text: &str) -> Result<(txfx_walk::WalkParams, u64)> {
             })
             .transpose()
     };
-    let l1 = match object.get("l1Rpc") {
-        None => false,
-        Some(serde_json::Value::Bool(given)) => *given,
-        Some(_) => return Err(bad("l1Rpc: expected true or false (whether an L1 node is given)")),
+    let endpoint = |key: &str| -> Result<Option<()>> {
+        let Some(url) = option_text(object, key)? else { return Ok(None) };
+        txfx_walk::check_endpoint_url(url).map(Some).map_err(|problem| {
+            let shown = txfx_walk::redact_url(url);
+            Thrown::new(
+                ErrorClass::Malformed,
+                &format!("Url/{problem:?}"),
+                &format!("{key}: {shown}: {problem}"),
+            )
+        })
     };
+    endpoint("node")?.ok_or_else(|| bad("node: required (the Aztec node's URL)"))?;
+    let l1 = endpoint("l1Rpc")?.is_some();
     let names = AnchorNames {
         rollup: address("rollup")?,
         registry: address("registry")?,
