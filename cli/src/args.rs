@@ -41,11 +41,10 @@ pub struct ExpectArgs {
 impl ExpectArgs {
     /// The expectations, with `tx_hash` when the subject is not itself a tx hash.
     pub fn expected(&self, tx_hash: Option<Fr>) -> Result<Expected, Failure> {
-        Ok(Expected {
-            block_number: self.block_number,
-            block_hash: self.block_hash.as_deref().map(|h| hex("--block-hash", h)).transpose()?,
-            tx_hash,
-        })
+        Ok(Expected::default()
+            .with_block_number(self.block_number)
+            .with_block_hash(self.block_hash.as_deref().map(|h| hex("--block-hash", h)).transpose()?)
+            .with_tx_hash(tx_hash))
     }
 }
 

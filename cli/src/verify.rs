@@ -331,7 +331,7 @@ pub fn archive(cx: Context<'_>, command: ArchiveCommand) -> Result<(), Failure> 
         (None, Some(hash)) => (ArchiveSubject::BlockHash(hash), None),
         (None, None) => return Err(Failure::Input("give --block-hash or --header".into())),
     };
-    let expected = Expected { block_number: args.block_number, block_hash: expected_hash, tx_hash: None };
+    let expected = Expected::default().with_block_number(args.block_number).with_block_hash(expected_hash);
     verdict(verify_archive(cx, root, subject, witness.doc(), &expected))
 }
 
@@ -352,11 +352,9 @@ pub fn category(cx: Context<'_>, command: CategoryCommand) -> Result<(), Failure
         CategoryCommand::Verify { proof, witness, root, block_number, tx_hash } => {
             let proof = Input::read(&proof)?;
             let witness = Input::read(&witness)?;
-            let expected = Expected {
-                block_number,
-                block_hash: None,
-                tx_hash: tx_hash.as_deref().map(|h| hex("--tx-hash", h)).transpose()?,
-            };
+            let expected = Expected::default()
+                .with_block_number(block_number)
+                .with_tx_hash(tx_hash.as_deref().map(|h| hex("--tx-hash", h)).transpose()?);
             let root = hex("--root", &root)?;
             verdict(verify_witness(cx, witness.doc(), Subject::CategoryProof(proof.doc()), root, &expected))
         }
@@ -582,7 +580,7 @@ pub fn witness(cx: Context<'_>, command: WitnessCommand) -> Result<(), Failure> 
     let root = hex("--root", &args.root)?;
     let expected_number = args.block_number;
     if let Some(leaf) = &args.leaf {
-        let expected = Expected { block_number: expected_number, ..Expected::default() };
+        let expected = Expected::default().with_block_number(expected_number);
         return verdict(verify_witness(
             cx,
             witness.doc(),
@@ -593,6 +591,6 @@ pub fn witness(cx: Context<'_>, command: WitnessCommand) -> Result<(), Failure> 
     }
     let inputs = args.subject.read()?;
     let (subject, tx_hash) = inputs.subject()?;
-    let expected = Expected { block_number: expected_number, block_hash: None, tx_hash };
+    let expected = Expected::default().with_block_number(expected_number).with_tx_hash(tx_hash);
     verdict(verify_witness(cx, witness.doc(), subject, root, &expected))
 }

@@ -96,6 +96,20 @@ pub struct Contradiction {
     pub link: &'static str,
 }
 
+impl Contradiction {
+    /// A claim (`what`, `claimed`) that contradicts a fact (`against`, `actual`) of the chain's
+    /// `link`, boxed as the errors that carry one hold it.
+    pub fn boxed(
+        what: &'static str,
+        claimed: impl Into<Claim>,
+        against: &'static str,
+        actual: impl Into<Claim>,
+        link: &'static str,
+    ) -> Box<Self> {
+        Box::new(Self { what, claimed: claimed.into(), against, actual: actual.into(), link })
+    }
+}
+
 /// What is wrong with a JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -304,13 +318,7 @@ impl Problem {
         actual: impl Into<Claim>,
         link: &'static str,
     ) -> Self {
-        Self::Contradicts(Box::new(Contradiction {
-            what,
-            claimed: claimed.into(),
-            against,
-            actual: actual.into(),
-            link,
-        }))
+        Self::Contradicts(Contradiction::boxed(what, claimed, against, actual, link))
     }
 
     /// The problem of a document read as `what`: a malformed document names what it was read as.

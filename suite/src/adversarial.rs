@@ -96,13 +96,13 @@ fn optional_field(value: Option<&Value>) -> Result<Option<Fr>, DocumentError> {
 
 fn expected(inputs: &Value) -> Result<Expected, DocumentError> {
     let e = &inputs["expected"];
-    Ok(Expected {
-        block_number: e
-            .get("blockNumber")
-            .map(|n| BlockNumber::try_from(n.as_u64().expect("a number")).expect("a block")),
-        block_hash: optional_field(e.get("blockHash"))?,
-        tx_hash: optional_field(e.get("txHash"))?,
-    })
+    Ok(Expected::default()
+        .with_block_number(
+            e.get("blockNumber")
+                .map(|n| BlockNumber::try_from(n.as_u64().expect("a number")).expect("a block")),
+        )
+        .with_block_hash(optional_field(e.get("blockHash"))?)
+        .with_tx_hash(optional_field(e.get("txHash"))?))
 }
 
 /// The protocol a case names: every case names one (the generator writes it).

@@ -146,11 +146,9 @@ fn element_proofs_expectations_and_a_given_root() {
     assert_eq!(verdict["element"]["value"], format!("0x{:064x}", 0x15));
     // Expectations: met, then not.
     let mut expect = params(&chain, 4, BlockTag::Finalized);
-    expect.expected = Expected {
-        block_number: Some(BlockNumber::new(4)),
-        block_hash: Some(fr(&block_hash(&chain, 4))),
-        tx_hash: None,
-    };
+    expect.expected = Expected::default()
+        .with_block_number(Some(BlockNumber::new(4)))
+        .with_block_hash(Some(fr(&block_hash(&chain, 4))));
     walk(&chain, expect.clone()).expect("the block expected");
     expect.expected.block_number = Some(BlockNumber::new(5));
     refused_at(walk(&chain, expect), "expected");

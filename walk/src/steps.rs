@@ -4,7 +4,7 @@
 
 use txfx_documents::json::rpc::{RpcAnswer, RpcRequest, batch_answers, batch_request_json};
 use txfx_documents::json::{Json, Object, Quoted, safe_number};
-use txfx_documents::ops::{ChainParts, Context, Expected, commit_unchecked, verify_chain_parts};
+use txfx_documents::ops::{ChainParts, Context, commit_unchecked, verify_chain_parts};
 use txfx_documents::read::{self, BlockParts, BodyDocument, EffectDocument, TxReceipt, TxStatus};
 use txfx_documents::txfx_membership::txfx_poseidon::{Fr, HashBackend};
 use txfx_documents::txfx_membership::txfx_tx_effects::BlockNumber;
@@ -109,13 +109,7 @@ fn contradicts(
     actual: impl Into<Claim>,
     link: &'static str,
 ) -> WalkError {
-    WalkError::Contradicts(Box::new(Contradiction {
-        what,
-        claimed: claimed.into(),
-        against,
-        actual: actual.into(),
-        link,
-    }))
+    WalkError::Contradicts(Contradiction::boxed(what, claimed, against, actual, link))
 }
 
 /// The one result of an answer, or why there is none.
@@ -753,7 +747,7 @@ impl Walk {
             body: Some(&found.block.body),
         };
         // The verdict must be about the tx asked for, whatever else the caller expects.
-        let expected = Expected { tx_hash: Some(self.params.tx_hash), ..self.params.expected };
+        let expected = self.params.expected.with_tx_hash(Some(self.params.tx_hash));
         let mut verdict =
             verify_chain_parts(cx, anchor.root, parts, subject, found.effect.in_block.as_ref(), &expected)
                 .map_err(|e| answer_error(Target::Node, "the chain", e))?;

@@ -19,7 +19,9 @@ use crate::read::{self, ClaimSource, InBlock};
 use crate::verdict::Verdict;
 
 /// What a verification must find, given by the caller: a mismatch is a refuted check.
+/// `Expected::default()` expects nothing; the `with_…` methods add each expectation.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Expected {
     /// The block number.
     pub block_number: Option<BlockNumber>,
@@ -30,6 +32,24 @@ pub struct Expected {
 }
 
 impl Expected {
+    /// These expectations, and the block number `number` if it is given.
+    #[must_use]
+    pub fn with_block_number(self, number: Option<BlockNumber>) -> Self {
+        Self { block_number: number, ..self }
+    }
+
+    /// These expectations, and the block hash `hash` if it is given.
+    #[must_use]
+    pub fn with_block_hash(self, hash: Option<Fr>) -> Self {
+        Self { block_hash: hash, ..self }
+    }
+
+    /// These expectations, and the tx hash `hash` if it is given.
+    #[must_use]
+    pub fn with_tx_hash(self, hash: Option<Fr>) -> Self {
+        Self { tx_hash: hash, ..self }
+    }
+
     /// Reads expectations given as JSON (`{"blockNumber"?, "blockHash"?, "txHash"?}`, as the
     /// JavaScript bindings pass them): a plain object, no other key, no `null`.
     ///

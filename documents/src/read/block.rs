@@ -48,6 +48,7 @@ impl BlockKind {
 
 /// What a block document says beside its body: an `L2Block`, a `BlockResponse` or a `BlockData`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct BlockParts {
     /// The kind of block document it came in.
     pub kind: BlockKind,

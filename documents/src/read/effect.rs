@@ -17,6 +17,7 @@ use super::shape::{INDEXED_TX_EFFECT, RECEIPT_KEYS, TX_EFFECT, TX_RECEIPT, shape
 /// `getTxReceipt` answer. Every claim is either checked against what a verification proves or
 /// listed as unverified, never taken as a fact.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct InBlock {
     /// The answer the claims came in, whose key names messages and verdicts use.
     pub source: ClaimSource,
