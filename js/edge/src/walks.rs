@@ -40,7 +40,7 @@ fn walks() -> std::sync::MutexGuard<'static, Walks> {
 /// endpoints' URLs, checked by the walk's rule and not kept), and the walk's deadline in
 /// milliseconds.
 fn walk_params(text: &str) -> Result<(txfx_walk::WalkParams, u64)> {
-    use txfx_walk::{Anchor, AnchorChoiceError, AnchorNames, WalkSubject};
+    use txfx_walk::WalkSubject;
     let bad = |message: &str| Thrown::new(ErrorClass::Malformed, "Argument", message);
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(&format!("walk: {e}")))?;
     let object = value.as_object().ok_or_else(|| bad("walk: expected an object"))?;
@@ -95,6 +95,31 @@ fn walk_params(text: &str) -> Result<(txfx_walk::WalkParams, u64)> {
         (None, None) => None,
         (Some(_), Some(_)) => return Err(bad("give network or genesisArchiveRoot, not both")),
     };
+    let anchor = walk_anchor(object, network.as_ref())?;
+    let expected = match object.get("expected") {
+        None | Some(serde_json::Value::Null) => Expected::default(),
+        Some(expected) => Expected::from_json(Doc::text("expected", &expected.to_string()))?,
+    };
+    let namespace = option_text(object, "namespace")?.map(|name| parsed("namespace", name)).transpose()?;
+    let mut params =
+        txfx_walk::WalkParams::new(tx_hash, anchor).with_subject(subject).with_expected(expected);
+    if let Some(network) = network {
+        params = params.with_network(network);
+    }
+    if let Some(namespace) = namespace {
+        params = params.with_namespace(namespace);
+    }
+    Ok((params, walk_timeout(option_text(object, "timeoutMs")?)?))
+}
+
+/// The walk's anchor from the options, by the walk's rule (`Anchor::choose`): `rollup`,
+/// `registry`, `archiveRoot`, `l1Block`, and whether `l1Rpc` is a URL the walk's rule takes.
+fn walk_anchor(
+    object: &serde_json::Map<String, serde_json::Value>,
+    network: Option<&txfx_membership::Network>,
+) -> Result<txfx_walk::Anchor> {
+    use txfx_walk::{Anchor, AnchorChoiceError, AnchorNames};
+    let bad = |message: &str| Thrown::new(ErrorClass::Malformed, "Argument", message);
     let address = |key: &str| {
         option_text(object, key)?
             .map(|text| {
@@ -123,7 +148,7 @@ fn walk_params(text: &str) -> Result<(txfx_walk::WalkParams, u64)> {
         l1,
         tag: parsed("l1Block", option_text(object, "l1Block")?.unwrap_or("finalized"))?,
     };
-    let anchor = Anchor::choose(names, network.as_ref()).map_err(|error| {
+    Anchor::choose(names, network).map_err(|error| {
         bad(match error {
             AnchorChoiceError::Both => "give rollup, registry or archiveRoot, one of them",
             AnchorChoiceError::Neither => {
@@ -131,21 +156,7 @@ fn walk_params(text: &str) -> Result<(txfx_walk::WalkParams, u64)> {
             }
             AnchorChoiceError::NoL1Node => "rollup and registry are read from an L1 node: give l1Rpc",
         })
-    })?;
-    let expected = match object.get("expected") {
-        None | Some(serde_json::Value::Null) => Expected::default(),
-        Some(expected) => Expected::from_json(Doc::text("expected", &expected.to_string()))?,
-    };
-    let namespace = option_text(object, "namespace")?.map(|name| parsed("namespace", name)).transpose()?;
-    let mut params =
-        txfx_walk::WalkParams::new(tx_hash, anchor).with_subject(subject).with_expected(expected);
-    if let Some(network) = network {
-        params = params.with_network(network);
-    }
-    if let Some(namespace) = namespace {
-        params = params.with_namespace(namespace);
-    }
-    Ok((params, walk_timeout(option_text(object, "timeoutMs")?)?))
+    })
 }
 
 /// The walk's deadline in milliseconds: the walk's default when none is given, else the number
