@@ -95,7 +95,8 @@ fn walk_params(text: &str) -> Result<(txfx_walk::WalkParams, u64)> {
         (None, None) => None,
         (Some(_), Some(_)) => return Err(bad("give network or genesisArchiveRoot, not both")),
     };
-    let anchor = walk_anchor(object, network.as_ref())?;
+    let l1 = endpoints(object)?;
+    let anchor = walk_anchor(object, l1, network.as_ref())?;
     let expected = match object.get("expected") {
         None | Some(serde_json::Value::Null) => Expected::default(),
         Some(expected) => Expected::from_json(Doc::text("expected", &expected.to_string()))?,
@@ -112,22 +113,9 @@ fn walk_params(text: &str) -> Result<(txfx_walk::WalkParams, u64)> {
     Ok((params, walk_timeout(option_text(object, "timeoutMs")?)?))
 }
 
-/// The walk's anchor from the options, by the walk's rule (`Anchor::choose`): `rollup`,
-/// `registry`, `archiveRoot`, `l1Block`, and whether `l1Rpc` is a URL the walk's rule takes.
-fn walk_anchor(
-    object: &serde_json::Map<String, serde_json::Value>,
-    network: Option<&txfx_membership::Network>,
-) -> Result<txfx_walk::Anchor> {
-    use txfx_walk::{Anchor, AnchorChoiceError, AnchorNames};
-    let bad = |message: &str| Thrown::new(ErrorClass::Malformed, "Argument", message);
-    let address = |key: &str| {
-        option_text(object, key)?
-            .map(|text| {
-                txfx_walk::l1::parse_address(text)
-                    .map_err(|e| Thrown::new(ErrorClass::Malformed, "Argument", &format!("{key}: {e}")))
-            })
-            .transpose()
-    };
+/// The endpoints' URLs, `node` (required) and `l1Rpc`, checked by the walk's rule
+/// (`check_endpoint_url`) and not kept; whether an L1 node is given.
+fn endpoints(object: &serde_json::Map<String, serde_json::Value>) -> Result<bool> {
     let endpoint = |key: &str| -> Result<Option<()>> {
         let Some(url) = option_text(object, key)? else { return Ok(None) };
         txfx_walk::check_endpoint_url(url).map(Some).map_err(|problem| {
@@ -139,8 +127,26 @@ fn walk_anchor(
             )
         })
     };
-    endpoint("node")?.ok_or_else(|| bad("node: required (the Aztec node's URL)"))?;
-    let l1 = endpoint("l1Rpc")?.is_some();
+    endpoint("node")?.ok_or_else(|| {
+        Thrown::new(ErrorClass::Malformed, "Argument", "node: required (the Aztec node's URL)")
+    })?;
+    Ok(endpoint("l1Rpc")?.is_some())
+}
+
+/// The walk's anchor from the options, by the walk's rule (`Anchor::choose`): `rollup`,
+/// `registry`, `archiveRoot`, `l1Block`, and whether an L1 node is given (`l1`).
+fn walk_anchor(
+    object: &serde_json::Map<String, serde_json::Value>,
+    l1: bool,
+    network: Option<&txfx_membership::Network>,
+) -> Result<txfx_walk::Anchor> {
+    use txfx_walk::{Anchor, AnchorChoiceError, AnchorNames};
+    let bad = |message: &str| Thrown::new(ErrorClass::Malformed, "Argument", message);
+    let address = |key: &str| {
+        option_text(object, key)?
+            .map(|text| txfx_walk::l1::parse_address(text).map_err(|e| bad(&format!("{key}: {e}"))))
+            .transpose()
+    };
     let names = AnchorNames {
         rollup: address("rollup")?,
         registry: address("registry")?,
