@@ -147,14 +147,15 @@ fn walk_anchor(
             .map(|text| txfx_walk::l1::parse_address(text).map_err(|e| bad(&format!("{key}: {e}"))))
             .transpose()
     };
+    let tag = option_text(object, "l1Block")?;
     let names = AnchorNames {
         rollup: address("rollup")?,
         registry: address("registry")?,
         root: option_text(object, "archiveRoot")?.map(|root| field("archiveRoot", root)).transpose()?,
         l1,
-        tag: parsed("l1Block", option_text(object, "l1Block")?.unwrap_or("finalized"))?,
+        tag: tag.map(|tag| parsed("l1Block", tag)).transpose()?.unwrap_or_default(),
     };
-    Anchor::choose(names, network).map_err(|error| {
+    let anchor = Anchor::choose(names, network).map_err(|error| {
         bad(match error {
             AnchorChoiceError::Both => "give rollup, registry or archiveRoot, one of them",
             AnchorChoiceError::Neither => {
@@ -162,7 +163,19 @@ fn walk_anchor(
             }
             AnchorChoiceError::NoL1Node => "rollup and registry are read from an L1 node: give l1Rpc",
         })
-    })
+    })?;
+    // An option the chosen anchor would not use is refused, not dropped: the caller meant
+    // something by it (the CLI refuses `--l1-rpc` with no rollup named, likewise).
+    if matches!(anchor, Anchor::Given(_)) {
+        if l1 {
+            return Err(bad("l1Rpc: the archive root is given (archiveRoot), so no L1 node is asked: \
+                 give rollup or registry with it, or no l1Rpc"));
+        }
+        if tag.is_some() {
+            return Err(bad("l1Block: the archive root is given (archiveRoot), so no L1 block is read"));
+        }
+    }
+    Ok(anchor)
 }
 
 /// The walk's deadline in milliseconds: the walk's default when none is given, else the number
