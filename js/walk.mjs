@@ -12,11 +12,16 @@ export function createWalk(engine, convert) {
 
   // ---- from a node and L1: the node walk (txfx-walk, in the engine) over the runtime's fetch ----
 
-  // An endpoint URL as it may be shown: no userinfo, no query values, no key-like path segment
-  // (the engine's, which is the Rust client's and the CLI's `redact_url`: hosted providers put
-  // keys there).
-  function redactUrl(url) {
-    return call(engine().redactUrl, String(url));
+  // Engine operation `name` on `running`: its `…Async` form where the engine has one (the
+  // addon's pool for a step; every operation of txfx/worker, whose engine is another thread's),
+  // else the synchronous one. Either way a promise, rejecting with the documented classes.
+  async function op(running, name, ...args) {
+    const asynchronous = running[`${name}Async`];
+    try {
+      return typeof asynchronous === 'function' ? await asynchronous(...args) : call(running[name], ...args);
+    } catch (error) {
+      throw translate(error);
+    }
   }
 
   // An Error of class Transport: the endpoint gave no usable answer (the CLI's exit 4). Its kind
@@ -31,28 +36,32 @@ export function createWalk(engine, convert) {
     let timer;
     let onAbort;
     const late = new Promise((_, reject) => {
+      // An abort that came before this await is as good as one during it.
+      if (signal?.aborted) return reject(signal.reason ?? onLate('Aborted'));
       timer = setTimeout(() => reject(onLate('Timeout')), Math.max(0, deadline - Date.now()));
       if (signal) {
         onAbort = () => reject(signal.reason ?? onLate('Aborted'));
         signal.addEventListener('abort', onAbort, { once: true });
       }
     });
-    return Promise.race([promise, late]).finally(() => {
+    // `late` first: when both have settled (an abort that errored the fetch's stream as well), the
+    // caller's abort is what the walk ends with.
+    return Promise.race([late, promise]).finally(() => {
       clearTimeout(timer);
       if (signal) signal.removeEventListener('abort', onAbort);
     });
   }
 
-  // POST body as JSON to url; the status and the text, read up to maxBytes and no further,
-  // before the deadline. Redirects are refused: an answer must come from the URL given. The
-  // status is the walk's to judge.
-  async function post(fetchFn, url, request, deadline, timeoutMs, signal) {
-    const where = `${request.target === 'node' ? 'node' : 'L1'} at ${redactUrl(url)}`;
+  // POST body as JSON to url (shown as `shown`, its redacted form); the status and the text,
+  // read up to maxBytes and no further, before the deadline. Redirects are refused: an answer
+  // must come from the URL given. The status is the walk's to judge.
+  async function post(fetchFn, { url, shown, where }, request, deadline, timeoutMs, signal) {
     const maxBytes = request.maxBytes;
     // The runtime's own words may quote the URL: never with its secrets.
-    const shown = redactUrl(url);
     const fail = (problem, message) => transportError(where, problem, String(message).split(url).join(shown));
     const late = (problem) => fail(problem, problem === 'Timeout' ? `no answer within the walk's ${timeoutMs} ms` : 'aborted by the caller');
+    // Nothing is sent once the caller has aborted or the deadline has passed.
+    if (signal?.aborted) throw signal.reason ?? late('Aborted');
     if (deadline - Date.now() <= 0) throw late('Timeout');
     const controller = new AbortController();
     const stop = () => controller.abort();
@@ -64,7 +73,8 @@ export function createWalk(engine, convert) {
       try {
         response = await bounded(fetchFn(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: request.body, redirect: 'error', signal: controller.signal }), deadline, signal, late);
       } catch (error) {
-        if (error?.txfxClass === 'Transport' || (signal?.aborted && error === signal.reason)) throw error;
+        if (signal?.aborted) throw signal.reason ?? late('Aborted');
+        if (error?.txfxClass === 'Transport') throw error;
         throw fail('Connection', controller.signal.aborted ? 'the request was cut off' : `${error?.message ?? error}${error?.cause ? ` (${error.cause.message ?? error.cause})` : ''}`);
       }
       const status = response?.status;
@@ -86,7 +96,9 @@ export function createWalk(engine, convert) {
           try {
             part = await bounded(reader.read(), deadline, signal, late);
           } catch (error) {
-            if (error?.txfxClass === 'Transport' || (signal?.aborted && error === signal.reason)) throw error;
+            // The caller's abort also errors the stream: the abort is what happened.
+            if (signal?.aborted) throw signal.reason ?? late('Aborted');
+            if (error?.txfxClass === 'Transport') throw error;
             throw fail('Connection', error?.message ?? String(error));
           }
           if (part.done) break;
@@ -180,7 +192,19 @@ export function createWalk(engine, convert) {
     if (signal?.aborted) throw signal.reason;
     const running = engine();
     const instance = instanceOf(running);
-    const started = JSON.parse(call(running.nodeWalkStart, JSON.stringify(params)));
+    // Each endpoint as its messages name it, redacted once (by the engine's rule: the Rust
+    // client's and the CLI's `redact_url`, since hosted providers put keys in URLs).
+    const endpoint = async (url, who) => {
+      if (url === undefined) return undefined;
+      const shown = await op(running, 'redactUrl', url);
+      return { url, shown, where: `${who} at ${shown}` };
+    };
+    const endpoints = { node: await endpoint(node, 'node'), l1: await endpoint(l1, 'L1') };
+    const started = JSON.parse(await op(running, 'nodeWalkStart', JSON.stringify(params)));
+    // A step abandoned to a deadline or an abort still runs to its end in the engine (on the
+    // addon's pool, or in the worker): the walk is dropped once it settles, so no slot leaks.
+    let stepping;
+    let settled = false;
     let done = false;
     try {
       // The walk's deadline, as the engine read it from the options (its default if none).
@@ -188,24 +212,34 @@ export function createWalk(engine, convert) {
       const deadline = Date.now() + timeoutMs;
       let request = started.request;
       for (;;) {
-        const answer = await post(fetchFn, request.target === 'node' ? node : l1, request, deadline, timeoutMs, signal);
+        const to = request.target === 'node' ? endpoints.node : endpoints.l1;
+        const answer = await post(fetchFn, to, request, deadline, timeoutMs, signal);
         if (instanceOf(running) !== instance) {
           done = true;
           throw new BackendError('verifyTxFromNode: the WASM engine was restarted after a trap, and the walk went with it; ask again', 'WalkLost');
         }
         let next;
+        settled = false;
+        stepping = op(running, 'nodeWalkStep', started.walk, answer.status, answer.text).finally(() => {
+          settled = true;
+        });
         try {
-          // The addon hashes the answer on its background pool (nodeWalkStepAsync); the WASM
-          // build has no threads and steps on the calling thread.
-          next = JSON.parse(typeof running.nodeWalkStepAsync === 'function'
-            ? await running.nodeWalkStepAsync(started.walk, answer.status, answer.text)
-            : running.nodeWalkStep(started.walk, answer.status, answer.text));
+          // The addon hashes the answer on its background pool and txfx/worker in its worker;
+          // the main entry's WASM build has no threads and steps on the calling thread.
+          next = JSON.parse(await bounded(stepping, deadline, signal, (problem) => transportError(
+            'verifyTxFromNode',
+            problem,
+            problem === 'Timeout' ? `the walk's ${timeoutMs} ms passed while the engine checked an answer` : 'aborted by the caller',
+          )));
+          stepping = undefined;
         } catch (error) {
+          // Given up on (the deadline, an abort) while the engine still steps: dropped once it ends.
+          if (!settled) throw error;
+          stepping = undefined;
           done = true;
-          const out = translate(error);
-          if (out.txfxClass === 'Refuted') return { valid: false, link: out.link ?? 'document', reason: out.message };
-          if (out.txfxClass === 'Transport') out.message = `${request.target === 'node' ? 'node' : 'L1'} at ${redactUrl(request.target === 'node' ? node : l1)}: ${out.message}`;
-          throw out;
+          if (error?.txfxClass === 'Refuted') return { valid: false, link: error.link ?? 'document', reason: error.message };
+          if (error?.txfxClass === 'Transport') error.message = `${to.where}: ${error.message}`;
+          throw error;
         }
         if (next.verdict) {
           done = true;
@@ -214,7 +248,11 @@ export function createWalk(engine, convert) {
         request = next.request;
       }
     } finally {
-      if (!done && instanceOf(running) === instance) running.nodeWalkDrop(started.walk);
+      if (!done && instanceOf(running) === instance) {
+        const drop = () => op(running, 'nodeWalkDrop', started.walk).catch(() => {});
+        if (stepping === undefined) drop();
+        else stepping.then(drop, drop);
+      }
     }
   }
 

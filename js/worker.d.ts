@@ -44,6 +44,12 @@ export declare function backend(): 'wasm' | undefined;
  */
 export declare function decodeSiblingPath(siblingPath: string): Promise<Main.Hex[]>;
 /**
+ * `verifyTxFromNode`, the main entry's node walk, with the walk held and every answer checked in
+ * the worker (the page's thread only fetches). Resolves and rejects as the main entry's does, or
+ * rejects with kind `NotInitialised` before `init`, `Terminated` after `terminate`.
+ */
+export declare const verifyTxFromNode: typeof Main.verifyTxFromNode;
+/**
  * `txEffectCommitment`, computed in the worker. Rejects as the synchronous form throws
  * (`TypeError`, `RangeError`, with `kind`), or with kind `NotInitialised` before `init`,
  * `Terminated` after `terminate`.
@@ -63,6 +69,7 @@ declare const worker: {
   terminate: typeof terminate;
   backend: typeof backend;
   decodeSiblingPath: typeof decodeSiblingPath;
+  verifyTxFromNode: typeof verifyTxFromNode;
   txEffectCommitmentAsync: typeof txEffectCommitmentAsync;
   txEffectLeafAsync: typeof txEffectLeafAsync;
   txEffectsTreeRootAsync: typeof txEffectsTreeRootAsync;

@@ -12,6 +12,8 @@
 // this file). The worker is `new Worker(new URL('./worker-thread.mjs', import.meta.url),
 // {type: 'module'})`, the form Vite and webpack 5 bundle; with esbuild (which does not) bundle
 // `txfx/worker-thread` as an entry of its own and pass its URL as `workerUrl`.
+// `verifyTxFromNode(options)` is the main entry's, with the walk held and each answer checked in
+// the worker; the page's `fetch` (or options.fetch) sends.
 // `terminate()` stops the worker: pending calls reject with kind `Terminated`, and so does every
 // call until the next `init`. Calls before `init` has resolved reject with kind `NotInitialised`;
 // a worker or module that does not load rejects `init` with kind `Load`.
@@ -191,6 +193,11 @@ export const {
   txEffectMembershipWitnessAsync,
 } = api;
 
+// The node walk (the main entry's `verifyTxFromNode`): the page's fetch moves the requests and
+// answers; the worker holds the walk and checks every answer, so a 9 MB block is hashed off the
+// page's thread.
+export const { verifyTxFromNode } = api;
+
 export default {
   TxfxError: api.TxfxError,
   MalformedError,
@@ -202,6 +209,7 @@ export default {
   terminate,
   backend,
   decodeSiblingPath,
+  verifyTxFromNode,
   txEffectCommitmentAsync,
   txEffectLeafAsync,
   txEffectsTreeRootAsync,

@@ -139,6 +139,41 @@ test('transport and option failures are typed', async () => {
   const asked = txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], fetch: () => new Promise(() => {}), signal: controller.signal });
   controller.abort(new Error('the caller gave up'));
   await assert.rejects(asked, /the caller gave up/);
+  // An abort in the same turn as the call: nothing is sent.
+  let sent = 0;
+  const counting = (...args) => {
+    sent += 1;
+    return fetch(...args);
+  };
+  const atOnce = new AbortController();
+  const early = txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], fetch: counting, signal: atOnce.signal });
+  atOnce.abort(new Error('given up at once'));
+  await assert.rejects(early, /given up at once/);
+  assert.equal(sent, 0, 'a request was sent after the abort');
+  // Aborts at every point of a walk (while an answer is read or the engine checks it) end it with
+  // the reason, and leave no walk behind: more walks than the engine holds at once, then one more.
+  sent = 0;
+  assert.equal((await txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], fetch: counting })).valid, true);
+  const requests = sent;
+  assert.ok(requests >= 4, `an honest walk asked ${requests} requests`);
+  for (let walk = 0; walk < 70; walk += 1) {
+    const midway = new AbortController();
+    let answered = 0;
+    const aborting = async (...args) => {
+      const response = await fetch(...args);
+      answered += 1;
+      if (answered === 1 + (walk % requests)) queueMicrotask(() => midway.abort(new Error(`given up after answer ${answered}`)));
+      return response;
+    };
+    const outcome = await txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], fetch: aborting, signal: midway.signal }).then(
+      (verdict) => ({ verdict }),
+      (error) => ({ error }),
+    );
+    assert.match(String(outcome.error?.message), /given up after answer/, JSON.stringify(outcome.verdict));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const after70 = await txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'] });
+  assert.equal(after70.valid, true, JSON.stringify(after70));
   // A fetch whose status is no number, and an answer that declares more than its bound.
   await assert.rejects(
     txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], fetch: async () => ({ status: 'ok', headers: new Headers(), body: null }) }),
@@ -188,6 +223,10 @@ test('transport and option failures are typed', async () => {
     [{ rollup: honest.rollup }, /give l1Rpc/],
     [{ registry: honest.registry }, /give l1Rpc/],
     [{ l1Rpc: honest.l1, registry: '0x1234' }, /registry/],
+    // An option the anchor would not use is refused, not dropped.
+    [{ l1Rpc: honest.l1, archiveRoot: '0x01' }, /l1Rpc: the archive root is given/],
+    [{ l1Rpc: honest.l1, archiveRoot: '0x01', network: 'mainnet' }, /l1Rpc: the archive root is given/],
+    [{ archiveRoot: '0x01', l1Block: 'latest' }, /l1Block: the archive root is given/],
   ]) {
     await assert.rejects(
       txfx.verifyTxFromNode({ node: honest.node, txHash: honest.txs['4'], ...asked }),

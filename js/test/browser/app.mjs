@@ -242,6 +242,27 @@ async function main() {
       const pending = await txfx.verifyTxFromNode({ node, l1Rpc: l1, rollup, txHash: txs['8'] });
       assert.deepEqual([pending.valid, pending.link], [false, 'l1'], JSON.stringify(pending));
     });
+    await record('worker: verifyTxFromNode checks every answer in the worker, to the same verdict', async () => {
+      await worker.init(wasmUrl, { workerUrl });
+      try {
+        const options = { node, l1Rpc: l1, rollup, txHash: txs['5'], network: 'canonical' };
+        const verdict = await worker.verifyTxFromNode(options);
+        assert.deepEqual(verdict, await txfx.verifyTxFromNode(options));
+        assert.equal(verdict.valid, true, JSON.stringify(verdict));
+        const pending = await worker.verifyTxFromNode({ node, l1Rpc: l1, rollup, txHash: txs['8'] });
+        assert.deepEqual([pending.valid, pending.link], [false, 'l1'], JSON.stringify(pending));
+        // An abort given before the call: nothing is sent.
+        const aborted = new AbortController();
+        aborted.abort();
+        let error;
+        await worker.verifyTxFromNode({ ...options, signal: aborted.signal, fetch: () => assert.fail('nothing is sent') }).catch((caught) => {
+          error = caught;
+        });
+        assert.equal(error, aborted.signal.reason);
+      } finally {
+        worker.terminate();
+      }
+    });
   }
   return { mode, userAgent: navigator.userAgent, results, measures };
 }
