@@ -6,6 +6,7 @@ pub use txfx_documents;
 /// The field element and the hashing backends a walk takes, one level down.
 pub use txfx_documents::txfx_membership::txfx_poseidon::{Fr, HashBackend, Sequential};
 
+mod anchor;
 mod error;
 pub mod l1;
 mod limits;

@@ -14,7 +14,7 @@ use txfx_documents::txfx_membership::{
 };
 use txfx_documents::{Claim, Contradiction, Doc, DocumentError};
 
-use crate::l1::{self, Address, BlockTag, L1Block, L1Problem};
+use crate::l1::{self, Address, L1Block};
 use crate::limits::AnswerSize;
 use crate::verdict::{WitnessFallback, WitnessSource};
 use crate::{
@@ -52,10 +52,10 @@ pub(crate) enum Phase {
 /// it (if one did).
 #[derive(Debug)]
 pub(crate) struct ReadAt {
-    block: L1Block,
-    chain_id: u64,
-    rollup: Address,
-    registry: Option<Address>,
+    pub(crate) block: L1Block,
+    pub(crate) chain_id: u64,
+    pub(crate) rollup: Address,
+    pub(crate) registry: Option<Address>,
 }
 
 /// What a step leads to.
@@ -76,7 +76,7 @@ pub(crate) struct Found {
 }
 
 impl Found {
-    fn parts(&self) -> &BlockParts {
+    pub(crate) fn parts(&self) -> &BlockParts {
         #[allow(
             clippy::expect_used,
             reason = "an internal invariant: a block response is read with its parts"
@@ -92,17 +92,17 @@ impl Found {
 /// The archive root the walk trusts, and where it came from.
 #[derive(Debug, Clone)]
 pub(crate) struct Anchored {
-    root: Fr,
-    l1: Option<L1Facts>,
-    finality: Finality,
+    pub(crate) root: Fr,
+    pub(crate) l1: Option<L1Facts>,
+    pub(crate) finality: Finality,
 }
 
-fn answer_error(target: Target, method: &str, source: DocumentError) -> WalkError {
+pub(crate) fn answer_error(target: Target, method: &str, source: DocumentError) -> WalkError {
     WalkError::Answer { target, method: method.to_owned(), source }
 }
 
 /// A contradiction between answers (or an answer and what was asked), at `link`.
-fn contradicts(
+pub(crate) fn contradicts(
     what: &'static str,
     claimed: impl Into<Claim>,
     against: &'static str,
@@ -113,7 +113,7 @@ fn contradicts(
 }
 
 /// The one result of an answer, or why there is none.
-fn result(
+pub(crate) fn result(
     target: Target,
     request: &RpcRequest,
     answer: RpcAnswer,
@@ -131,12 +131,12 @@ fn result(
 /// A node's result as the one JSON-RPC response it came in: `txfx-documents` reads a document
 /// and unwraps a response around it, once; handed the bare result, it would unwrap a response
 /// the node put inside the result as well, and read a doubly wrapped answer as the document.
-fn as_response(result: &str) -> String {
+pub(crate) fn as_response(result: &str) -> String {
     format!("{{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{result}}}")
 }
 
 /// The first request of a batch and its answer.
-fn only(asked: &Request, answers: Vec<RpcAnswer>) -> Result<Answered<'_>, WalkError> {
+pub(crate) fn only(asked: &Request, answers: Vec<RpcAnswer>) -> Result<Answered<'_>, WalkError> {
     match (asked.requests.first(), answers.into_iter().next()) {
         (Some(request), Some(answer)) => Ok((request, answer)),
         _ => Err(WalkError::Ended),
@@ -146,7 +146,7 @@ fn only(asked: &Request, answers: Vec<RpcAnswer>) -> Result<Answered<'_>, WalkEr
 /// A node's `getBlockData` answer for block `number`, read: block data and nothing else (a bare
 /// header names no checkpoint, and a block response is what getBlock answers, not getBlockData),
 /// and the block asked for.
-fn block_data(
+pub(crate) fn block_data(
     hasher: &dyn HashBackend,
     request: &RpcRequest,
     text: &str,
@@ -179,10 +179,13 @@ fn block_data(
 }
 
 /// A request of a batch with its answer.
-type Answered<'a> = (&'a RpcRequest, RpcAnswer);
+pub(crate) type Answered<'a> = (&'a RpcRequest, RpcAnswer);
 
 /// The first two requests of a batch, each with its answer.
-fn pair(asked: &Request, answers: Vec<RpcAnswer>) -> Result<(Answered<'_>, Answered<'_>), WalkError> {
+pub(crate) fn pair(
+    asked: &Request,
+    answers: Vec<RpcAnswer>,
+) -> Result<(Answered<'_>, Answered<'_>), WalkError> {
     let mut answers = answers.into_iter();
     match (asked.requests.first(), asked.requests.get(1), answers.next(), answers.next()) {
         (Some(first), Some(second), Some(first_answer), Some(second_answer)) => {
@@ -194,7 +197,7 @@ fn pair(asked: &Request, answers: Vec<RpcAnswer>) -> Result<(Answered<'_>, Answe
 
 impl Walk {
     /// The next request id.
-    fn take_id(&mut self) -> u64 {
+    pub(crate) fn take_id(&mut self) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
         id
@@ -490,152 +493,8 @@ fn witnesses_block(block: &BodyDocument) -> BlockNumber {
 }
 
 impl Walk {
-    fn on_l1_head(
-        &mut self,
-        asked: &Request,
-        answers: Vec<RpcAnswer>,
-        found: Box<Found>,
-    ) -> Result<Next, WalkError> {
-        let ((chain_request, chain_answer), (block_request, block_answer)) = pair(asked, answers)?;
-        let chain_id = l1::chain_id(&result(Target::L1, chain_request, chain_answer, "chain id")?)?;
-        let header_chain_id = found.parts().header.global_variables.chain_id;
-        if header_chain_id != Fr::from(chain_id) {
-            return Err(contradicts(
-                "the block header's chainId",
-                header_chain_id,
-                "the L1 node's eth_chainId",
-                Claim::Number(chain_id),
-                "l1",
-            ));
-        }
-        if let Some(deployment) = self.params.network.as_ref().and_then(|n| n.l1.as_ref())
-            && deployment.chain_id != chain_id
-        {
-            return Err(contradicts(
-                "the network's L1 chain",
-                Claim::Number(deployment.chain_id),
-                "the L1 node's eth_chainId",
-                Claim::Number(chain_id),
-                "l1",
-            ));
-        }
-        let text = result(Target::L1, block_request, block_answer, "block of that tag")?;
-        let block = l1::block(&text)?;
-        if let BlockTag::Number(asked) = self.anchor_tag()
-            && block.number != asked
-        {
-            return Err(L1Problem::OtherBlock { asked, got: block.number }.into());
-        }
-        match self.params.anchor {
-            Anchor::L1 { rollup, .. } => {
-                Ok(Next::Send(self.rollup_calls(found, ReadAt { block, chain_id, rollup, registry: None })))
-            }
-            Anchor::Registry { registry, .. } => {
-                let requests = vec![l1::canonical_rollup(self.take_id(), registry, &block)];
-                self.phase = Phase::L1Registry { found, block, chain_id, registry };
-                Ok(Next::Send(Request {
-                    target: Target::L1,
-                    body: batch_request_json(&requests),
-                    requests,
-                    max_answer_bytes: AnswerSize::Small.bytes(),
-                }))
-            }
-            Anchor::Given(_) => Err(WalkError::Ended),
-        }
-    }
-
-    /// The tag of an L1 anchor.
-    fn anchor_tag(&self) -> BlockTag {
-        match self.params.anchor {
-            Anchor::L1 { tag, .. } | Anchor::Registry { tag, .. } => tag,
-            Anchor::Given(_) => BlockTag::Finalized,
-        }
-    }
-
-    fn on_l1_registry(
-        &mut self,
-        asked: &Request,
-        answers: Vec<RpcAnswer>,
-        found: Box<Found>,
-        block: L1Block,
-        chain_id: u64,
-        registry: Address,
-    ) -> Result<Next, WalkError> {
-        let (request, answer) = only(asked, answers)?;
-        let rollup = l1::rollup_address(&result(Target::L1, request, answer, "answer to the call")?)?;
-        Ok(Next::Send(self.rollup_calls(found, ReadAt { block, chain_id, rollup, registry: Some(registry) })))
-    }
-
-    /// The rollup's tips and the checkpoint's archive at `block` (and `archiveAt(0)` when the
-    /// network pins its genesis archive root).
-    fn rollup_calls(&mut self, found: Box<Found>, at: ReadAt) -> Request {
-        let (rollup, block) = (at.rollup, &at.block);
-        let checkpoint = found.parts().checkpoint_number;
-        let mut requests = vec![
-            l1::proven_checkpoint(self.take_id(), rollup, block),
-            l1::pending_checkpoint(self.take_id(), rollup, block),
-            l1::archive_at(self.take_id(), rollup, checkpoint, block),
-        ];
-        if self.params.network.as_ref().is_some_and(|n| n.genesis_archive_root.is_some()) {
-            requests.push(l1::archive_at(self.take_id(), rollup, 0, block));
-        }
-        let max_answer_bytes = requests.len() as u64 * AnswerSize::Small.bytes();
-        self.phase = Phase::L1Calls { found, at };
-        Request { target: Target::L1, body: batch_request_json(&requests), requests, max_answer_bytes }
-    }
-
-    fn on_l1_calls(
-        &mut self,
-        asked: &Request,
-        answers: Vec<RpcAnswer>,
-        found: Box<Found>,
-        at: ReadAt,
-    ) -> Result<Next, WalkError> {
-        let ReadAt { block, chain_id, rollup, registry } = at;
-        let tag = self.anchor_tag();
-        let mut results = Vec::with_capacity(answers.len());
-        for (request, answer) in asked.requests.iter().zip(answers) {
-            results.push(result(Target::L1, request, answer, "answer to the call")?);
-        }
-        let (Some(proven), Some(pending), Some(archive)) = (results.first(), results.get(1), results.get(2))
-        else {
-            return Err(WalkError::Ended);
-        };
-        let mut l1 = L1Facts {
-            rollup,
-            registry,
-            tag,
-            block,
-            chain_id,
-            proven_checkpoint: l1::number("getProvenCheckpointNumber", proven)?,
-            pending_checkpoint: l1::number("getPendingCheckpointNumber", pending)?,
-            genesis: None,
-        };
-        // archiveAt(0) was asked when the network pins a genesis archive root: its answer must be
-        // there and be that root.
-        if let Some(network) = &self.params.network
-            && let Some(genesis) = network.genesis_archive_root
-        {
-            let Some(genesis_on_l1) = results.get(3) else { return Err(WalkError::Ended) };
-            let on_l1 = l1::archive(genesis_on_l1)?;
-            if genesis != on_l1 {
-                return Err(WalkError::WrongRollup { network: network.name.clone(), genesis, on_l1 });
-            }
-            l1.genesis = Some((network.name.clone(), on_l1));
-        }
-        let checkpoint = found.parts().checkpoint_number;
-        let root = l1::archive(archive)?;
-        if checkpoint > l1.pending_checkpoint || root == Fr::from(0u64) {
-            return Err(WalkError::NotOnL1 { checkpoint, pending: l1.pending_checkpoint, l1: Box::new(l1) });
-        }
-        let finality =
-            if checkpoint <= l1.proven_checkpoint { Finality::Proven } else { Finality::Checkpointed };
-        let anchor = Anchored { root, l1: Some(l1), finality };
-        Ok(Next::Send(self.reference_request(found, anchor)))
-    }
-
     /// `getBlockData` of the next blocks, from the one after the tx's.
-    fn reference_request(&mut self, found: Box<Found>, anchor: Anchored) -> Request {
+    pub(crate) fn reference_request(&mut self, found: Box<Found>, anchor: Anchored) -> Request {
         let next = u64::from(found.block_number().get()) + 1;
         self.reference_window(found, anchor, next)
     }
