@@ -179,6 +179,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_base_is_stflib_s() {
+        // keccak256("aztec.stf.storage") by @noble/hashes 2.0.1's keccak_256 (testdata/l1/README.md).
+        let expected =
+            alloy_primitives::b256!("0958201b72d64259285941dffd868dac55267471fcc73e8a06e1fd9cf8706361");
+        assert_eq!(stf_storage_position(), expected);
+    }
+
+    #[test]
     fn the_slots_are_distinct() {
         assert_eq!(RollupSlots::for_checkpoint(0).slots().len(), 2);
         let slots = RollupSlots::for_checkpoint(7);
