@@ -266,3 +266,37 @@ fn the_answer_must_be_for_the_slots_asked_in_their_order() {
         );
     }
 }
+
+/// A file of `testdata/ethereum/helios/` (a16z/helios' mainnet RPC answers), as JSON.
+fn helios(name: &str) -> Value {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/ethereum/helios").join(name);
+    serde_json::from_str(&std::fs::read_to_string(&path).expect("a helios file")).expect("JSON")
+}
+
+#[test]
+fn a_mainnet_cancun_block_and_its_proofs() {
+    let block = helios("block.json");
+    let hash = b256(block["hash"].as_str().expect("a hash"));
+    let header = VerifiedHeader::from_json(hash, &block.to_string()).expect("mainnet block 21925176");
+    assert_eq!((header.number(), header.fork()), (21_925_176, Fork::Cancun));
+    assert_eq!(header.state_root(), b256(block["stateRoot"].as_str().expect("stateRoot")));
+
+    // The deposit contract with slot 1, and the block's fee recipient (an account with no code).
+    for (name, slots) in [("proof.json", vec![B256::with_last_byte(1)]), ("block_miner_proof.json", vec![])] {
+        let result = helios(name);
+        let address: Address = result["address"].as_str().expect("an address").parse().expect("20 bytes");
+        let request = ProofRequest::new(address, &slots).expect("a request");
+        let proven =
+            verify_proof(&header, &request, &result.to_string()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let account = proven.account().expect("present");
+        assert_eq!(
+            account.storage_hash,
+            b256(result["storageHash"].as_str().expect("storageHash")),
+            "{name}"
+        );
+        for (slot, entry) in slots.iter().zip(result["storageProof"].as_array().expect("proofs")) {
+            let value: U256 = entry["value"].as_str().expect("a value").parse().expect("a number");
+            assert_eq!(proven.value(*slot), Some(value));
+        }
+    }
+}
