@@ -265,9 +265,12 @@ fn verify_slot(storage_root: B256, index: usize, entry: &Value, slot: B256) -> R
     Ok(value)
 }
 
-/// A storage proof's `key`: the 32-byte word (geth, reth and anvil echo a 32-byte slot so), or
-/// the canonical quantity geth prints for a slot asked for in a shorter form (execution-apis'
-/// `eth_getProof/get-account-proof-with-storage.io`: `"0x00"` asked, `"0x0"` printed).
+/// A storage proof's `key`: the 32-byte word, or a canonical quantity. geth echoes each key in
+/// the form it was asked in: a 32-byte key at full width, a shorter one as a quantity
+/// (execution-apis' `eth_getProof/get-account-proof-with-storage.io`: `"0x00"` asked, `"0x0"`
+/// printed); alloy's `JsonStorageKey` (alloy-serde 2.4 docs), which reth and anvil print with,
+/// mirrors it. [`ProofRequest::params`] asks at full width, so the quantity form only comes from
+/// a node that rewrites keys; either form names one slot, compared as a 32-byte word.
 fn storage_key(text: &str, field: &str) -> Result<B256> {
     if text.len() == 66 {
         return Ok(B256::from(json::fixed::<32>(text, field, "32")?));
