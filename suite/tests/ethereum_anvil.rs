@@ -160,9 +160,21 @@ fn a_proof_holds_only_at_its_own_block() {
     let refused = RollupWords::from_proofs(&first, address, &slots, &result);
     assert!(matches!(refused, Err(EthereumError::AddressMismatch { .. })), "{refused:?}");
     // ... and that account is proven absent, all its storage zero.
+    // anvil prints an absent account as the empty one.
+    let printed: Value = serde_json::from_str(&result).expect("JSON");
+    assert_eq!(
+        printed["codeHash"],
+        json!("0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470")
+    );
+    assert_eq!(printed["storageHash"], json!(txfx_ethereum::EMPTY_STORAGE_ROOT.to_string()));
     let absent = verify_proof(&first, &other, &result).expect("proven absent");
     assert_eq!(absent.account(), None);
     assert!(absent.values().iter().all(|(_, value)| value.is_zero()));
+    // The same absence with a balance printed is refused.
+    let mut rich = printed.clone();
+    rich["balance"] = json!("0x1");
+    let refused = verify_proof(&first, &other, &rich.to_string());
+    assert_eq!(refused, Err(EthereumError::AbsentAccountNotEmpty { field: "balance" }));
 }
 
 #[test]
