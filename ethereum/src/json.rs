@@ -1,5 +1,9 @@
 //! The strict reading of JSON-RPC values: `0x`-hex data of exact lengths and canonical
 //! quantities (the Ethereum JSON-RPC specification's `bytes` and `uint` forms).
+//!
+//! A member given twice is read as serde_json reads it (the last one). That gives no second
+//! reading of anything trusted: every header field read is hashed to the block hash, and every
+//! proof value proven against a root, so any other choice of duplicate would be refused.
 
 use alloy_primitives::U256;
 use serde_json::{Map, Value};
