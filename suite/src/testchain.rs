@@ -157,6 +157,16 @@ impl Rollup {
         anvil.send(Some(&self.address), &format!("0x5dfd7a57{}", word(checkpoint)));
     }
 
+    /// `prune()`: pending back to proven, the archives kept.
+    pub fn prune(&self, anvil: &Anvil) {
+        anvil.send(Some(&self.address), "0x9f2b3154");
+    }
+
+    /// `setTips(pending, proven)`, each at most 128 bits.
+    pub fn set_tips(&self, anvil: &Anvil, pending: u128, proven: u128) {
+        anvil.send(Some(&self.address), &format!("0x367dfeed{pending:064x}{proven:064x}"));
+    }
+
     /// `setArchive(checkpoint, archive)`: an L1 whose archive is not the chain's.
     pub fn set_archive(&self, anvil: &Anvil, checkpoint: u64, archive: &str) {
         anvil.send(Some(&self.address), &format!("0xafeac241{}{}", word(checkpoint), hex_word(archive)));

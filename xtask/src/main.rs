@@ -39,12 +39,13 @@ const ENGINES: [&str; 4] = ["sequential", "native", "native-portable", "wasm"];
 const USAGE: &str = "usage: cargo xtask <test | lint | ci | msrv | package | consumer | backfill | js <build [--release] | test | platforms> | ts-fixtures | wasm-guest [--check] | fuzz [--seconds N] [--seed S] [TARGET ...] | bench [--quick] [--peer | --reuse-peer | --js]>";
 
 /// The published library crates, in dependency order.
-const LIBRARY_CRATES: [&str; 9] = [
+const LIBRARY_CRATES: [&str; 10] = [
     "txfx-poseidon",
     "txfx-tx-effects",
     "txfx-membership",
     "txfx-documents",
     "txfx-walk",
+    "txfx-ethereum",
     "txfx-client",
     "txfx-backend-native",
     "txfx-backend-wasm",
