@@ -339,6 +339,10 @@ export interface NodeVerdict extends Verdict {
     l1BlockTag?: string;
     l1BlockNumber?: number | string;
     l1BlockHash?: Hex;
+    /** What the rollup's words rest on: the L1 node's eth_call answers, or storage proofs. */
+    l1Evidence?: 'eth_call' | 'storageProof';
+    /** The state root of the header the storage proofs were checked against. */
+    l1StateRoot?: Hex;
     provenCheckpointNumber?: number | string;
     pendingCheckpointNumber?: number | string;
   };
@@ -376,7 +380,13 @@ export declare function verifyTxFromNode(options: {
    */
   registry?: string;
   /** `finalized` (default), `safe`, `latest` or a block number. */
-  l1Block?: 'finalized' | 'safe' | 'latest' | number;
+  /**
+   * The L1 block to read the rollup at: a tag, a number, or a block hash (`0x` and 64 hex
+   * digits). At a hash the L1 node is trusted for nothing: its header must hash to it and the
+   * rollup's words are read by storage proof (`eth_getProof`) against its state root
+   * (`anchor.l1Evidence: 'storageProof'`); a Registry is refused there.
+   */
+  l1Block?: 'finalized' | 'safe' | 'latest' | number | Hex;
   /** An archive root to trust instead of L1's. */
   archiveRoot?: FieldInput;
   /** One category (and with `element`, one element) to prove instead of the tx. */

@@ -173,8 +173,17 @@ pub struct NodeArgs {
     /// The Aztec Registry's address on L1: the rollup is its getCanonicalRollup() at the L1 block.
     #[arg(long, requires = "l1_rpc", value_parser = rollup_address)]
     registry: Option<Address>,
-    /// The L1 block to read the rollup at: finalized (default), safe, latest or a number.
-    #[arg(long, default_value = "finalized", value_parser = parsed::<BlockTag>, requires = "l1_rpc")]
+    /// The L1 block to read the rollup at: finalized (default), safe, latest, a number, or a
+    /// block hash (0x and 64 hex digits; also as --l1-block-hash). At a hash the L1 node is
+    /// trusted for nothing: its header must hash to it, and the rollup's words are read by
+    /// storage proof (eth_getProof) against its state root; the hash is yours to trust.
+    #[arg(
+        long,
+        visible_alias = "l1-block-hash",
+        default_value = "finalized",
+        value_parser = parsed::<BlockTag>,
+        requires = "l1_rpc"
+    )]
     l1_block: BlockTag,
     /// The network: L1's eth_chainId must be its L1 chain, the rollup's archiveAt(0) its genesis
     /// archive root, and without --rollup its Registry names the rollup. canonical, testnet,
@@ -558,6 +567,9 @@ fn anchor(node: &NodeArgs, network: Option<&Network>, archive_root: Option<&str>
             AnchorChoiceError::NoL1Node => {
                 "--rollup and --registry are read from an L1 node: give --l1-rpc URL".into()
             }
+            AnchorChoiceError::RegistryByHash => "at an --l1-block hash the rollup is read by storage \
+                 proof, and a Registry's rollup is not yet: give --rollup ADDRESS"
+                .into(),
         })
     })
 }

@@ -117,6 +117,48 @@ fn each_kind_of_failure_gets_its_exit_status() {
 }
 
 #[test]
+fn at_an_l1_block_hash_the_rollup_is_read_by_storage_proof() {
+    let chain = TestChain::start(Lie::None);
+    let finalized = txfx_suite::testchain::rpc(
+        &chain.anvil.url,
+        "eth_getBlockByNumber",
+        serde_json::json!(["finalized", false]),
+    );
+    let hash = finalized["hash"].as_str().expect("a hash");
+    let output = walk(&chain, 4, &["--l1-block-hash", hash]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let verdict = json(&output);
+    assert_eq!(verdict["anchor"]["l1Evidence"], "storageProof", "{verdict}");
+    assert_eq!(verdict["anchor"]["l1StateRoot"], finalized["stateRoot"]);
+    assert_eq!(verdict["anchor"]["l1BlockHash"], hash);
+    assert_eq!(
+        (verdict["finality"].as_str(), verdict["l1Finalized"].as_bool()),
+        (Some("proven"), Some(false))
+    );
+    // A hash no block has: the L1 node's fault, exit 4; a Registry at a hash: a usage error, exit 2.
+    let unknown = format!("0x{}", "ab".repeat(32));
+    assert_eq!(walk(&chain, 4, &["--l1-block", &unknown]).status.code(), Some(4));
+    let tx = chain.chain.tx_of_block(4);
+    let (node, l1, registry) = (&chain.node.url, &chain.anvil.url, &chain.registry.address);
+    let by_registry = txfx(&[
+        "verify",
+        "tx",
+        "--node",
+        node,
+        "--l1-rpc",
+        l1,
+        "--registry",
+        registry,
+        "--tx-hash",
+        &tx,
+        "--l1-block",
+        hash,
+    ]);
+    assert_eq!(by_registry.status.code(), Some(2), "{by_registry:?}");
+    assert!(String::from_utf8_lossy(&by_registry.stderr).contains("--rollup"), "{by_registry:?}");
+}
+
+#[test]
 fn a_registry_names_the_rollup() {
     let chain = TestChain::start(Lie::None);
     let tx = chain.chain.tx_of_block(4);

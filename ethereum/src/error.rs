@@ -194,5 +194,56 @@ pub enum EthereumError {
     },
 }
 
+impl EthereumError {
+    /// The variant's name, for error kinds (`HashMismatch`, `ProofFailed`, ...).
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Self::TooLarge { .. } => "TooLarge",
+            Self::Json { .. } => "Json",
+            Self::NullResult { .. } => "NullResult",
+            Self::NotAnObject { .. } => "NotAnObject",
+            Self::NotAnArray { .. } => "NotAnArray",
+            Self::MissingField { .. } => "MissingField",
+            Self::NotAString { .. } => "NotAString",
+            Self::NotHex { .. } => "NotHex",
+            Self::WrongLength { .. } => "WrongLength",
+            Self::NotCanonical { .. } => "NotCanonical",
+            Self::QuantityTooLarge { .. } => "QuantityTooLarge",
+            Self::PreLondon => "PreLondon",
+            Self::ForkFieldsOutOfOrder { .. } => "ForkFieldsOutOfOrder",
+            Self::HashMismatch { .. } => "HashMismatch",
+            Self::PrintedHashMismatch { .. } => "PrintedHashMismatch",
+            Self::TooManySlots { .. } => "TooManySlots",
+            Self::DuplicateSlot { .. } => "DuplicateSlot",
+            Self::AddressMismatch { .. } => "AddressMismatch",
+            Self::StorageProofCount { .. } => "StorageProofCount",
+            Self::StorageKeyMismatch { .. } => "StorageKeyMismatch",
+            Self::TooManyNodes { .. } => "TooManyNodes",
+            Self::NodeSize { .. } => "NodeSize",
+            Self::ProofFailed { .. } => "ProofFailed",
+            Self::AbsentAccountNotEmpty { .. } => "AbsentAccountNotEmpty",
+        }
+    }
+
+    /// Whether the answer was read and contradicts what it must prove: a header that does not
+    /// hash to the block hash, a proof of another account or slot, or one that does not reach
+    /// its root. The other errors are answers that could not be read as what was asked (or a
+    /// request this crate refuses to make).
+    #[must_use]
+    pub const fn refutes(&self) -> bool {
+        matches!(
+            self,
+            Self::HashMismatch { .. }
+                | Self::PrintedHashMismatch { .. }
+                | Self::AddressMismatch { .. }
+                | Self::StorageProofCount { .. }
+                | Self::StorageKeyMismatch { .. }
+                | Self::ProofFailed { .. }
+                | Self::AbsentAccountNotEmpty { .. }
+        )
+    }
+}
+
 /// The result type of this crate.
 pub type Result<T, E = EthereumError> = core::result::Result<T, E>;

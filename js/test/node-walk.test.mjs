@@ -127,6 +127,20 @@ test('transport and option failures are typed', async () => {
   const other = await chain('other-l1-chain');
   const wrongChain = await txfx.verifyTxFromNode({ node: other.node, l1Rpc: other.l1, rollup: other.rollup, txHash: other.txs['4'] });
   assert.deepEqual([wrongChain.valid, wrongChain.link], [false, 'l1'], JSON.stringify(wrongChain));
+  // At an L1 block hash the rollup's words are read by storage proof against the header's
+  // state root, which the verdict names; a Registry there is refused before anything is sent.
+  const rpc = async (method, params) => (await (await fetch(honest.l1, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+  const finalized = await rpc('eth_getBlockByNumber', ['finalized', false]);
+  const proven = await txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, rollup: honest.rollup, txHash: honest.txs['4'], l1Block: finalized.hash });
+  assert.deepEqual(
+    [proven.valid, proven.anchor.l1Evidence, proven.anchor.l1StateRoot, proven.anchor.l1BlockHash, proven.l1Finalized],
+    [true, 'storageProof', finalized.stateRoot, finalized.hash, false],
+    JSON.stringify(proven),
+  );
+  await assert.rejects(
+    txfx.verifyTxFromNode({ node: honest.node, l1Rpc: honest.l1, registry: honest.registry, txHash: honest.txs['4'], l1Block: finalized.hash, fetch: () => assert.fail('nothing is sent') }),
+    (error) => error instanceof txfx.MalformedError && /storage proof/.test(error.message),
+  );
   // A fetch that never answers and ignores its signal: the deadline holds anyway.
   const started = Date.now();
   await assert.rejects(

@@ -13,6 +13,7 @@ pub mod chain;
 pub mod fuzz;
 pub mod harness;
 pub mod hostile;
+pub mod l1proxy;
 pub mod readings;
 pub mod runner;
 pub mod testchain;

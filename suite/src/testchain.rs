@@ -417,7 +417,7 @@ impl Drop for StubNode {
 }
 
 /// Reads one HTTP request: its method and body (Content-Length framed).
-fn read_request(stream: &mut TcpStream) -> Option<(String, String)> {
+pub(crate) fn read_request(stream: &mut TcpStream) -> Option<(String, String)> {
     let mut reader = BufReader::new(stream.try_clone().ok()?);
     let mut length = 0usize;
     let mut request_line = String::new();
@@ -447,7 +447,7 @@ fn read_request(stream: &mut TcpStream) -> Option<(String, String)> {
 /// a node that serves wallets.
 const CORS: &str = "access-control-allow-origin: *\r\naccess-control-allow-headers: content-type\r\n";
 
-fn respond(stream: &mut TcpStream, status: &str, extra_headers: &str, body: &str) {
+pub(crate) fn respond(stream: &mut TcpStream, status: &str, extra_headers: &str, body: &str) {
     let head = format!(
         "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n{CORS}{extra_headers}\r\n",
         body.len()

@@ -2,13 +2,26 @@
 //! words at that block, which give the archive root the walk trusts and the tx's finality.
 
 use txfx_documents::Claim;
-use txfx_documents::json::rpc::{RpcAnswer, batch_request_json};
+use txfx_documents::json::Json;
+use txfx_documents::json::rpc::{RpcAnswer, RpcRequest, batch_request_json};
 use txfx_documents::txfx_membership::txfx_poseidon::Fr;
+use txfx_ethereum::{RollupSlots, RollupWords, VerifiedHeader};
 
 use crate::l1::{self, Address, BlockTag, L1Block, L1Problem};
 use crate::limits::AnswerSize;
 use crate::steps::{Anchored, Found, Next, Phase, ReadAt, contradicts, only, pair, result};
-use crate::{Anchor, Finality, L1Facts, Request, Target, Walk, WalkError};
+use crate::{Anchor, ENVELOPE_BYTES, Finality, L1Evidence, L1Facts, Request, Target, Walk, WalkError};
+
+/// The rollup's words as the walk reads them, from calls or from proofs.
+struct RollupRead {
+    proven: u64,
+    pending: u64,
+    /// The checkpoint's archive; `None` past pending (a stale word is never taken).
+    archive: Option<Fr>,
+    /// `archiveAt(0)`, when it was read.
+    genesis: Option<Fr>,
+    evidence: L1Evidence,
+}
 
 impl Walk {
     pub(crate) fn on_l1_head(
@@ -41,15 +54,30 @@ impl Walk {
             ));
         }
         let text = result(Target::L1, block_request, block_answer, "block of that tag")?;
-        let block = l1::block(&text)?;
-        if let BlockTag::Number(asked) = self.anchor_tag()
-            && block.number != asked
-        {
-            return Err(L1Problem::OtherBlock { asked, got: block.number }.into());
-        }
+        let (block, header) = match self.anchor_tag() {
+            // A block named by hash: its header must hash to it, and its state root is what
+            // the rollup's words are proven against.
+            BlockTag::Hash(hash) => {
+                let header = VerifiedHeader::from_json(hash, &text).map_err(WalkError::L1Proof)?;
+                (L1Block { number: header.number(), hash: hash.0 }, Some(Box::new(header)))
+            }
+            tag => {
+                let block = l1::block(&text)?;
+                if let BlockTag::Number(asked) = tag
+                    && block.number != asked
+                {
+                    return Err(L1Problem::OtherBlock { asked, got: block.number }.into());
+                }
+                (block, None)
+            }
+        };
         match self.params.anchor {
             Anchor::L1 { rollup, .. } => {
-                Ok(Next::Send(self.rollup_calls(found, ReadAt { block, chain_id, rollup, registry: None })))
+                let at = ReadAt { block, chain_id, rollup, registry: None };
+                match header {
+                    Some(header) => self.rollup_proof(found, at, header).map(Next::Send),
+                    None => Ok(Next::Send(self.rollup_calls(found, at))),
+                }
             }
             Anchor::Registry { registry, .. } => {
                 let requests = vec![l1::canonical_rollup(self.take_id(), registry, &block)];
@@ -122,33 +150,115 @@ impl Walk {
         else {
             return Err(WalkError::Ended);
         };
+        let archive = l1::archive(archive)?;
+        let read = RollupRead {
+            proven: l1::number("getProvenCheckpointNumber", proven)?,
+            pending: l1::number("getPendingCheckpointNumber", pending)?,
+            // archiveAt is 0 past pending: the same as no archive.
+            archive: (archive != Fr::from(0u64)).then_some(archive),
+            genesis: results.get(3).map(|text| l1::archive(text)).transpose()?,
+            evidence: L1Evidence::EthCall,
+        };
+        self.anchored(found, ReadAt { block, chain_id, rollup, registry }, tag, read)
+    }
+
+    /// `eth_getProof` of the rollup's tips, `archives[n]` and `archives[0]` at the verified
+    /// block (`txfx-ethereum`'s layout of v6's `RollupStore`).
+    fn rollup_proof(
+        &mut self,
+        found: Box<Found>,
+        at: ReadAt,
+        header: Box<VerifiedHeader>,
+    ) -> Result<Request, WalkError> {
+        let slots = RollupSlots::for_checkpoint(found.parts().checkpoint_number);
+        let proof = slots.request(at.rollup).map_err(WalkError::L1Proof)?;
+        // The request's parameters as txfx-ethereum writes them (the block by its hash).
+        let params: Vec<serde_json::Value> =
+            serde_json::from_str(&proof.params(&header)).map_err(|_| WalkError::Ended)?;
+        let requests = vec![RpcRequest {
+            id: self.take_id(),
+            method: "eth_getProof".into(),
+            params: params.into_iter().map(Json::from).collect(),
+        }];
+        let max_answer_bytes = ENVELOPE_BYTES + proof.max_answer_bytes() as u64;
+        self.phase = Phase::L1Proof { found, at, header, slots: Box::new(slots) };
+        Ok(Request { target: Target::L1, body: batch_request_json(&requests), requests, max_answer_bytes })
+    }
+
+    pub(crate) fn on_l1_proof(
+        &mut self,
+        asked: &Request,
+        answers: Vec<RpcAnswer>,
+        found: Box<Found>,
+        at: ReadAt,
+        header: &VerifiedHeader,
+        slots: &RollupSlots,
+    ) -> Result<Next, WalkError> {
+        let (request, answer) = only(asked, answers)?;
+        let text = result(Target::L1, request, answer, "proof of the rollup's storage")?;
+        let words = RollupWords::from_proofs(header, at.rollup, slots, &text).map_err(WalkError::L1Proof)?;
+        // No account, or one without code: every word reads as zero, and no rollup is there.
+        if words.account().is_none_or(|account| account.code_hash == alloy_primitives::KECCAK256_EMPTY) {
+            return Err(L1Problem::NoContract { address: at.rollup }.into());
+        }
+        let tip = |tip: u128, call| u64::try_from(tip).map_err(|_| L1Problem::TooLarge { call });
+        let read = RollupRead {
+            proven: tip(words.proven(), "the rollup's proven tip")?,
+            pending: tip(words.pending(), "the rollup's pending tip")?,
+            archive: words
+                .archive()
+                .map(|word| l1::archive_word(word.0))
+                .transpose()?
+                .filter(|root| *root != Fr::from(0u64)),
+            genesis: Some(l1::archive_word(words.genesis_archive().0)?),
+            evidence: L1Evidence::StorageProof { state_root: header.state_root(), fork: header.fork() },
+        };
+        self.anchored(found, at, BlockTag::Hash(header.hash()), read)
+    }
+
+    /// The archive root the walk trusts from the rollup's words at `at`, and the tx's finality:
+    /// the checkpoint must be at most pending with a nonzero archive, and `archiveAt(0)` the
+    /// network's genesis archive root when the network pins one.
+    fn anchored(
+        &mut self,
+        found: Box<Found>,
+        at: ReadAt,
+        tag: BlockTag,
+        read: RollupRead,
+    ) -> Result<Next, WalkError> {
+        let ReadAt { block, chain_id, rollup, registry } = at;
         let mut l1 = L1Facts {
             rollup,
             registry,
             tag,
             block,
             chain_id,
-            proven_checkpoint: l1::number("getProvenCheckpointNumber", proven)?,
-            pending_checkpoint: l1::number("getPendingCheckpointNumber", pending)?,
+            proven_checkpoint: read.proven,
+            pending_checkpoint: read.pending,
             genesis: None,
+            evidence: read.evidence,
         };
-        // archiveAt(0) was asked when the network pins a genesis archive root: its answer must be
-        // there and be that root.
         if let Some(network) = &self.params.network
             && let Some(genesis) = network.genesis_archive_root
         {
-            let Some(genesis_on_l1) = results.get(3) else { return Err(WalkError::Ended) };
-            let on_l1 = l1::archive(genesis_on_l1)?;
+            // archiveAt(0) was asked when the network pins a genesis archive root.
+            let Some(on_l1) = read.genesis else { return Err(WalkError::Ended) };
             if genesis != on_l1 {
                 return Err(WalkError::WrongRollup { network: network.name.clone(), genesis, on_l1 });
             }
             l1.genesis = Some((network.name.clone(), on_l1));
         }
         let checkpoint = found.parts().checkpoint_number;
-        let root = l1::archive(archive)?;
-        if checkpoint > l1.pending_checkpoint || root == Fr::from(0u64) {
-            return Err(WalkError::NotOnL1 { checkpoint, pending: l1.pending_checkpoint, l1: Box::new(l1) });
-        }
+        let root = match read.archive {
+            Some(root) if checkpoint <= l1.pending_checkpoint => root,
+            _ => {
+                return Err(WalkError::NotOnL1 {
+                    checkpoint,
+                    pending: l1.pending_checkpoint,
+                    l1: Box::new(l1),
+                });
+            }
+        };
         let finality =
             if checkpoint <= l1.proven_checkpoint { Finality::Proven } else { Finality::Checkpointed };
         let anchor = Anchored { root, l1: Some(l1), finality };

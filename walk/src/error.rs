@@ -212,6 +212,14 @@ pub enum WalkError {
     /// An L1 answer that is not what the call returns.
     #[error("L1: {0}")]
     L1(#[from] L1Problem),
+    /// The L1 block's header or the rollup's storage proof does not check (`txfx-ethereum`):
+    /// an answer that does not hash to the block asked for, or a proof that does not reach the
+    /// header's state root, is a lie of the L1 node; one that cannot be read is its fault.
+    #[error("the L1 node's answer: {0}")]
+    L1Proof(txfx_ethereum::EthereumError),
+    /// An anchor the walk cannot take as it is.
+    #[error("{0}")]
+    Anchor(crate::AnchorChoiceError),
     /// The node kept the walk asking past [`crate::LIMITS`]' `max_requests`.
     #[error("the walk needs more than {max} requests: the node kept it asking")]
     TooManyRequests {
@@ -234,7 +242,7 @@ impl WalkError {
             | Self::Nothing { target, .. }
             | Self::Transport { target, .. } => Some(*target),
             Self::Oversized { .. } => Some(Target::Node),
-            Self::L1(_) => Some(Target::L1),
+            Self::L1(_) | Self::L1Proof(_) => Some(Target::L1),
             _ => None,
         }
     }
@@ -249,6 +257,7 @@ impl WalkError {
             Self::NotOnL1 { .. } | Self::WrongRollup { .. } | Self::L1(L1Problem::OtherBlock { .. }) => {
                 Some("l1")
             }
+            Self::L1Proof(error) if error.refutes() => Some("l1"),
             Self::NoReferenceBlock { .. } => Some("archive"),
             _ => None,
         }
@@ -278,6 +287,8 @@ impl Classify for WalkError {
             Self::Answer { source, .. } => nested("Answer", source),
             Self::Transport { problem, .. } => nested("Transport", problem),
             Self::L1(problem) => format!("L1/{}", problem.name()),
+            Self::L1Proof(error) => format!("L1Proof/{}", error.name()),
+            Self::Anchor(_) => "Anchor".into(),
             Self::Shape { .. } => "Shape".into(),
             Self::Oversized { .. } => "Oversized".into(),
             Self::Http { .. } => "Http".into(),
@@ -310,7 +321,8 @@ impl Classify for WalkError {
             | Self::WrongRollup { .. }
             | Self::NoReferenceBlock { .. }
             | Self::L1(L1Problem::OtherBlock { .. }) => ErrorClass::Refuted,
-            Self::Network { .. } | Self::Ended => ErrorClass::Malformed,
+            Self::L1Proof(error) if error.refutes() => ErrorClass::Refuted,
+            Self::Network { .. } | Self::Anchor(_) | Self::Ended => ErrorClass::Malformed,
             Self::Shape { .. }
             | Self::Oversized { .. }
             | Self::Http { .. }
@@ -318,6 +330,7 @@ impl Classify for WalkError {
             | Self::Nothing { .. }
             | Self::Transport { .. }
             | Self::L1(_)
+            | Self::L1Proof(_)
             | Self::TooManyRequests { .. } => ErrorClass::Transport,
         }
     }

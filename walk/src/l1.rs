@@ -62,7 +62,10 @@ pub fn parse_address(text: &str) -> Result<Address, NotAnAddress> {
     Ok(address)
 }
 
-/// The L1 block the rollup is read at: a tag the L1 node resolves, or a number.
+/// The L1 block the rollup is read at: a tag the L1 node resolves, a number, or a hash the
+/// caller trusts. At a hash, the walk reads the rollup by storage proof: the block's header is
+/// checked against the hash and the rollup's words against the header's state root
+/// (`txfx-ethereum`), so the L1 node is trusted for nothing.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum BlockTag {
     /// `finalized`: the default, a block that no reorg undoes.
@@ -74,6 +77,8 @@ pub enum BlockTag {
     Latest,
     /// A block number.
     Number(u64),
+    /// A block hash (`0x` and 64 hex digits): the block whose header hashes to it.
+    Hash(txfx_ethereum::B256),
 }
 
 impl BlockTag {
@@ -84,6 +89,15 @@ impl BlockTag {
             Self::Safe => Json::from("safe"),
             Self::Latest => Json::from("latest"),
             Self::Number(number) => Json::from(format!("0x{number:x}")),
+            Self::Hash(hash) => Json::from(format!("{hash:#x}")),
+        }
+    }
+
+    /// The hash, if the block is named by one.
+    pub fn hash(self) -> Option<txfx_ethereum::B256> {
+        match self {
+            Self::Hash(hash) => Some(hash),
+            _ => None,
         }
     }
 
@@ -94,13 +108,14 @@ impl BlockTag {
             Self::Safe => "safe".into(),
             Self::Latest => "latest".into(),
             Self::Number(number) => number.to_string(),
+            Self::Hash(hash) => format!("{hash:#x}"),
         }
     }
 }
 
 /// A string that is no block tag.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{given}: not an L1 block (finalized, safe, latest or a block number)")]
+#[error("{given}: not an L1 block (finalized, safe, latest, a block number or a 0x block hash)")]
 pub struct NotABlockTag {
     /// What was given.
     pub given: Quoted,
@@ -115,6 +130,13 @@ impl std::str::FromStr for BlockTag {
             "latest" => Ok(Self::Latest),
             digits if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
                 digits.parse().map(Self::Number).map_err(|_| NotABlockTag { given: Quoted::new(text) })
+            }
+            // A hash is 0x and exactly 64 hex digits: no other length or prefix reads as one.
+            hash if hash.len() == 66
+                && hash.starts_with("0x")
+                && hash.bytes().skip(2).all(|b| b.is_ascii_hexdigit()) =>
+            {
+                hash.parse().map(Self::Hash).map_err(|_| NotABlockTag { given: Quoted::new(text) })
             }
             _ => Err(NotABlockTag { given: Quoted::new(text) }),
         }
@@ -180,6 +202,13 @@ pub enum L1Problem {
         /// What came back.
         got: Quoted,
     },
+    /// No contract at the rollup's address at the block: its account is proven absent, or it
+    /// has no code.
+    #[error("no contract is at {address} at that L1 block (is the rollup address right?)")]
+    NoContract {
+        /// The address.
+        address: Address,
+    },
 }
 
 impl L1Problem {
@@ -193,6 +222,7 @@ impl L1Problem {
             Self::NotABlock { .. } => "NotABlock",
             Self::NotAChainId { .. } => "NotAChainId",
             Self::NotARollup { .. } => "NotARollup",
+            Self::NoContract { .. } => "NoContract",
         }
     }
 }
@@ -220,9 +250,10 @@ fn quantity(text: &str) -> Option<u64> {
     u64::from_str_radix(digits, 16).ok()
 }
 
-/// `eth_getBlockByNumber(tag, false)`.
+/// `eth_getBlockByNumber(tag, false)`, or `eth_getBlockByHash(hash, false)` for a hash.
 pub(crate) fn block_request(id: u64, tag: BlockTag) -> RpcRequest {
-    RpcRequest { id, method: "eth_getBlockByNumber".into(), params: vec![tag.param(), Json::from(false)] }
+    let method = if tag.hash().is_some() { "eth_getBlockByHash" } else { "eth_getBlockByNumber" };
+    RpcRequest { id, method: method.into(), params: vec![tag.param(), Json::from(false)] }
 }
 
 /// `eth_call` of `data` to `rollup` at `block`, named by its hash (EIP-1898, canonical required):
@@ -301,8 +332,15 @@ pub(crate) fn number(call: &'static str, result: &str) -> Result<u64, L1Problem>
 
 /// An archive root (`bytes32`), a field element.
 pub(crate) fn archive(result: &str) -> Result<Fr, L1Problem> {
-    let word = word("archiveAt", result)?;
-    fr_from_be_slice(&word).map_err(|_| L1Problem::NotAField { got: Quoted::new(result) })
+    archive_word(word("archiveAt", result)?)
+}
+
+/// An archive word (a call's result, or a proven storage word), a field element.
+pub(crate) fn archive_word(word: [u8; 32]) -> Result<Fr, L1Problem> {
+    fr_from_be_slice(&word).map_err(|_| {
+        let digits: String = word.iter().map(|b| format!("{b:02x}")).collect();
+        L1Problem::NotAField { got: Quoted::new(&format!("0x{digits}")) }
+    })
 }
 
 /// A block's `number` and `hash`, as `eth_getBlockByNumber` answers: read from a JSON object

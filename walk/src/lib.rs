@@ -19,7 +19,7 @@ pub use error::{ConnectionFault, TransportProblem, WalkError};
 pub use limits::{BYTES_PER_FIELD, ENVELOPE_BYTES, LIMITS, WalkLimits};
 pub use redact::{TOKEN_MIN_LEN, redact_in, redact_url};
 pub use url::{UrlProblem, check_endpoint_url};
-pub use verdict::{Finality, L1Facts, WalkVerdict, WitnessFallback, WitnessSource};
+pub use verdict::{Finality, L1Evidence, L1Facts, WalkVerdict, WitnessFallback, WitnessSource};
 
 use txfx_documents::Expected;
 use txfx_documents::json::Quoted;
@@ -90,6 +90,10 @@ pub enum AnchorChoiceError {
     /// An L1 contract named without an L1 node to ask.
     #[error("a rollup or Registry is read from an L1 node, and none is given")]
     NoL1Node,
+    /// A Registry at an L1 block named by hash: the rollup a Registry names is read by a call,
+    /// and at a hash every word is read by storage proof; the Registry's layout is not read yet.
+    #[error("at an L1 block hash the rollup is read by storage proof: name the rollup, not a Registry")]
+    RegistryByHash,
 }
 
 impl Anchor {
@@ -110,12 +114,19 @@ impl Anchor {
             let deployment = network?.l1.as_ref()?;
             (l1 && root.is_none()).then_some(Address::from(deployment.registry))
         };
-        match (rollup, registry.or_else(deployed), root) {
-            (Some(rollup), _, _) => Ok(Self::L1 { rollup, tag }),
-            (None, Some(registry), _) => Ok(Self::Registry { registry, tag }),
-            (None, None, Some(root)) => Ok(Self::Given(root)),
-            (None, None, None) => Err(AnchorChoiceError::Neither),
-        }
+        let anchor = match (rollup, registry.or_else(deployed), root) {
+            (Some(rollup), _, _) => Self::L1 { rollup, tag },
+            (None, Some(registry), _) => Self::Registry { registry, tag },
+            (None, None, Some(root)) => Self::Given(root),
+            (None, None, None) => return Err(AnchorChoiceError::Neither),
+        };
+        anchor.problem().map_or(Ok(anchor), Err)
+    }
+
+    /// Why the walk cannot take this anchor as it is, if it cannot (a Registry at a block hash).
+    pub fn problem(&self) -> Option<AnchorChoiceError> {
+        matches!(self, Self::Registry { tag: BlockTag::Hash(_), .. })
+            .then_some(AnchorChoiceError::RegistryByHash)
     }
 }
 
@@ -333,6 +344,9 @@ impl Walk {
             if let Some(problem) = problem {
                 return Err(WalkError::Network { network: network.name.clone(), problem });
             }
+        }
+        if let Some(problem) = params.anchor.problem() {
+            return Err(WalkError::Anchor(problem));
         }
         let namespace = params.namespace.unwrap_or(Namespace::Aztec);
         let mut walk = Self { params, namespace, phase: Phase::Receipt, pending: None, next_id: 1, sent: 1 };

@@ -40,6 +40,13 @@ pub(crate) enum Phase {
     L1Registry { found: Box<Found>, block: L1Block, chain_id: u64, registry: Address },
     /// The rollup's calls sent.
     L1Calls { found: Box<Found>, at: ReadAt },
+    /// `eth_getProof` of the rollup's words sent, at a block whose header was checked.
+    L1Proof {
+        found: Box<Found>,
+        at: ReadAt,
+        header: Box<txfx_ethereum::VerifiedHeader>,
+        slots: Box<txfx_ethereum::RollupSlots>,
+    },
     /// `getBlockData` of blocks after the tx's sent, looking for the first of another checkpoint.
     Reference { found: Box<Found>, anchor: Box<Anchored>, next: u64 },
     /// `getBlockHashMembershipWitness` sent.
@@ -251,6 +258,9 @@ impl Walk {
                 self.on_l1_registry(asked, answers, found, block, chain_id, registry)
             }
             Phase::L1Calls { found, at } => self.on_l1_calls(asked, answers, found, at),
+            Phase::L1Proof { found, at, header, slots } => {
+                self.on_l1_proof(asked, answers, found, at, &header, &slots)
+            }
             Phase::Reference { found, anchor, next } => {
                 self.on_reference(cx, asked, answers, found, anchor, next)
             }

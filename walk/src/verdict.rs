@@ -54,6 +54,24 @@ pub struct L1Facts {
     /// The network whose genesis archive root the rollup's `archiveAt(0)` was found to be, when
     /// one was given.
     pub genesis: Option<(String, Fr)>,
+    /// What the rollup's words rest on.
+    pub evidence: L1Evidence,
+}
+
+/// What the rollup's words rest on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum L1Evidence {
+    /// The L1 node's `eth_call` answers at a block it named: the L1 node is trusted.
+    EthCall,
+    /// Storage proofs (`eth_getProof`) against the state root of a header that hashes to the
+    /// block hash the caller gave: the L1 node is trusted for nothing; the hash is the caller's.
+    StorageProof {
+        /// The header's state root.
+        state_root: txfx_ethereum::B256,
+        /// The header's fork.
+        fork: txfx_ethereum::Fork,
+    },
 }
 
 /// Where the tx-effects witness came from.
@@ -132,6 +150,13 @@ impl WalkVerdict {
                 anchor.insert("l1BlockHash", hex_bytes(&l1.block.hash));
                 anchor.insert("provenCheckpointNumber", safe_number(l1.proven_checkpoint));
                 anchor.insert("pendingCheckpointNumber", safe_number(l1.pending_checkpoint));
+                match l1.evidence {
+                    L1Evidence::EthCall => anchor.insert("l1Evidence", "eth_call"),
+                    L1Evidence::StorageProof { state_root, .. } => {
+                        anchor.insert("l1Evidence", "storageProof");
+                        anchor.insert("l1StateRoot", format!("{state_root:#x}"));
+                    }
+                }
                 if let Some((network, root)) = &l1.genesis {
                     anchor.insert(
                         "genesis",

@@ -162,6 +162,9 @@ fn walk_anchor(
                 "give l1Rpc with rollup, registry or a network deployed on L1 (mainnet, testnet), or archiveRoot"
             }
             AnchorChoiceError::NoL1Node => "rollup and registry are read from an L1 node: give l1Rpc",
+            AnchorChoiceError::RegistryByHash => {
+                "at an l1Block hash the rollup is read by storage proof, and a Registry's rollup is not yet: give rollup"
+            }
         })
     })?;
     // An option the chosen anchor would not use is refused, not dropped: the caller meant
