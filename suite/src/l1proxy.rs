@@ -97,8 +97,9 @@ fn forward(upstream: &str, lie: ProxyLie, body: &str) -> String {
     .to_string()
 }
 
-/// `result`, the honest answer to `method`, altered as `lie` says.
-fn alter(lie: ProxyLie, method: &str, result: &mut Value) {
+/// `result`, the honest answer to `method`, altered as `lie` says (the socket-free replays of
+/// `crate::transcript` apply it to recorded answers).
+pub fn alter(lie: ProxyLie, method: &str, result: &mut Value) {
     match (lie, method) {
         (ProxyLie::HeaderStateRoot, "eth_getBlockByHash") => {
             let root = result["stateRoot"].as_str().unwrap_or_default();

@@ -38,6 +38,8 @@ pub enum L1Lie {
     NotABlock,
     /// Every `eth_call` answers `0x`, as a call to an address without code does.
     NoCode,
+    /// One of the lying L1 proxy's lies (`crate::l1proxy`), applied to the recorded answers.
+    Proxy(crate::l1proxy::ProxyLie),
 }
 
 /// The recorded L1 answers: each request's method and params (without its id) and the answer's
@@ -47,6 +49,8 @@ pub struct L1Transcript {
     exchanges: Vec<(Value, Value)>,
     /// The rollup's address the transcript was recorded with.
     pub rollup: String,
+    /// The L1 block hash the walks at a hash were recorded at.
+    pub block_hash: String,
 }
 
 impl L1Transcript {
@@ -64,7 +68,11 @@ impl L1Transcript {
             .iter()
             .map(|exchange| (json!([exchange["method"], exchange["params"]]), exchange["answer"].clone()))
             .collect();
-        Self { exchanges, rollup: json["rollup"].as_str().expect("rollup").to_owned() }
+        Self {
+            exchanges,
+            rollup: json["rollup"].as_str().expect("rollup").to_owned(),
+            block_hash: json["blockHash"].as_str().expect("blockHash").to_owned(),
+        }
     }
 
     /// The recorded answer (`{"result"}` or `{"error"}`) to `request`, lying as `lie` says.
@@ -93,6 +101,11 @@ impl L1Transcript {
             (L1Lie::PendingAtOne, "eth_call") if data.starts_with("0x9891be8e") => word(1),
             (L1Lie::NotABlock, "eth_getBlockByNumber") => json!({ "result": "<html>rate limited</html>" }),
             (L1Lie::NoCode, "eth_call") => json!({ "result": "0x" }),
+            (L1Lie::Proxy(lie), method) => {
+                let mut answer = recorded;
+                crate::l1proxy::alter(lie, method, &mut answer["result"]);
+                answer
+            }
             _ => recorded,
         }
     }

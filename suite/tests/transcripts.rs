@@ -6,6 +6,7 @@
 
 use txfx_documents::classify::{Classify, ErrorClass};
 use txfx_poseidon::field::parse_fr_hex;
+use txfx_suite::l1proxy::ProxyLie;
 use txfx_suite::testchain::{Lie, V6Chain};
 use txfx_suite::transcript::{L1Lie, L1Transcript, replay};
 use txfx_walk::l1::{BlockTag, parse_address};
@@ -22,15 +23,26 @@ enum Outcome {
     Transport(&'static str),
 }
 
-fn params(chain: &V6Chain, l1: &L1Transcript, block: u64) -> WalkParams {
+fn params(chain: &V6Chain, l1: &L1Transcript, block: u64, tag: BlockTag) -> WalkParams {
     let tx = parse_fr_hex(&chain.tx_of_block(block)).expect("a tx hash");
     let rollup = parse_address(&l1.rollup).expect("the recorded rollup");
-    WalkParams::new(tx, Anchor::L1 { rollup, tag: BlockTag::Finalized })
+    WalkParams::new(tx, Anchor::L1 { rollup, tag })
 }
 
 fn check(chain: &V6Chain, l1: &L1Transcript, lie: Lie, l1_lie: L1Lie, block: u64, outcome: Outcome) {
-    let (result, asked) = replay(chain, l1, lie, l1_lie, params(chain, l1, block));
-    let case = format!("{lie:?} / {l1_lie:?}, block {block}");
+    check_at(chain, l1, (lie, l1_lie), block, BlockTag::Finalized, outcome);
+}
+
+fn check_at(
+    chain: &V6Chain,
+    l1: &L1Transcript,
+    (lie, l1_lie): (Lie, L1Lie),
+    block: u64,
+    tag: BlockTag,
+    outcome: Outcome,
+) {
+    let (result, asked) = replay(chain, l1, lie, l1_lie, params(chain, l1, block, tag));
+    let case = format!("{lie:?} / {l1_lie:?}, block {block} at {}", tag.name());
     match (result, outcome) {
         (Ok(verdict), Outcome::Valid(number, finality)) => {
             let json: serde_json::Value = verdict.to_json().into();
@@ -110,4 +122,26 @@ fn every_lie_of_an_l1_endpoint_is_refused_without_a_socket() {
     for (l1_lie, outcome) in cases {
         check(&chain, &l1, Lie::None, l1_lie, 4, outcome);
     }
+}
+
+#[test]
+fn at_a_block_hash_the_recorded_proofs_prove_and_every_lie_of_them_is_refused_at_l1() {
+    let chain = V6Chain::load();
+    let l1 = L1Transcript::load();
+    let tag: BlockTag = l1.block_hash.parse().expect("the recorded block hash");
+    let honest = (Lie::None, L1Lie::None);
+    for (block, finality) in [(1, "proven"), (4, "proven"), (5, "checkpointed"), (7, "checkpointed")] {
+        check_at(&chain, &l1, honest, block, tag, Outcome::Valid(block, finality));
+    }
+    check_at(&chain, &l1, honest, 8, tag, Outcome::Refuted("l1"));
+    for lie in [
+        ProxyLie::HeaderStateRoot,
+        ProxyLie::ArchiveValue,
+        ProxyLie::DroppedProofNode,
+        ProxyLie::SwappedStorageProofs,
+    ] {
+        check_at(&chain, &l1, (Lie::None, L1Lie::Proxy(lie)), 4, tag, Outcome::Refuted("l1"));
+    }
+    // A lying node is refused at a hash as at a tag.
+    check_at(&chain, &l1, (Lie::ForgedEffect, L1Lie::None), 1, tag, Outcome::Refuted("tx"));
 }

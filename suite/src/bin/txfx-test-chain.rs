@@ -64,11 +64,19 @@ fn record_l1(path: &str) {
     let rollup = txfx_walk::l1::parse_address(&chain.rollup.address).expect("the rollup's address");
     let mut exchanges: Vec<serde_json::Value> = Vec::new();
     let agent = ureq::Agent::new_with_defaults();
-    for block in [1u64, 4, 5, 7, 8] {
-        for network in [None, Some("canonical")] {
+    // The walks at a block hash (storage proofs) read the block `finalized` names.
+    let finalized =
+        txfx_suite::testchain::rpc(&chain.anvil.url, "eth_getBlockByNumber", json!(["finalized", false]));
+    let block_hash = finalized["hash"].as_str().expect("a hash").to_owned();
+    let at_hash: txfx_walk::l1::BlockTag = block_hash.parse().expect("a block hash");
+    for (block, network, tag) in [1u64, 4, 5, 7, 8].into_iter().flat_map(|block| {
+        [None, Some("canonical")].into_iter().flat_map(move |network| {
+            [(block, network, txfx_walk::l1::BlockTag::Finalized), (block, network, at_hash)]
+        })
+    }) {
+        {
             let tx = txfx_poseidon::field::parse_fr_hex(&chain.chain.tx_of_block(block)).expect("a tx hash");
-            let mut params =
-                WalkParams::new(tx, Anchor::L1 { rollup, tag: txfx_walk::l1::BlockTag::Finalized });
+            let mut params = WalkParams::new(tx, Anchor::L1 { rollup, tag });
             if let Some(name) = network {
                 params = params
                     .with_network(txfx_documents::txfx_membership::Network::named(name).expect("built in"));
@@ -108,8 +116,9 @@ fn record_l1(path: &str) {
         }
     }
     let record = json!({
-        "provenance": "recorded by `txfx-test-chain --record-l1` (suite/src/bin/txfx-test-chain.rs): anvil (xtask/l1/package.json) holding the stand-in rollup of testdata/l1/ with the v6 chain of testdata/v6/chain.json, asked by the node walk's honest walks of blocks 1, 4, 5, 7 and 8; anvil's answers as it gave them",
+        "provenance": "recorded by `txfx-test-chain --record-l1` (suite/src/bin/txfx-test-chain.rs): anvil (xtask/l1/package.json) holding the stand-in rollup of testdata/l1/ with the v6 chain of testdata/v6/chain.json, asked by the node walk's honest walks of blocks 1, 4, 5, 7 and 8, at the tag finalized and at the hash of the block it named (blockHash: eth_getBlockByHash and eth_getProof); anvil's answers as it gave them",
         "rollup": chain.rollup.address,
+        "blockHash": block_hash,
         "exchanges": &exchanges,
     });
     let text = serde_json::to_string_pretty(&record).expect("JSON");
