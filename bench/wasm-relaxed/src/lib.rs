@@ -24,6 +24,20 @@ macro_rules! lanewise {
     )*};
 }
 
+/// The portable models' `lanewise!`: lane-wise operations of two operands on a newtype of
+/// `[u64; 2]`, `name => op` with `op` a `Fn(u64, u64) -> u64`, documented by the doc comments
+/// before the name.
+#[cfg(not(target_arch = "wasm32"))]
+macro_rules! lanewise_model {
+    ($($(#[$doc:meta])* $name:ident => $op:expr),* $(,)?) => {$(
+        $(#[$doc])*
+        pub fn $name(self, b: Self) -> Self {
+            let op = $op;
+            Self([op(self.0[0], b.0[0]), op(self.0[1], b.0[1])])
+        }
+    )*};
+}
+
 pub mod product;
 pub mod simd29;
 

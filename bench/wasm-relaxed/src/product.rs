@@ -162,9 +162,6 @@ mod lanes {
         fn of_f(x: [f64; 2]) -> Self {
             Self(x.map(f64::to_bits))
         }
-        fn zip(self, b: Self, op: impl Fn(u64, u64) -> u64) -> Self {
-            Self([op(self.0[0], b.0[0]), op(self.0[1], b.0[1])])
-        }
         pub fn splat_f(x: f64) -> Self {
             Self([x.to_bits(); 2])
         }
@@ -184,18 +181,12 @@ mod lanes {
             let (a, b) = (self.f(), b.f());
             Self::of_f([a[0] - b[0], a[1] - b[1]])
         }
-        pub fn iadd(self, b: Self) -> Self {
-            self.zip(b, u64::wrapping_add)
-        }
-        pub fn isub(self, b: Self) -> Self {
-            self.zip(b, u64::wrapping_sub)
-        }
-        pub fn and(self, b: Self) -> Self {
-            self.zip(b, |x, y| x & y)
-        }
-        pub fn or(self, b: Self) -> Self {
-            self.zip(b, |x, y| x | y)
-        }
+        lanewise_model!(
+            iadd => u64::wrapping_add,
+            isub => u64::wrapping_sub,
+            and => |x, y| x & y,
+            or => |x, y| x | y,
+        );
         /// Arithmetic shift right by 52, each `i64` lane.
         pub fn sra52(self) -> Self {
             Self(self.0.map(|x| (x.cast_signed() >> 52).cast_unsigned()))
