@@ -67,12 +67,43 @@ fn values<const N: usize>(seed: u32) -> [[u64; 4]; N] {
 #[allow(unsafe_code, reason = "#[unsafe(no_mangle)] on the exported functions: the module's ABI")]
 #[allow(clippy::indexing_slicing, reason = "constant indices into fixed-size arrays of inputs")]
 mod exports {
-    use crate::product::{LANES, Vals, mul, self_test};
+    use crate::product::{Vals, mul, self_test};
     use crate::{simd29, values};
 
     fn fold(words: impl IntoIterator<Item = [u64; 4]>) -> u32 {
         let x = words.into_iter().flatten().fold(0u64, |acc, w| acc ^ w);
         (x ^ (x >> 32)) as u32
+    }
+
+    /// The body of each `*_mul_independent`, for a two-lane `Vals` type and its product: eight
+    /// independent vectors times one, `rounds` times. A macro, not a generic function, so that it
+    /// expands inside the export and compiles with that function's target features.
+    macro_rules! mul_independent {
+        ($vals:ty, $mul:path, $seed:expr, $rounds:expr) => {{
+            let v: [[u64; 4]; 18] = values($seed);
+            let mut xs: [$vals; 8] = core::array::from_fn(|k| <$vals>::from_words(&[v[2 * k], v[2 * k + 1]]));
+            let y = <$vals>::from_words(&[v[16], v[17]]);
+            for _ in 0..$rounds {
+                for x in &mut xs {
+                    *x = $mul(x, &y);
+                }
+            }
+            fold(xs.iter().flat_map(|x| x.words()))
+        }};
+    }
+
+    /// The body of each `*_mul_chain`, as [`mul_independent`]: one vector times another, `rounds`
+    /// times, each product's output the next one's input.
+    macro_rules! mul_chain {
+        ($vals:ty, $mul:path, $seed:expr, $rounds:expr) => {{
+            let v: [[u64; 4]; 4] = values($seed);
+            let mut x = <$vals>::from_words(&[v[0], v[1]]);
+            let y = <$vals>::from_words(&[v[2], v[3]]);
+            for _ in 0..$rounds {
+                x = $mul(&x, &y);
+            }
+            fold(x.words())
+        }};
     }
 
     /// 1 if the relaxed product gives every known answer here (`relaxed_madd` fused), else 0.
@@ -87,15 +118,7 @@ mod exports {
     #[unsafe(no_mangle)]
     #[target_feature(enable = "simd128,relaxed-simd")]
     pub extern "C" fn relaxed_mul_independent(seed: u32, rounds: u32) -> u32 {
-        let v: [[u64; 4]; 18] = values(seed);
-        let mut xs: [Vals; 8] = core::array::from_fn(|k| Vals::from_words(&[v[2 * k], v[2 * k + 1]]));
-        let y = Vals::from_words(&[v[16], v[17]]);
-        for _ in 0..rounds {
-            for x in &mut xs {
-                *x = mul(x, &y);
-            }
-        }
-        fold(xs.iter().flat_map(|x| x.words()))
+        mul_independent!(Vals, mul, seed, rounds)
     }
 
     /// One two-lane vector times another, `rounds` times, each product's output the next one's
@@ -103,13 +126,7 @@ mod exports {
     #[unsafe(no_mangle)]
     #[target_feature(enable = "simd128,relaxed-simd")]
     pub extern "C" fn relaxed_mul_chain(seed: u32, rounds: u32) -> u32 {
-        let v: [[u64; 4]; 2 * LANES] = values(seed);
-        let mut x = Vals::from_words(&[v[0], v[1]]);
-        let y = Vals::from_words(&[v[2], v[3]]);
-        for _ in 0..rounds {
-            x = mul(&x, &y);
-        }
-        fold(x.words())
+        mul_chain!(Vals, mul, seed, rounds)
     }
 
     /// 1 if the two-lane simd128 29-bit product gives, lane by lane, the guest's own product's
@@ -138,29 +155,14 @@ mod exports {
     #[unsafe(no_mangle)]
     #[target_feature(enable = "simd128")]
     pub extern "C" fn simd29_mul_independent(seed: u32, rounds: u32) -> u32 {
-        let v: [[u64; 4]; 18] = values(seed);
-        let mut xs: [simd29::Vals; 8] =
-            core::array::from_fn(|k| simd29::Vals::from_words(&[v[2 * k], v[2 * k + 1]]));
-        let y = simd29::Vals::from_words(&[v[16], v[17]]);
-        for _ in 0..rounds {
-            for x in &mut xs {
-                *x = simd29::mul(x, &y);
-            }
-        }
-        fold(xs.iter().flat_map(|x| x.words()))
+        mul_independent!(simd29::Vals, simd29::mul, seed, rounds)
     }
 
     /// One two-lane simd128 vector times another, `rounds` times, chained: 2 products a round.
     #[unsafe(no_mangle)]
     #[target_feature(enable = "simd128")]
     pub extern "C" fn simd29_mul_chain(seed: u32, rounds: u32) -> u32 {
-        let v: [[u64; 4]; 4] = values(seed);
-        let mut x = simd29::Vals::from_words(&[v[0], v[1]]);
-        let y = simd29::Vals::from_words(&[v[2], v[3]]);
-        for _ in 0..rounds {
-            x = simd29::mul(&x, &y);
-        }
-        fold(x.words())
+        mul_chain!(simd29::Vals, simd29::mul, seed, rounds)
     }
 
     /// The guest's 29-bit product, eight independent chains: 8 products a round (throughput).
