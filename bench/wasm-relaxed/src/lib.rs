@@ -41,19 +41,23 @@ macro_rules! lanewise_model {
 pub mod product;
 pub mod simd29;
 
+/// SplitMix64: the next output, `state` advanced. The inputs of [`values`] and of the tests, here
+/// and in `bench/src/fma_product.rs`.
+pub fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// SplitMix64 from the seed: values below `p` (the top word below `p`'s), for the exported loops
 /// and the host tests.
 #[cfg(any(test, target_arch = "wasm32"))]
 #[allow(clippy::indexing_slicing, reason = "constant indices into fixed-size words")]
 fn values<const N: usize>(seed: u32) -> [[u64; 4]; N] {
     let mut state = u64::from(seed);
-    let mut next = move || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut next = move || splitmix64(&mut state);
     core::array::from_fn(|_| {
         let mut w = [next(), next(), next(), next()];
         w[3] %= product::P[3];
