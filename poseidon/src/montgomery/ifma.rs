@@ -113,20 +113,7 @@ pub(crate) fn for_test_or_skip(what: &str) -> Option<Ifma> {
 /// arithmetic (checked once, then cached).
 #[inline(always)]
 fn available() -> bool {
-    #[cfg(feature = "std")]
-    {
-        static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *AVAILABLE.get_or_init(|| {
-            !crate::permutation::portable_forced()
-                && std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512ifma")
-                && std::arch::is_x86_feature_detected!("avx512vl")
-        })
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        cfg!(all(target_feature = "avx512f", target_feature = "avx512ifma", target_feature = "avx512vl"))
-    }
+    cached_cpu_check!("avx512f", "avx512ifma", "avx512vl")
 }
 
 /// The batch permutation compiled for AVX-512 IFMA: every `V512` method inlines here.
