@@ -32,49 +32,11 @@ use core::arch::x86_64::{
 
 /// Lanes per vector.
 pub const LANES: usize = 4;
-/// Limbs per value.
-pub const LIMBS: usize = 5;
-const MASK52: u64 = (1 << 52) - 1;
-/// `bits(2^104)`.
-const HI_BITS: i64 = 0x4670_0000_0000_0000;
-/// `bits(1.5·2^52)`: the offset that makes a signed `lo` a double of exponent 52.
-const LO_BITS: i64 = 0x4338_0000_0000_0000;
-/// `bits(2^52)`: `bits(2^52) | x` is the double `2^52 + x` for `x < 2^52`.
-const TWO52_BITS: i64 = 0x4330_0000_0000_0000;
 
-/// The modulus `p` (BN254's scalar field) in 52-bit limbs, and `−p⁻¹ mod 2^52`.
-fn modulus() -> ([u64; LIMBS], u64) {
-    use ark_ff::PrimeField;
-    let p = <ark_bn254::Fr as PrimeField>::MODULUS.0;
-    let limbs = split52(&p);
-    // Newton: x ← x(2 − p₀x) mod 2^64 doubles the correct low bits; 6 steps from 1 reach 64.
-    let mut x: u64 = 1;
-    for _ in 0..6 {
-        x = x.wrapping_mul(2u64.wrapping_sub(p[0].wrapping_mul(x)));
-    }
-    (limbs, x.wrapping_neg() & MASK52)
-}
-
-/// A 256-bit integer (four little-endian words) as five 52-bit limbs.
-pub fn split52(w: &[u64; 4]) -> [u64; LIMBS] {
-    [
-        w[0] & MASK52,
-        ((w[0] >> 52) | (w[1] << 12)) & MASK52,
-        ((w[1] >> 40) | (w[2] << 24)) & MASK52,
-        ((w[2] >> 28) | (w[3] << 36)) & MASK52,
-        w[3] >> 16,
-    ]
-}
-
-/// Five limbs (the last up to 48 bits) as four words.
-pub fn join52(l: &[u64; LIMBS]) -> [u64; 4] {
-    [
-        l[0] | (l[1] << 52),
-        (l[1] >> 12) | (l[2] << 40),
-        (l[2] >> 24) | (l[3] << 28),
-        (l[3] >> 36) | (l[4] << 16),
-    ]
-}
+// The 52-bit limb layout, the constants of the two-FMA product and `p` in it are the relaxed-SIMD
+// prototype's, the same algorithm on wasm32 (`bench/wasm-relaxed/src/product.rs`).
+use txfx_bench_wasm_relaxed::product::{HI_BITS, INV52, LO_BITS, MASK52, P52, TWO52_BITS};
+pub use txfx_bench_wasm_relaxed::product::{LIMBS, split52};
 
 /// Four values, limb-major: `self.0[k]` holds limb `k` of the four lanes, as doubles.
 #[derive(Clone, Copy)]
@@ -99,7 +61,7 @@ impl Vals {
     }
 }
 
-/// The product's constants, made once (`modulus`).
+/// The product's constants (`p`'s limbs and `−p⁻¹ mod 2^52`, as doubles).
 #[derive(Clone, Copy)]
 pub struct Fma {
     p: [f64; LIMBS],
@@ -112,8 +74,7 @@ impl Fma {
         if !(std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")) {
             return None;
         }
-        let (p, inv) = modulus();
-        Some(Self { p: p.map(|x| x as f64), inv: inv as f64 })
+        Some(Self { p: P52, inv: INV52 })
     }
 
     /// Four Montgomery products `a·b·2^-260 mod p` (inputs below `2p`, results below `1.05p`).
@@ -237,15 +198,6 @@ fn mul(c: &Fma, a: &Vals, b: &Vals) -> Vals {
 // too, has no test harness (hence the imports inside the test's functions).
 #[cfg(test)]
 mod tests {
-    /// SplitMix64.
-    fn next(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
     /// The integer of a value below `2^256`, mod p, as an `Fr`.
     fn fr(w: [u64; 4]) -> txfx_poseidon::Fr {
         use ark_ff::PrimeField;
@@ -255,8 +207,10 @@ mod tests {
 
     #[test]
     fn four_lane_fma_product_is_the_field_product_times_2_pow_minus_260() {
-        use super::{Fma, LANES, MASK52, Vals, join52, split52};
+        use super::{Fma, LANES, MASK52, Vals, split52};
         use ark_ff::{BigInt, BigInteger, Field, PrimeField};
+        use txfx_bench_wasm_relaxed::product::join52;
+        use txfx_bench_wasm_relaxed::splitmix64 as next;
         use txfx_poseidon::Fr;
         let Some(fma) = Fma::detect() else {
             eprintln!("SKIPPED: this CPU lacks AVX2 or FMA");

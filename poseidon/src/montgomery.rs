@@ -29,6 +29,9 @@
 use ark_bn254::{Fr, FrConfig};
 use ark_ff::{BigInt, MontConfig};
 
+// `forward_product!` and `cached_cpu_check!`, before the modules that use them.
+#[macro_use]
+mod token_macros;
 #[cfg(all(target_arch = "x86_64", feature = "asm"))]
 mod adx;
 #[cfg(all(target_arch = "x86_64", feature = "asm"))]
@@ -51,16 +54,7 @@ pub(crate) trait Product: Copy {
 #[derive(Clone, Copy)]
 pub(crate) struct Portable;
 
-impl Product for Portable {
-    #[inline(always)]
-    fn mul(self, a: &Coarse, b: &Coarse) -> Coarse {
-        mul(a, b)
-    }
-    #[inline(always)]
-    fn square(self, a: &Coarse) -> Coarse {
-        square(a)
-    }
-}
+forward_product!(Portable);
 
 /// The modulus `p`, little-endian limbs, from ark-ff's configuration at compile time.
 pub(crate) const P: [u64; 4] = <FrConfig as MontConfig<4>>::MODULUS.0;

@@ -24,8 +24,32 @@ macro_rules! lanewise {
     )*};
 }
 
+/// The portable models' `lanewise!`: lane-wise operations of two operands on a newtype of
+/// `[u64; 2]`, `name => op` with `op` a `Fn(u64, u64) -> u64`, documented by the doc comments
+/// before the name.
+#[cfg(not(target_arch = "wasm32"))]
+macro_rules! lanewise_model {
+    ($($(#[$doc:meta])* $name:ident => $op:expr),* $(,)?) => {$(
+        $(#[$doc])*
+        pub fn $name(self, b: Self) -> Self {
+            let op = $op;
+            Self([op(self.0[0], b.0[0]), op(self.0[1], b.0[1])])
+        }
+    )*};
+}
+
 pub mod product;
 pub mod simd29;
+
+/// SplitMix64: the next output, `state` advanced. The inputs of [`values`] and of the tests, here
+/// and in `bench/src/fma_product.rs`.
+pub fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
 
 /// SplitMix64 from the seed: values below `p` (the top word below `p`'s), for the exported loops
 /// and the host tests.
@@ -33,13 +57,7 @@ pub mod simd29;
 #[allow(clippy::indexing_slicing, reason = "constant indices into fixed-size words")]
 fn values<const N: usize>(seed: u32) -> [[u64; 4]; N] {
     let mut state = u64::from(seed);
-    let mut next = move || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut next = move || splitmix64(&mut state);
     core::array::from_fn(|_| {
         let mut w = [next(), next(), next(), next()];
         w[3] %= product::P[3];
@@ -53,12 +71,43 @@ fn values<const N: usize>(seed: u32) -> [[u64; 4]; N] {
 #[allow(unsafe_code, reason = "#[unsafe(no_mangle)] on the exported functions: the module's ABI")]
 #[allow(clippy::indexing_slicing, reason = "constant indices into fixed-size arrays of inputs")]
 mod exports {
-    use crate::product::{LANES, Vals, mul, self_test};
+    use crate::product::{Vals, mul, self_test};
     use crate::{simd29, values};
 
     fn fold(words: impl IntoIterator<Item = [u64; 4]>) -> u32 {
         let x = words.into_iter().flatten().fold(0u64, |acc, w| acc ^ w);
         (x ^ (x >> 32)) as u32
+    }
+
+    /// The body of each `*_mul_independent`, for a two-lane `Vals` type and its product: eight
+    /// independent vectors times one, `rounds` times. A macro, not a generic function, so that it
+    /// expands inside the export and compiles with that function's target features.
+    macro_rules! mul_independent {
+        ($vals:ty, $mul:path, $seed:expr, $rounds:expr) => {{
+            let v: [[u64; 4]; 18] = values($seed);
+            let mut xs: [$vals; 8] = core::array::from_fn(|k| <$vals>::from_words(&[v[2 * k], v[2 * k + 1]]));
+            let y = <$vals>::from_words(&[v[16], v[17]]);
+            for _ in 0..$rounds {
+                for x in &mut xs {
+                    *x = $mul(x, &y);
+                }
+            }
+            fold(xs.iter().flat_map(|x| x.words()))
+        }};
+    }
+
+    /// The body of each `*_mul_chain`, as [`mul_independent`]: one vector times another, `rounds`
+    /// times, each product's output the next one's input.
+    macro_rules! mul_chain {
+        ($vals:ty, $mul:path, $seed:expr, $rounds:expr) => {{
+            let v: [[u64; 4]; 4] = values($seed);
+            let mut x = <$vals>::from_words(&[v[0], v[1]]);
+            let y = <$vals>::from_words(&[v[2], v[3]]);
+            for _ in 0..$rounds {
+                x = $mul(&x, &y);
+            }
+            fold(x.words())
+        }};
     }
 
     /// 1 if the relaxed product gives every known answer here (`relaxed_madd` fused), else 0.
@@ -73,15 +122,7 @@ mod exports {
     #[unsafe(no_mangle)]
     #[target_feature(enable = "simd128,relaxed-simd")]
     pub extern "C" fn relaxed_mul_independent(seed: u32, rounds: u32) -> u32 {
-        let v: [[u64; 4]; 18] = values(seed);
-        let mut xs: [Vals; 8] = core::array::from_fn(|k| Vals::from_words(&[v[2 * k], v[2 * k + 1]]));
-        let y = Vals::from_words(&[v[16], v[17]]);
-        for _ in 0..rounds {
-            for x in &mut xs {
-                *x = mul(x, &y);
-            }
-        }
-        fold(xs.iter().flat_map(|x| x.words()))
+        mul_independent!(Vals, mul, seed, rounds)
     }
 
     /// One two-lane vector times another, `rounds` times, each product's output the next one's
@@ -89,13 +130,7 @@ mod exports {
     #[unsafe(no_mangle)]
     #[target_feature(enable = "simd128,relaxed-simd")]
     pub extern "C" fn relaxed_mul_chain(seed: u32, rounds: u32) -> u32 {
-        let v: [[u64; 4]; 2 * LANES] = values(seed);
-        let mut x = Vals::from_words(&[v[0], v[1]]);
-        let y = Vals::from_words(&[v[2], v[3]]);
-        for _ in 0..rounds {
-            x = mul(&x, &y);
-        }
-        fold(x.words())
+        mul_chain!(Vals, mul, seed, rounds)
     }
 
     /// 1 if the two-lane simd128 29-bit product gives, lane by lane, the guest's own product's
@@ -124,29 +159,14 @@ mod exports {
     #[unsafe(no_mangle)]
     #[target_feature(enable = "simd128")]
     pub extern "C" fn simd29_mul_independent(seed: u32, rounds: u32) -> u32 {
-        let v: [[u64; 4]; 18] = values(seed);
-        let mut xs: [simd29::Vals; 8] =
-            core::array::from_fn(|k| simd29::Vals::from_words(&[v[2 * k], v[2 * k + 1]]));
-        let y = simd29::Vals::from_words(&[v[16], v[17]]);
-        for _ in 0..rounds {
-            for x in &mut xs {
-                *x = simd29::mul(x, &y);
-            }
-        }
-        fold(xs.iter().flat_map(|x| x.words()))
+        mul_independent!(simd29::Vals, simd29::mul, seed, rounds)
     }
 
     /// One two-lane simd128 vector times another, `rounds` times, chained: 2 products a round.
     #[unsafe(no_mangle)]
     #[target_feature(enable = "simd128")]
     pub extern "C" fn simd29_mul_chain(seed: u32, rounds: u32) -> u32 {
-        let v: [[u64; 4]; 4] = values(seed);
-        let mut x = simd29::Vals::from_words(&[v[0], v[1]]);
-        let y = simd29::Vals::from_words(&[v[2], v[3]]);
-        for _ in 0..rounds {
-            x = simd29::mul(&x, &y);
-        }
-        fold(x.words())
+        mul_chain!(simd29::Vals, simd29::mul, seed, rounds)
     }
 
     /// The guest's 29-bit product, eight independent chains: 8 products a round (throughput).

@@ -33,26 +33,29 @@ pub use lanes::V;
 
 /// Lanes per vector.
 pub const LANES: usize = 2;
+// The limb layout, its constants and `p` in it are also `bench/src/fma_product.rs`'s (the same
+// algorithm on AVX2/FMA), which imports them from here.
 /// Limbs per value.
 pub const LIMBS: usize = 5;
-const MASK52: u64 = (1 << 52) - 1;
+/// One limb's bits, `2^52 − 1`.
+pub const MASK52: u64 = (1 << 52) - 1;
 /// `bits(2^104)`.
-const HI_BITS: i64 = 0x4670_0000_0000_0000;
+pub const HI_BITS: i64 = 0x4670_0000_0000_0000;
 /// `bits(1.5·2^52)`: the offset that makes a signed `lo` a double of exponent 52.
-const LO_BITS: i64 = 0x4338_0000_0000_0000;
+pub const LO_BITS: i64 = 0x4338_0000_0000_0000;
 /// `bits(2^52)`: `bits(2^52) | x` is the double `2^52 + x` for `x < 2^52`.
-const TWO52_BITS: i64 = 0x4330_0000_0000_0000;
+pub const TWO52_BITS: i64 = 0x4330_0000_0000_0000;
 
 /// The modulus `p` (BN254's scalar field), little-endian words.
 pub const P: [u64; 4] = <ark_bn254::FrConfig as MontConfig<4>>::MODULUS.0;
 /// `p` in 52-bit limbs, as doubles.
-const P52: [f64; LIMBS] = {
+pub const P52: [f64; LIMBS] = {
     let l = split52(&P);
     [l[0] as f64, l[1] as f64, l[2] as f64, l[3] as f64, l[4] as f64]
 };
 /// `−p⁻¹ mod 2^52`, as a double. Newton: `x ← x(2 − p₀x) mod 2^64` doubles the correct low bits;
 /// six steps from 1 reach 64.
-const INV52: f64 = {
+pub const INV52: f64 = {
     let mut x: u64 = 1;
     let mut k = 0;
     while k < 6 {
@@ -162,9 +165,6 @@ mod lanes {
         fn of_f(x: [f64; 2]) -> Self {
             Self(x.map(f64::to_bits))
         }
-        fn zip(self, b: Self, op: impl Fn(u64, u64) -> u64) -> Self {
-            Self([op(self.0[0], b.0[0]), op(self.0[1], b.0[1])])
-        }
         pub fn splat_f(x: f64) -> Self {
             Self([x.to_bits(); 2])
         }
@@ -184,18 +184,12 @@ mod lanes {
             let (a, b) = (self.f(), b.f());
             Self::of_f([a[0] - b[0], a[1] - b[1]])
         }
-        pub fn iadd(self, b: Self) -> Self {
-            self.zip(b, u64::wrapping_add)
-        }
-        pub fn isub(self, b: Self) -> Self {
-            self.zip(b, u64::wrapping_sub)
-        }
-        pub fn and(self, b: Self) -> Self {
-            self.zip(b, |x, y| x & y)
-        }
-        pub fn or(self, b: Self) -> Self {
-            self.zip(b, |x, y| x | y)
-        }
+        lanewise_model!(
+            iadd => u64::wrapping_add,
+            isub => u64::wrapping_sub,
+            and => |x, y| x & y,
+            or => |x, y| x | y,
+        );
         /// Arithmetic shift right by 52, each `i64` lane.
         pub fn sra52(self) -> Self {
             Self(self.0.map(|x| (x.cast_signed() >> 52).cast_unsigned()))
@@ -431,17 +425,9 @@ pub fn self_test() -> bool {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::{KNOWN_ANSWERS, LANES, MASK52, P, Vals, canonical, join52, mul, self_test, split52};
+    use crate::splitmix64 as next;
     use ark_bn254::Fr;
     use ark_ff::{BigInt, Field, PrimeField};
-
-    /// SplitMix64.
-    fn next(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
 
     /// The integer of a value below `2^256`, mod p.
     fn fr(w: [u64; 4]) -> Fr {

@@ -171,21 +171,14 @@ mod lanes {
         pub fn lanes(self) -> [u64; 2] {
             self.0
         }
-        fn zip(self, b: Self, f: impl Fn(u64, u64) -> u64) -> Self {
-            Self([f(self.0[0], b.0[0]), f(self.0[1], b.0[1])])
-        }
-        /// Lane-wise sum (wrapping).
-        pub fn iadd(self, b: Self) -> Self {
-            self.zip(b, u64::wrapping_add)
-        }
-        /// Lane-wise difference (wrapping).
-        pub fn isub(self, b: Self) -> Self {
-            self.zip(b, u64::wrapping_sub)
-        }
-        /// Lane-wise AND.
-        pub fn and(self, b: Self) -> Self {
-            self.zip(b, |x, y| x & y)
-        }
+        lanewise_model!(
+            /// Lane-wise sum (wrapping).
+            iadd => u64::wrapping_add,
+            /// Lane-wise difference (wrapping).
+            isub => u64::wrapping_sub,
+            /// Lane-wise AND.
+            and => |x, y| x & y,
+        );
         /// Each lane shifted left by `n`.
         pub fn shl_by(self, n: u32) -> Self {
             Self(self.0.map(|x| x << n))

@@ -44,17 +44,10 @@ impl Adx {
     }
 }
 
-/// The assembly product and the assembly square (BENCHMARKS.md, design: adx-square).
-impl Product for Adx {
-    #[inline(always)]
-    fn mul(self, a: &Coarse, b: &Coarse) -> Coarse {
-        mul(a, b)
-    }
-    #[inline(always)]
-    fn square(self, a: &Coarse) -> Coarse {
-        square(a)
-    }
-}
+forward_product!(
+    /// The assembly product and the assembly square (BENCHMARKS.md, design: adx-square).
+    Adx
+);
 
 /// Whether `/proc/cpuinfo` lists both `bmi2` and `adx` (`None` where it cannot be read): the
 /// tests' cross-check of [`Adx::detect`].
@@ -76,19 +69,7 @@ static CONSTANTS: Constants = Constants([P[0], P[1], P[2], P[3], INV]);
 /// (checked once, then cached).
 #[inline(always)]
 fn available() -> bool {
-    #[cfg(feature = "std")]
-    {
-        static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *AVAILABLE.get_or_init(|| {
-            !crate::permutation::portable_forced()
-                && std::arch::is_x86_feature_detected!("bmi2")
-                && std::arch::is_x86_feature_detected!("adx")
-        })
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        cfg!(all(target_feature = "bmi2", target_feature = "adx"))
-    }
+    cached_cpu_check!("bmi2", "adx")
 }
 
 /// `x0..x4 += rdx·[src]` (four words at `src`, `rdx` already loaded, both flags clear): the low

@@ -113,20 +113,7 @@ pub(crate) fn for_test_or_skip(what: &str) -> Option<Ifma> {
 /// arithmetic (checked once, then cached).
 #[inline(always)]
 fn available() -> bool {
-    #[cfg(feature = "std")]
-    {
-        static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *AVAILABLE.get_or_init(|| {
-            !crate::permutation::portable_forced()
-                && std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512ifma")
-                && std::arch::is_x86_feature_detected!("avx512vl")
-        })
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        cfg!(all(target_feature = "avx512f", target_feature = "avx512ifma", target_feature = "avx512vl"))
-    }
+    cached_cpu_check!("avx512f", "avx512ifma", "avx512vl")
 }
 
 /// The batch permutation compiled for AVX-512 IFMA: every `V512` method inlines here.
@@ -147,120 +134,91 @@ fn kernel4(states: &mut [State; 4]) {
     permute_n::<4, V256>(states);
 }
 
+/// `Lanes<$n>` for a one-register newtype `$ty` of `$n` 64-bit lanes: each method one intrinsic
+/// of that width, the same eleven operations for `V512` and `V256`. A macro, so that every method
+/// stays `#[inline(always)]` and compiles inside the `#[target_feature]` kernel that uses it; the
+/// `unsafe` blocks' safety argument is at each use.
+macro_rules! lanes_impl {
+    (
+        $ty:ident, $n:literal:
+        splat $splat:ident, load $load:ident, store $store:ident, add $add:ident, sub $sub:ident,
+        and $and:ident, srai $srai:ident, srli $srli:ident, madd52lo $lo:ident, madd52hi $hi:ident
+    ) => {
+        impl Lanes<$n> for $ty {
+            #[inline(always)]
+            fn splat(x: u64) -> Self {
+                Self(unsafe { $splat(x as i64) })
+            }
+            #[inline(always)]
+            fn from_array(a: [u64; $n]) -> Self {
+                Self(unsafe { $load(a.as_ptr().cast()) })
+            }
+            #[inline(always)]
+            fn to_array(self) -> [u64; $n] {
+                let mut out = [0u64; $n];
+                unsafe { $store(out.as_mut_ptr().cast(), self.0) };
+                out
+            }
+            #[inline(always)]
+            fn add(self, b: Self) -> Self {
+                Self(unsafe { $add(self.0, b.0) })
+            }
+            #[inline(always)]
+            fn sub(self, b: Self) -> Self {
+                Self(unsafe { $sub(self.0, b.0) })
+            }
+            #[inline(always)]
+            fn and(self, b: Self) -> Self {
+                Self(unsafe { $and(self.0, b.0) })
+            }
+            #[inline(always)]
+            fn carry52(self) -> Self {
+                Self(unsafe { $srai::<52>(self.0) })
+            }
+            #[inline(always)]
+            fn shr6(self) -> Self {
+                Self(unsafe { $srli::<6>(self.0) })
+            }
+            #[inline(always)]
+            fn shr32(self) -> Self {
+                Self(unsafe { $srli::<32>(self.0) })
+            }
+            #[inline(always)]
+            fn madd52lo(self, b: Self, c: Self) -> Self {
+                Self(unsafe { $lo(self.0, b.0, c.0) })
+            }
+            #[inline(always)]
+            fn madd52hi(self, b: Self, c: Self) -> Self {
+                Self(unsafe { $hi(self.0, b.0, c.0) })
+            }
+        }
+    };
+}
+
 /// Eight 64-bit lanes in a zmm register. Private: only [`kernel`] instantiates code with it.
 #[derive(Clone, Copy)]
 struct V512(__m512i);
 
-// SAFETY (every block in this impl): each intrinsic needs AVX-512F (and IFMA for the two madd52
-// ones). `V512` is private to this module and its only user is `kernel`, which runs only on a CPU
-// with both features (see `Ifma::permute_x8`). The load and store touch exactly the 64 bytes of a
-// `[u64; 8]` they are given (unaligned accesses, as `loadu`/`storeu` allow).
-impl Lanes<8> for V512 {
-    #[inline(always)]
-    fn splat(x: u64) -> Self {
-        Self(unsafe { _mm512_set1_epi64(x as i64) })
-    }
-    #[inline(always)]
-    fn from_array(a: [u64; 8]) -> Self {
-        Self(unsafe { _mm512_loadu_si512(a.as_ptr().cast()) })
-    }
-    #[inline(always)]
-    fn to_array(self) -> [u64; 8] {
-        let mut out = [0u64; 8];
-        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), self.0) };
-        out
-    }
-    #[inline(always)]
-    fn add(self, b: Self) -> Self {
-        Self(unsafe { _mm512_add_epi64(self.0, b.0) })
-    }
-    #[inline(always)]
-    fn sub(self, b: Self) -> Self {
-        Self(unsafe { _mm512_sub_epi64(self.0, b.0) })
-    }
-    #[inline(always)]
-    fn and(self, b: Self) -> Self {
-        Self(unsafe { _mm512_and_si512(self.0, b.0) })
-    }
-    #[inline(always)]
-    fn carry52(self) -> Self {
-        Self(unsafe { _mm512_srai_epi64::<52>(self.0) })
-    }
-    #[inline(always)]
-    fn shr6(self) -> Self {
-        Self(unsafe { _mm512_srli_epi64::<6>(self.0) })
-    }
-    #[inline(always)]
-    fn shr32(self) -> Self {
-        Self(unsafe { _mm512_srli_epi64::<32>(self.0) })
-    }
-    #[inline(always)]
-    fn madd52lo(self, b: Self, c: Self) -> Self {
-        Self(unsafe { _mm512_madd52lo_epu64(self.0, b.0, c.0) })
-    }
-    #[inline(always)]
-    fn madd52hi(self, b: Self, c: Self) -> Self {
-        Self(unsafe { _mm512_madd52hi_epu64(self.0, b.0, c.0) })
-    }
-}
+// SAFETY (every block of the impl this expands to): each intrinsic needs AVX-512F (and IFMA for the
+// two madd52 ones). `V512` is private to this module and its only user is `kernel`, which runs only
+// on a CPU with both features (see `Ifma::permute_x8`). The load and store touch exactly the 64
+// bytes of a `[u64; 8]` they are given (unaligned accesses, as `loadu`/`storeu` allow).
+lanes_impl!(V512, 8: splat _mm512_set1_epi64, load _mm512_loadu_si512, store _mm512_storeu_si512,
+    add _mm512_add_epi64, sub _mm512_sub_epi64, and _mm512_and_si512, srai _mm512_srai_epi64,
+    srli _mm512_srli_epi64, madd52lo _mm512_madd52lo_epu64, madd52hi _mm512_madd52hi_epu64);
 
 /// Four 64-bit lanes in a ymm register. Private: only [`kernel4`] instantiates code with it.
 #[derive(Clone, Copy)]
 struct V256(__m256i);
 
-// SAFETY (every block in this impl): each intrinsic needs AVX (the load, store and set), AVX2
-// (the add, sub, and, logical shift) or AVX-512VL with AVX-512F (the arithmetic shift) or
-// AVX-512VL with IFMA (the two madd52 ones): every AVX-512 CPU has AVX2. `V256` is private to
-// this module and its only user is `kernel4`, which runs only on a CPU with AVX-512F, AVX-512VL
-// and IFMA (see `Ifma::permute_x4`). The load and store touch exactly the 32 bytes of a `[u64; 4]`.
-impl Lanes<4> for V256 {
-    #[inline(always)]
-    fn splat(x: u64) -> Self {
-        Self(unsafe { _mm256_set1_epi64x(x as i64) })
-    }
-    #[inline(always)]
-    fn from_array(a: [u64; 4]) -> Self {
-        Self(unsafe { _mm256_loadu_si256(a.as_ptr().cast()) })
-    }
-    #[inline(always)]
-    fn to_array(self) -> [u64; 4] {
-        let mut out = [0u64; 4];
-        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0) };
-        out
-    }
-    #[inline(always)]
-    fn add(self, b: Self) -> Self {
-        Self(unsafe { _mm256_add_epi64(self.0, b.0) })
-    }
-    #[inline(always)]
-    fn sub(self, b: Self) -> Self {
-        Self(unsafe { _mm256_sub_epi64(self.0, b.0) })
-    }
-    #[inline(always)]
-    fn and(self, b: Self) -> Self {
-        Self(unsafe { _mm256_and_si256(self.0, b.0) })
-    }
-    #[inline(always)]
-    fn carry52(self) -> Self {
-        Self(unsafe { _mm256_srai_epi64::<52>(self.0) })
-    }
-    #[inline(always)]
-    fn shr6(self) -> Self {
-        Self(unsafe { _mm256_srli_epi64::<6>(self.0) })
-    }
-    #[inline(always)]
-    fn shr32(self) -> Self {
-        Self(unsafe { _mm256_srli_epi64::<32>(self.0) })
-    }
-    #[inline(always)]
-    fn madd52lo(self, b: Self, c: Self) -> Self {
-        Self(unsafe { _mm256_madd52lo_epu64(self.0, b.0, c.0) })
-    }
-    #[inline(always)]
-    fn madd52hi(self, b: Self, c: Self) -> Self {
-        Self(unsafe { _mm256_madd52hi_epu64(self.0, b.0, c.0) })
-    }
-}
+// SAFETY (every block of the impl this expands to): each intrinsic needs AVX (the load, store and
+// set), AVX2 (the add, sub, and, logical shift) or AVX-512VL with AVX-512F (the arithmetic shift)
+// or AVX-512VL with IFMA (the two madd52 ones): every AVX-512 CPU has AVX2. `V256` is private to
+// this module and its only user is `kernel4`, which runs only on a CPU with AVX-512F, AVX-512VL and
+// IFMA (see `Ifma::permute_x4`). The load and store touch exactly the 32 bytes of a `[u64; 4]`.
+lanes_impl!(V256, 4: splat _mm256_set1_epi64x, load _mm256_loadu_si256, store _mm256_storeu_si256,
+    add _mm256_add_epi64, sub _mm256_sub_epi64, and _mm256_and_si256, srai _mm256_srai_epi64,
+    srli _mm256_srli_epi64, madd52lo _mm256_madd52lo_epu64, madd52hi _mm256_madd52hi_epu64);
 
 // SAFETY (every block): AVX2 shuffles and blends; every CPU that runs `kernel_mixed` has
 // AVX-512F, so AVX2. Register-only.
