@@ -3,13 +3,13 @@
 //! provider's endpoint could. The node walk at an L1 block hash must refuse every such lie at
 //! link `l1` (`suite/tests/l1_proof.rs`).
 
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Value, json};
 
-use crate::testchain::{read_request, respond, rpc};
+use crate::testchain::{respond, rpc, serve_loopback};
 
 /// How the proxy lies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,23 +47,9 @@ impl Drop for LyingL1 {
 impl LyingL1 {
     /// A proxy in front of the L1 node at `upstream`, lying as `lie` says.
     pub fn start(upstream: &str, lie: ProxyLie) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
-        let address = listener.local_addr().expect("an address");
-        let stop = Arc::new(AtomicBool::new(false));
-        let (flag, upstream) = (stop.clone(), upstream.to_owned());
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                if flag.load(Ordering::SeqCst) {
-                    break;
-                }
-                let Ok(mut stream) = stream else { continue };
-                let upstream = upstream.clone();
-                std::thread::spawn(move || {
-                    let Some((_, body)) = read_request(&mut stream) else { return };
-                    let answer = forward(&upstream, lie, &body);
-                    respond(&mut stream, "200 OK", "", &answer);
-                });
-            }
+        let upstream = upstream.to_owned();
+        let (address, stop) = serve_loopback(move |stream, _, body| {
+            respond(stream, "200 OK", "", &forward(&upstream, lie, body));
         });
         Self { url: format!("http://{address}"), stop, address }
     }

@@ -417,7 +417,7 @@ impl Drop for StubNode {
 }
 
 /// Reads one HTTP request: its method and body (Content-Length framed).
-pub(crate) fn read_request(stream: &mut TcpStream) -> Option<(String, String)> {
+fn read_request(stream: &mut TcpStream) -> Option<(String, String)> {
     let mut reader = BufReader::new(stream.try_clone().ok()?);
     let mut length = 0usize;
     let mut request_line = String::new();
@@ -456,30 +456,44 @@ pub(crate) fn respond(stream: &mut TcpStream, status: &str, extra_headers: &str,
     let _ = stream.write_all(body.as_bytes());
 }
 
+/// A server on a free loopback port: each connection's one HTTP request (its method and body)
+/// handled by `handle` on a thread of its own, until `stop` is set (a connection then wakes the
+/// accept loop, as the servers' `Drop` makes one). Its address and its stop flag.
+pub(crate) fn serve_loopback(
+    handle: impl Fn(&mut TcpStream, &str, &str) + Send + Sync + 'static,
+) -> (SocketAddr, Arc<AtomicBool>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let address = listener.local_addr().expect("an address");
+    let stop = Arc::new(AtomicBool::new(false));
+    let (flag, handle) = (stop.clone(), Arc::new(handle));
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            if flag.load(Ordering::SeqCst) {
+                break;
+            }
+            let Ok(mut stream) = stream else { continue };
+            let handle = handle.clone();
+            std::thread::spawn(move || {
+                if let Some((method, body)) = read_request(&mut stream) {
+                    handle(&mut stream, &method, &body);
+                }
+            });
+        }
+    });
+    (address, stop)
+}
+
 impl StubNode {
     /// Starts a node answering with `chain`'s answers, lying as `lie` says.
     pub fn start(chain: Arc<V6Chain>, lie: Lie) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
-        let address = listener.local_addr().expect("an address");
-        let stop = Arc::new(AtomicBool::new(false));
         let asked = Arc::new(Mutex::new(Vec::new()));
-        let (stop_flag, log) = (stop.clone(), asked.clone());
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                if stop_flag.load(Ordering::SeqCst) {
-                    break;
-                }
-                let Ok(mut stream) = stream else { continue };
-                let (chain, log) = (chain.clone(), log.clone());
-                std::thread::spawn(move || {
-                    let Some((method, body)) = read_request(&mut stream) else { return };
-                    if method == "OPTIONS" {
-                        // A browser's preflight of a JSON POST.
-                        respond(&mut stream, "204 No Content", "access-control-allow-methods: POST\r\n", "");
-                    } else {
-                        serve(&chain, lie, &log, &mut stream, &body);
-                    }
-                });
+        let log = asked.clone();
+        let (address, stop) = serve_loopback(move |stream, method, body| {
+            if method == "OPTIONS" {
+                // A browser's preflight of a JSON POST.
+                respond(stream, "204 No Content", "access-control-allow-methods: POST\r\n", "");
+            } else {
+                serve(&chain, lie, &log, stream, body);
             }
         });
         Self { url: format!("http://{address}"), stop, address, asked }
