@@ -51,7 +51,8 @@ fn main() {
 }
 
 /// `--record-l1 FILE`: runs the honest walks of every one-tx block (with and without the
-/// canonical network's check) against the test chain and writes every L1 request and anvil's
+/// canonical network's check, at the tag `finalized` and at the hash of its block) against the
+/// test chain and writes every L1 request and anvil's
 /// answer to FILE, for the socket-free replays (`txfx_suite::transcript`).
 #[allow(
     clippy::expect_used,
@@ -67,7 +68,7 @@ fn record_l1(path: &str) {
     // The walks at a block hash (storage proofs) read the block `finalized` names.
     let finalized =
         txfx_suite::testchain::rpc(&chain.anvil.url, "eth_getBlockByNumber", json!(["finalized", false]));
-    let block_hash = finalized["hash"].as_str().expect("a hash").to_owned();
+    let block_hash = finalized.get("hash").and_then(serde_json::Value::as_str).expect("a hash").to_owned();
     let at_hash: txfx_walk::l1::BlockTag = block_hash.parse().expect("a block hash");
     for (block, network, tag) in [1u64, 4, 5, 7, 8].into_iter().flat_map(|block| {
         [None, Some("canonical")].into_iter().flat_map(move |network| {
