@@ -41,7 +41,7 @@ macro_rules! lanewise_model {
 pub mod product;
 pub mod simd29;
 
-/// SplitMix64: the next output, `state` advanced. The inputs of [`values`] and of the tests, here
+/// SplitMix64: the next output, `state` advanced. The inputs of `values` and of the tests, here
 /// and in `bench/src/fma_product.rs`.
 pub fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
