@@ -140,8 +140,6 @@ impl Walk {
         found: Box<Found>,
         at: ReadAt,
     ) -> Result<Next, WalkError> {
-        let ReadAt { block, chain_id, rollup, registry } = at;
-        let tag = self.anchor_tag();
         let mut results = Vec::with_capacity(answers.len());
         for (request, answer) in asked.requests.iter().zip(answers) {
             results.push(result(Target::L1, request, answer, "answer to the call")?);
@@ -159,7 +157,7 @@ impl Walk {
             genesis: results.get(3).map(|text| l1::archive(text)).transpose()?,
             evidence: L1Evidence::EthCall,
         };
-        self.anchored(found, ReadAt { block, chain_id, rollup, registry }, tag, read)
+        self.anchored(found, at, read)
     }
 
     /// `eth_getProof` of the rollup's tips, `archives[n]` and `archives[0]` at the verified
@@ -213,24 +211,18 @@ impl Walk {
             genesis: Some(l1::archive_word(words.genesis_archive().0)?),
             evidence: L1Evidence::StorageProof { state_root: header.state_root(), fork: header.fork() },
         };
-        self.anchored(found, at, BlockTag::Hash(header.hash()), read)
+        self.anchored(found, at, read)
     }
 
     /// The archive root the walk trusts from the rollup's words at `at`, and the tx's finality:
     /// the checkpoint must be at most pending with a nonzero archive, and `archiveAt(0)` the
     /// network's genesis archive root when the network pins one.
-    fn anchored(
-        &mut self,
-        found: Box<Found>,
-        at: ReadAt,
-        tag: BlockTag,
-        read: RollupRead,
-    ) -> Result<Next, WalkError> {
+    fn anchored(&mut self, found: Box<Found>, at: ReadAt, read: RollupRead) -> Result<Next, WalkError> {
         let ReadAt { block, chain_id, rollup, registry } = at;
         let mut l1 = L1Facts {
             rollup,
             registry,
-            tag,
+            tag: self.anchor_tag(),
             block,
             chain_id,
             proven_checkpoint: read.proven,

@@ -337,9 +337,8 @@ pub(crate) fn archive(result: &str) -> Result<Fr, L1Problem> {
 
 /// An archive word (a call's result, or a proven storage word), a field element.
 pub(crate) fn archive_word(word: [u8; 32]) -> Result<Fr, L1Problem> {
-    fr_from_be_slice(&word).map_err(|_| {
-        let digits: String = word.iter().map(|b| format!("{b:02x}")).collect();
-        L1Problem::NotAField { got: Quoted::new(&format!("0x{digits}")) }
+    fr_from_be_slice(&word).map_err(|_| L1Problem::NotAField {
+        got: Quoted::new(&format!("{:#x}", alloy_primitives::B256::from(word))),
     })
 }
 
