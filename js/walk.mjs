@@ -201,10 +201,10 @@ export function createWalk(engine, convert) {
     };
     const endpoints = { node: await endpoint(node, 'node'), l1: await endpoint(l1, 'L1') };
     const started = JSON.parse(await op(running, 'nodeWalkStart', JSON.stringify(params)));
-    // A step abandoned to a deadline or an abort still runs to its end in the engine (on the
-    // addon's pool, or in the worker): the walk is dropped once it settles, so no slot leaks.
+    // The step in flight, until it settles. A step abandoned to a deadline or an abort still
+    // runs to its end in the engine (on the addon's pool, or in the worker): the walk is dropped
+    // once it settles, so no slot leaks.
     let stepping;
-    let settled = false;
     let done = false;
     try {
       // The walk's deadline, as the engine read it from the options (its default if none).
@@ -219,9 +219,8 @@ export function createWalk(engine, convert) {
           throw new BackendError('verifyTxFromNode: the WASM engine was restarted after a trap, and the walk went with it; ask again', 'WalkLost');
         }
         let next;
-        settled = false;
         stepping = op(running, 'nodeWalkStep', started.walk, answer.status, answer.text).finally(() => {
-          settled = true;
+          stepping = undefined;
         });
         try {
           // The addon hashes the answer on its background pool and txfx/worker in its worker;
@@ -231,11 +230,9 @@ export function createWalk(engine, convert) {
             problem,
             problem === 'Timeout' ? `the walk's ${timeoutMs} ms passed while the engine checked an answer` : 'aborted by the caller',
           )));
-          stepping = undefined;
         } catch (error) {
           // Given up on (the deadline, an abort) while the engine still steps: dropped once it ends.
-          if (!settled) throw error;
-          stepping = undefined;
+          if (stepping !== undefined) throw error;
           done = true;
           if (error?.txfxClass === 'Refuted') return { valid: false, link: error.link ?? 'document', reason: error.message };
           if (error?.txfxClass === 'Transport') error.message = `${to.where}: ${error.message}`;
